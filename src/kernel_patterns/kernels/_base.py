@@ -1,0 +1,132 @@
+"""The kernel protocol: ``__call__(X, Y=None)``, ``diag(X)`` and gradients.
+
+A kernel is a small, scikit-learn-clonable object (parameters stored in ``__init__``,
+``get_params``/``set_params`` from :class:`sklearn.base.BaseEstimator`). The public methods
+validate their input; the private ``_pairwise``/``_diag`` methods take validated float arrays
+and are what the kernel operators call block by block.
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator
+
+from .._validation import FloatArray, check_matrix, check_same_features
+
+
+class Kernel(BaseEstimator, metaclass=ABCMeta):
+    """Base class of every kernel.
+
+    Subclasses implement ``_pairwise(X, Y)`` (a Gram block between validated arrays) and
+    ``_diag(X)``; differentiable kernels also implement ``_contract_gradient(X, Y, W)``.
+    """
+
+    #: whether ``gradient`` and ``contract_gradient`` are available.
+    differentiable: ClassVar[bool] = False
+    #: whether the kernel depends on x - y only (then data may be centred before a GEMM).
+    stationary: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------ public API
+    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
+        """Gram matrix ``K[i, j] = k(x_i, y_j)``; ``Y=None`` means ``Y = X`` (same points).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_x, n_features)
+        Y : array-like of shape (n_y, n_features), default=None
+
+        Returns
+        -------
+        K : ndarray of shape (n_x, n_y), or (n_x, n_x) when ``Y`` is None.
+        """
+        Xv = check_matrix(X, "X")
+        if Y is None:
+            return self._pairwise(Xv, Xv, same=True)
+        Yv = check_matrix(Y, "Y")
+        check_same_features(Xv, Yv)
+        Xv, Yv = _common_dtype(Xv, Yv)
+        return self._pairwise(Xv, Yv, same=False)
+
+    def diag(self, X: ArrayLike) -> FloatArray:
+        """The diagonal of ``self(X)`` without computing the matrix: ``k(x_i, x_i)``."""
+        return self._diag(check_matrix(X, "X"))
+
+    def gradient(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
+        """Gradient of ``k(x_i, y_j)`` with respect to ``x_i``, shape (n_x, n_y, n_features).
+
+        This materialises an ``n_x × n_y × d`` array and is meant for small inputs and tests;
+        algorithms use :meth:`contract_gradient`, which never builds it.
+        """
+        Xv, Yv = self._check_pair(X, Y)
+        n, m, d = Xv.shape[0], Yv.shape[0], Xv.shape[1]
+        out = np.empty((n, m, d), dtype=Xv.dtype)
+        for j in range(m):
+            W = np.zeros((n, m), dtype=Xv.dtype)
+            W[:, j] = 1.0
+            out[:, j, :] = self._contract_gradient(Xv, Yv, W)
+        return out
+
+    def contract_gradient(self, X: ArrayLike, Y: ArrayLike | None, W: ArrayLike) -> FloatArray:
+        """``G[i] = Σ_j W[i, j] ∇_x k(x_i, y_j)``, shape (n_x, n_features), by GEMMs.
+
+        This is the product every gradient-based solver needs (e.g. the gradient of a GP
+        variance ``-2 (∂k/∂x)ᵀ C⁻¹k``) without an ``n_x × n_y × d`` temporary.
+        """
+        Xv, Yv = self._check_pair(X, Y)
+        Wv = check_matrix(W, "W")
+        if Wv.shape != (Xv.shape[0], Yv.shape[0]):
+            raise ValueError(
+                f"W must have shape (n_x, n_y) = {(Xv.shape[0], Yv.shape[0])}; got {Wv.shape}."
+            )
+        return self._contract_gradient(Xv, Yv, Wv.astype(Xv.dtype, copy=False))
+
+    # ------------------------------------------------------------------ internals
+    def _check_pair(self, X: ArrayLike, Y: ArrayLike | None) -> tuple[FloatArray, FloatArray]:
+        if not self.differentiable:
+            raise TypeError(f"{type(self).__name__} is not differentiable; it has no gradient.")
+        Xv = check_matrix(X, "X")
+        if Y is None:
+            return Xv, Xv
+        Yv = check_matrix(Y, "Y")
+        check_same_features(Xv, Yv)
+        return _common_dtype(Xv, Yv)
+
+    @abstractmethod
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        """Gram block between validated arrays; ``same`` says X and Y are the same points."""
+
+    @abstractmethod
+    def _diag(self, X: FloatArray) -> FloatArray:
+        """``k(x_i, x_i)`` for validated ``X`` (noise included, as on the diagonal of K(X))."""
+
+    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+        raise TypeError(f"{type(self).__name__} is not differentiable; it has no gradient.")
+
+    # hooks used by the kernel operators ---------------------------------------
+    def _diagonal_noise(self) -> float:
+        """Value added to ``K[i, i]`` when X and Y are the same points (GP noise ``v2``)."""
+        return 0.0
+
+    def _prepare(self, X: FloatArray) -> Any:
+        """Per-data precomputation reused across row blocks (default: the data itself)."""
+        return X
+
+    def _block(
+        self, prepared: Any, start: int, stop: int, cols: slice | None = None
+    ) -> FloatArray:
+        """Rows ``start:stop`` (and columns ``cols``) of ``K(X, X)`` from ``_prepare(X)``,
+        without the diagonal noise, which the operator adds."""
+        X = prepared
+        Y = X if cols is None else X[cols]
+        return self._pairwise(X[start:stop], Y, same=False)
+
+
+def _common_dtype(X: FloatArray, Y: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Bring two float arrays to one dtype (float64 unless both are float32)."""
+    if X.dtype == Y.dtype:
+        return X, Y
+    return X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)

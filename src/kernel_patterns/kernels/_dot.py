@@ -1,0 +1,270 @@
+"""Dot-product kernels (linear, polynomial, cosine), precomputed Gram matrices and callables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validation import FloatArray, check_finite, check_matrix, check_number
+from ._base import Kernel
+
+
+class Linear(Kernel):
+    """Linear kernel ``k(x, y) = x·y``.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import Linear
+    >>> Linear()([[1.0, 2.0]], [[3.0, 4.0]])
+    array([[11.]])
+    """
+
+    differentiable: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        pass
+
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        return X @ Y.T
+
+    def _diag(self, X: FloatArray) -> FloatArray:
+        return np.einsum("ij,ij->i", X, X)
+
+    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+        return W @ Y
+
+
+class Polynomial(Kernel):
+    """Polynomial kernel ``k(x, y) = (γ x·y + c0)^degree``.
+
+    Parameters
+    ----------
+    degree : int, default=3
+    gamma : float, default=1.0
+    coef0 : float, default=1.0
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import Polynomial
+    >>> Polynomial(degree=2, gamma=1.0, coef0=1.0)([[1.0, 2.0]], [[3.0, 4.0]])
+    array([[144.]])
+    """
+
+    differentiable: ClassVar[bool] = True
+
+    def __init__(self, degree: int = 3, gamma: float = 1.0, coef0: float = 1.0) -> None:
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+
+    def _check(self) -> None:
+        d = self.degree
+        if isinstance(d, bool) or not isinstance(d, Integral) or d < 1:
+            raise ValueError(f"degree must be a positive integer; got {d!r}.")
+        check_number(self.gamma, "gamma", low=0.0)
+        check_number(self.coef0, "coef0")
+
+    def _base(self, X: FloatArray, Y: FloatArray) -> FloatArray:
+        self._check()
+        B = X @ Y.T
+        B *= self.gamma
+        B += self.coef0
+        return B
+
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        B = self._base(X, Y)
+        return np.power(B, self.degree, out=B)
+
+    def _diag(self, X: FloatArray) -> FloatArray:
+        self._check()
+        return (self.gamma * np.einsum("ij,ij->i", X, X) + self.coef0) ** self.degree
+
+    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+        B = self._base(X, Y)
+        G = self.degree * self.gamma * B ** (self.degree - 1)
+        G *= W
+        return G @ Y
+
+
+class Cosine(Kernel):
+    """Cosine kernel ``k(x, y) = x·y / (‖x‖ ‖y‖)``: one minus the distance of eq. 10 of the
+    soft geodesic kernel k-means paper. Zero rows are rejected (the cosine is undefined).
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import Cosine
+    >>> Cosine()([[1.0, 0.0]], [[1.0, 1.0]]).round(4)
+    array([[0.7071]])
+    """
+
+    differentiable: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        pass
+
+    @staticmethod
+    def _norms(X: FloatArray, name: str) -> FloatArray:
+        n = np.sqrt(np.einsum("ij,ij->i", X, X))
+        if np.any(n == 0):
+            raise ValueError(
+                f"{name} has {int(np.sum(n == 0))} all-zero row(s); the cosine kernel is "
+                "undefined for them."
+            )
+        return n
+
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        nx = self._norms(X, "X")
+        ny = nx if same else self._norms(Y, "Y")
+        K = X @ Y.T
+        K /= nx[:, None]
+        K /= ny[None, :]
+        if same:
+            K[np.diag_indices_from(K)] = 1.0
+        return K
+
+    def _diag(self, X: FloatArray) -> FloatArray:
+        self._norms(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+        # ∇_x [x·y/(|x||y|)] = y/(|x||y|) − (x·y) x/(|x|³|y|)
+        nx, ny = self._norms(X, "X"), self._norms(Y, "Y")
+        K = (X @ Y.T) / nx[:, None] / ny[None, :]
+        first = (W / ny[None, :]) @ Y / nx[:, None]
+        second = X * (np.sum(W * K, axis=1) / nx**2)[:, None]
+        return first - second
+
+
+class Precomputed(Kernel):
+    """A Gram matrix given by the user: ``X`` *is* the kernel.
+
+    ``Precomputed()(K)`` returns a validated copy of the square matrix ``K``;
+    ``Precomputed()(K_new, None)`` with a non-square ``K_new`` of shape (n_new, n_train) is the
+    kernel between new points and the training points, used by ``predict``.
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
+        if Y is not None:
+            raise ValueError("A precomputed kernel takes one argument, the kernel matrix itself.")
+        return check_matrix(X, "K", copy=True)
+
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        raise ValueError(
+            "A precomputed kernel cannot be evaluated on feature vectors; pass the kernel matrix."
+        )
+
+    def _diag(self, X: FloatArray) -> FloatArray:
+        return check_square_kernel(X).diagonal().copy()
+
+
+class CallableKernel(Kernel):
+    """Any callable ``func(X, Y, **params)`` returning the Gram block, as a kernel.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(X, Y, **params)`` → array of shape (len(X), len(Y)). It is called with ``Y = X``
+        for the kernel of a data set with itself.
+    params : dict, default=None
+        Extra keyword arguments for ``func``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import CallableKernel
+    >>> k = CallableKernel(lambda X, Y, c=1.0: (X @ Y.T + c) ** 2, params={"c": 0.0})
+    >>> k(np.array([[1.0, 2.0]]))
+    array([[25.]])
+    """
+
+    def __init__(self, func: Callable[..., Any], params: dict[str, Any] | None = None) -> None:
+        self.func = func
+        self.params = params
+
+    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+        if not callable(self.func):
+            raise TypeError(f"func must be callable; got {type(self.func).__name__}.")
+        K = np.asarray(self.func(X, Y, **(self.params or {})), dtype=X.dtype)
+        if K.shape != (X.shape[0], Y.shape[0]):
+            raise ValueError(
+                f"the kernel callable returned shape {K.shape}; expected "
+                f"{(X.shape[0], Y.shape[0])}."
+            )
+        check_finite(K, "the kernel callable's output")
+        return K
+
+    def _diag(self, X: FloatArray) -> FloatArray:
+        # One row at a time would call func n times; blocks of 1,024 keep it vectorised.
+        out = np.empty(X.shape[0], dtype=X.dtype)
+        for a in range(0, X.shape[0], 1024):
+            b = min(a + 1024, X.shape[0])
+            out[a:b] = np.diagonal(self._pairwise(X[a:b], X[a:b]))
+        return out
+
+
+def check_square_kernel(
+    K: ArrayLike,
+    name: str = "K",
+    *,
+    check_psd: bool = False,
+    psd_rtol: float = 1e-8,
+    symmetric_rtol: float = 1e-10,
+) -> FloatArray:
+    """Validate a precomputed kernel matrix: square, finite, symmetric and, optionally, PSD.
+
+    The PSD test computes the smallest eigenvalue (ARPACK for large matrices) and rejects
+    ``λ_min < −psd_rtol · λ_max``.
+
+    Examples
+    --------
+    >>> check_square_kernel([[1.0, 2.0], [2.0, 1.0]], check_psd=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: K is not positive semidefinite: smallest eigenvalue -1 (largest 3). ...
+    """
+    A = check_matrix(K, name)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"{name} must be a square kernel matrix; got shape {A.shape}.")
+    scale = max(float(np.max(np.abs(A))), float(np.finfo(A.dtype).tiny))
+    asym = float(np.max(np.abs(A - A.T))) if A.shape[0] <= 20000 else _sampled_asymmetry(A)
+    if asym > symmetric_rtol * scale * (1e5 if A.dtype == np.float32 else 1.0):
+        raise ValueError(
+            f"{name} is not symmetric (largest |K - K.T| = {asym:.3g}); a kernel matrix must be."
+        )
+    if check_psd:
+        lo, hi = extreme_eigenvalues(A)
+        rtol = psd_rtol * (1e4 if A.dtype == np.float32 else 1.0)
+        if lo < -rtol * max(abs(hi), float(np.finfo(np.float64).tiny)):
+            raise ValueError(
+                f"{name} is not positive semidefinite: smallest eigenvalue {lo:.3g} "
+                f"(largest {hi:.3g}). Use a PSD kernel, or shift/clip its spectrum first."
+            )
+    return A
+
+
+def _sampled_asymmetry(A: FloatArray) -> float:
+    rng = np.random.default_rng(0)
+    i = rng.integers(0, A.shape[0], 200_000)
+    j = rng.integers(0, A.shape[0], 200_000)
+    return float(np.max(np.abs(A[i, j] - A[j, i])))
+
+
+def extreme_eigenvalues(A: FloatArray) -> tuple[float, float]:
+    """Smallest and largest eigenvalues of a symmetric matrix (dense for n ≤ 600, else ARPACK)."""
+    n = A.shape[0]
+    if n <= 600:
+        w = np.linalg.eigvalsh(A.astype(np.float64, copy=False))
+        return float(w[0]), float(w[-1])
+    from scipy.sparse.linalg import eigsh
+
+    v0 = np.random.default_rng(0).uniform(-1, 1, n)
+    hi = float(eigsh(A, k=1, which="LA", return_eigenvectors=False, v0=v0)[0])
+    lo = float(eigsh(A, k=1, which="SA", return_eigenvectors=False, v0=v0)[0])
+    return lo, hi

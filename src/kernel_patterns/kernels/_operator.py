@@ -1,0 +1,449 @@
+"""Kernel operators: the one seam through which algorithms touch an N × N kernel matrix.
+
+Algorithms ask an operator for ``K @ V`` (:meth:`KernelOperator.matmat`), the diagonal, row
+blocks, the kernel between new points and the training points (:meth:`KernelOperator.cross`)
+or, when they really need it, the full matrix. They never build K themselves, so the exact
+(dense), memory-bounded (chunked), sparse and approximate variants share one code path.
+
+* :class:`DenseKernelOperator` computes K once (float32 or float64), tile by tile over the
+  upper triangle only (symmetry halves the ``exp`` work), both cores busy.
+* :class:`ChunkedKernelOperator` recomputes row blocks on the fly under a memory budget and
+  never holds N × N.
+* :class:`SparseKernelOperator` wraps a sparse affinity (e.g. a k-nearest-neighbour graph)
+  without densifying it.
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
+from scipy import sparse
+from scipy.sparse.linalg import LinearOperator
+from threadpoolctl import threadpool_limits
+
+from .._validation import FloatArray, check_matrix, check_same_features
+from ._base import Kernel
+from ._dot import Precomputed, check_square_kernel
+from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
+
+OperatorKind = Literal["auto", "dense", "chunked"]
+
+#: default bytes of kernel rows a chunked operator holds at once (all threads together).
+DEFAULT_BLOCK_MEMORY = 256 * 1024**2
+_TILE = 2048
+
+
+def _n_threads() -> int:
+    return max(1, min(len(_affinity()), 8))
+
+
+def _affinity() -> set[int]:
+    try:
+        import os
+
+        return os.sched_getaffinity(0)
+    except AttributeError:  # pragma: no cover - non-Linux
+        import os
+
+        return set(range(os.cpu_count() or 1))
+
+
+class KernelOperator(metaclass=ABCMeta):
+    """Abstract N × N symmetric kernel matrix, seen through products and blocks.
+
+    Attributes
+    ----------
+    n_samples : int
+    dtype : numpy dtype
+    kernel : Kernel or None
+        The kernel (None for a user-given matrix).
+    X : ndarray or None
+        Training points (None for a user-given matrix).
+    """
+
+    n_samples: int
+    dtype: np.dtype[Any]
+    kernel: Kernel | None
+    X: FloatArray | None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.n_samples, self.n_samples)
+
+    # -- products ---------------------------------------------------------------
+    @abstractmethod
+    def matmat(self, V: ArrayLike) -> FloatArray:
+        """``K @ V`` for V of shape (n_samples, k) (or (n_samples,), see :meth:`matvec`)."""
+
+    def matvec(self, v: ArrayLike) -> FloatArray:
+        """``K @ v`` for a vector v of length n_samples."""
+        return self.matmat(np.asarray(v).reshape(-1, 1)).ravel()
+
+    def row_sums(self) -> FloatArray:
+        """``K @ 1``: the degrees when K is an affinity."""
+        return self.matvec(np.ones(self.n_samples, dtype=self.dtype))
+
+    def aslinearoperator(self) -> LinearOperator:
+        """A :class:`scipy.sparse.linalg.LinearOperator` for ARPACK / LOBPCG."""
+        return LinearOperator(
+            self.shape,
+            matvec=self.matvec,
+            matmat=self.matmat,
+            rmatvec=self.matvec,
+            rmatmat=self.matmat,
+            dtype=self.dtype,
+        )
+
+    # -- entries ----------------------------------------------------------------
+    @abstractmethod
+    def diag(self) -> FloatArray:
+        """The diagonal ``K[i, i]``."""
+
+    @abstractmethod
+    def rows(self, start: int, stop: int) -> FloatArray:
+        """Row block ``K[start:stop, :]`` as a dense array."""
+
+    def take_rows(self, indices: ArrayLike) -> FloatArray:
+        """Rows ``K[indices, :]`` for arbitrary indices."""
+        idx = np.asarray(indices, dtype=np.intp)
+        return self._take_rows(idx)
+
+    def _take_rows(self, idx: np.ndarray) -> FloatArray:
+        return self.to_dense()[idx]  # pragma: no cover - overridden by every operator
+
+    def iter_row_blocks(
+        self, block_rows: int | None = None
+    ) -> Iterator[tuple[int, int, FloatArray]]:
+        """Yield ``(start, stop, K[start:stop])`` blocks covering all rows."""
+        b = block_rows or self._default_block_rows()
+        for a in range(0, self.n_samples, b):
+            stop = min(a + b, self.n_samples)
+            yield a, stop, self.rows(a, stop)
+
+    def _default_block_rows(self) -> int:
+        return max(1, DEFAULT_BLOCK_MEMORY // max(1, self.n_samples * self.dtype.itemsize))
+
+    @abstractmethod
+    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
+        """The full matrix (guarded by the memory budget; a copy for chunked operators)."""
+
+    # -- new points ---------------------------------------------------------------
+    def cross(self, Y: ArrayLike) -> FloatArray:
+        """``K(Y, X_train)`` of shape (n_new, n_samples): kernel rows for new points.
+
+        For a user-given matrix, ``Y`` must itself be that block (n_new × n_samples).
+        """
+        if self.kernel is None or self.X is None:
+            Kn = check_matrix(Y, "K_new")
+            if Kn.shape[1] != self.n_samples:
+                raise ValueError(
+                    f"the precomputed kernel for new points must have {self.n_samples} columns "
+                    f"(one per training point); got shape {Kn.shape}."
+                )
+            return Kn.astype(self.dtype, copy=False)
+        Yv = check_matrix(Y, "X")
+        check_same_features(self.X, Yv, "the training data", "X")
+        out = np.empty((Yv.shape[0], self.n_samples), dtype=self.dtype)
+        b = self._default_block_rows()
+        X = self.X.astype(self.dtype, copy=False)
+        for a in range(0, Yv.shape[0], b):
+            out[a : a + b] = self.kernel._pairwise(Yv[a : a + b].astype(self.dtype), X)
+        return out
+
+    def cross_diag(self, Y: ArrayLike) -> FloatArray:
+        """``k(y, y)`` for new points (kernel's own diagonal, noise included)."""
+        if self.kernel is None:
+            raise ValueError("k(y, y) for new points is unknown for a precomputed kernel.")
+        return self.kernel.diag(Y).astype(self.dtype, copy=False)
+
+    @property
+    def nbytes_dense(self) -> int:
+        """Bytes the full matrix would take."""
+        return dense_nbytes(self.n_samples, self.n_samples, self.dtype)
+
+
+def _check_V(V: ArrayLike, n: int, dtype: np.dtype[Any]) -> tuple[FloatArray, bool]:
+    Va = np.asarray(V)
+    vec = Va.ndim == 1
+    if vec:
+        Va = Va.reshape(-1, 1)
+    if Va.ndim != 2 or Va.shape[0] != n:
+        raise ValueError(f"V must have {n} rows (one per sample); got shape {np.shape(V)}.")
+    return np.asarray(Va, dtype=dtype), vec
+
+
+class DenseKernelOperator(KernelOperator):
+    """The kernel matrix held in memory (computed once).
+
+    Build it with :func:`make_operator` or :meth:`from_kernel`; a user-given matrix is wrapped
+    read-only, never modified.
+    """
+
+    def __init__(
+        self,
+        K: FloatArray,
+        kernel: Kernel | None = None,
+        X: FloatArray | None = None,
+    ) -> None:
+        self.K = K
+        self.n_samples = K.shape[0]
+        self.dtype = K.dtype
+        self.kernel = kernel
+        self.X = X
+
+    @classmethod
+    def from_kernel(
+        cls,
+        kernel: Kernel,
+        X: FloatArray,
+        dtype: DTypeLike = np.float64,
+        memory_budget: int | None = None,
+        n_threads: int | None = None,
+    ) -> DenseKernelOperator:
+        """Compute ``K(X, X)`` once, tile by tile, under the memory guard."""
+        dt = np.dtype(dtype)
+        n = X.shape[0]
+        check_dense_fits(n, n, dt, memory_budget)
+        K = np.empty((n, n), dtype=dt)
+        _fill_dense(kernel, X, K, n_threads or _n_threads())
+        return cls(K, kernel=kernel, X=X)
+
+    def matmat(self, V: ArrayLike) -> FloatArray:
+        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        out = self.K @ Va
+        return out.ravel() if vec else out
+
+    def diag(self) -> FloatArray:
+        return self.K.diagonal().copy()
+
+    def rows(self, start: int, stop: int) -> FloatArray:
+        return self.K[start:stop]
+
+    def _take_rows(self, idx: np.ndarray) -> FloatArray:
+        return self.K[idx]
+
+    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
+        return self.K
+
+
+def _fill_dense(kernel: Kernel, X: FloatArray, K: FloatArray, n_threads: int) -> None:
+    """Fill ``K = kernel(X, X)`` over upper-triangular tiles, mirrored, in ``n_threads`` threads.
+
+    Each thread computes whole tiles (GEMM + elementwise profile) with BLAS limited to one
+    thread, so the ``exp`` work, which BLAS does not parallelise, uses every core too.
+    """
+    n = X.shape[0]
+    prepared = kernel._prepare(X.astype(K.dtype, copy=False))
+    tiles = [(a, b) for a in range(0, n, _TILE) for b in range(a, n, _TILE)]
+
+    def work(tile: tuple[int, int]) -> None:
+        a, b = tile
+        a1, b1 = min(a + _TILE, n), min(b + _TILE, n)
+        block = kernel._block(prepared, a, a1, slice(b, b1))
+        K[a:a1, b:b1] = block
+        if a != b:
+            K[b:b1, a:a1] = block.T
+
+    if n_threads == 1 or len(tiles) == 1:
+        for t in tiles:
+            work(t)
+    else:
+        with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(n_threads) as pool:
+            list(pool.map(work, tiles))
+    noise = kernel._diagonal_noise()
+    if noise:
+        K[np.diag_indices(n)] += noise
+
+
+class ChunkedKernelOperator(KernelOperator):
+    """Row blocks of K computed on the fly, never N × N at once.
+
+    Parameters
+    ----------
+    kernel : Kernel
+    X : ndarray of shape (n_samples, n_features)
+    dtype : float32 or float64
+    block_memory : int, default=256 MB
+        Bytes of kernel rows held at once, all threads together.
+    n_threads : int, default=number of usable cores
+    """
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        X: FloatArray,
+        dtype: DTypeLike = np.float64,
+        block_memory: int | None = None,
+        n_threads: int | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.X = X
+        self.dtype = np.dtype(dtype)
+        self.n_samples = X.shape[0]
+        self.block_memory = int(block_memory or DEFAULT_BLOCK_MEMORY)
+        self.n_threads = n_threads or _n_threads()
+        self._prepared = kernel._prepare(X.astype(self.dtype, copy=False))
+        self._noise = kernel._diagonal_noise()
+        self._diag = kernel._diag(X).astype(self.dtype)
+
+    def _default_block_rows(self) -> int:
+        # Two block-sized arrays per thread (the block and the GEMM temporary).
+        per_row = self.n_samples * self.dtype.itemsize * 2 * self.n_threads
+        return int(max(1, min(self.n_samples, self.block_memory // per_row)))
+
+    def rows(self, start: int, stop: int) -> FloatArray:
+        block = self.kernel._block(self._prepared, start, stop)  # type: ignore[union-attr]
+        if self._noise:
+            i = np.arange(start, stop)
+            block[i - start, i] += self._noise
+        return block
+
+    def _take_rows(self, idx: np.ndarray) -> FloatArray:
+        Xi = self.X[idx].astype(self.dtype, copy=False)  # type: ignore[index]
+        out = self.kernel._pairwise(Xi, self.X.astype(self.dtype, copy=False))  # type: ignore[union-attr]
+        if self._noise:
+            out[np.arange(idx.size), idx] += self._noise
+        return out
+
+    def matmat(self, V: ArrayLike) -> FloatArray:
+        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        out = np.empty((self.n_samples, Va.shape[1]), dtype=self.dtype)
+        b = self._default_block_rows()
+        starts = list(range(0, self.n_samples, b))
+
+        def work(a: int) -> None:
+            stop = min(a + b, self.n_samples)
+            out[a:stop] = self.rows(a, stop) @ Va
+
+        if self.n_threads == 1 or len(starts) == 1:
+            for a in starts:
+                work(a)
+        else:
+            with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(self.n_threads) as pool:
+                list(pool.map(work, starts))
+        return out.ravel() if vec else out
+
+    def diag(self) -> FloatArray:
+        return self._diag.copy()
+
+    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
+        check_dense_fits(self.n_samples, self.n_samples, self.dtype, memory_budget)
+        K = np.empty((self.n_samples, self.n_samples), dtype=self.dtype)
+        _fill_dense(self.kernel, self.X, K, self.n_threads)  # type: ignore[arg-type]
+        return K
+
+
+class SparseKernelOperator(KernelOperator):
+    """A sparse symmetric affinity (e.g. a k-nearest-neighbour graph), never densified.
+
+    ``to_dense`` is available under the memory guard for small problems and tests.
+    """
+
+    def __init__(self, A: sparse.spmatrix | sparse.sparray, dtype: DTypeLike = np.float64) -> None:
+        M = sparse.csr_array(A, dtype=np.dtype(dtype))
+        if M.shape[0] != M.shape[1]:
+            raise ValueError(f"the sparse affinity must be square; got shape {M.shape}.")
+        if not np.all(np.isfinite(M.data)):
+            raise ValueError("the sparse affinity contains NaN or infinite values.")
+        self.A = M
+        self.n_samples = M.shape[0]
+        self.dtype = M.dtype
+        self.kernel = None
+        self.X = None
+
+    def matmat(self, V: ArrayLike) -> FloatArray:
+        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        out = np.asarray(self.A @ Va)
+        return out.ravel() if vec else out
+
+    def diag(self) -> FloatArray:
+        return np.asarray(self.A.diagonal())
+
+    def rows(self, start: int, stop: int) -> FloatArray:
+        return self.A[start:stop].toarray()
+
+    def _take_rows(self, idx: np.ndarray) -> FloatArray:
+        return self.A[idx].toarray()
+
+    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
+        check_dense_fits(self.n_samples, self.n_samples, self.dtype, memory_budget)
+        return self.A.toarray()
+
+
+def make_operator(
+    kernel: Kernel,
+    X: ArrayLike,
+    *,
+    operator: OperatorKind = "auto",
+    dtype: DTypeLike = np.float64,
+    memory_budget: int | None = None,
+    block_memory: int | None = None,
+    check_psd: bool = False,
+) -> KernelOperator:
+    """Build the kernel operator an algorithm will use.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        A kernel object (see :func:`kernel_patterns.kernels.make_kernel`); with
+        :class:`Precomputed`, ``X`` is the square kernel matrix itself (dense or sparse).
+    X : array-like of shape (n_samples, n_features)
+    operator : {"auto", "dense", "chunked"}, default="auto"
+        ``"dense"`` computes K once (error when it exceeds ``memory_budget``); ``"chunked"``
+        recomputes row blocks under ``block_memory``; ``"auto"`` is dense when it fits.
+    dtype : float32 or float64, default=float64
+    memory_budget : int, default=half the available memory
+        Ceiling in bytes for one dense N × N matrix.
+    block_memory : int, default=256 MB
+        Bytes of rows a chunked operator holds at once.
+    check_psd : bool, default=False
+        For a precomputed kernel, also reject matrices that are not PSD.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import RBF, make_operator
+    >>> X = np.random.default_rng(0).normal(size=(500, 3))
+    >>> dense = make_operator(RBF(0.5), X, operator="dense")
+    >>> chunked = make_operator(RBF(0.5), X, operator="chunked", block_memory=100_000)
+    >>> V = np.ones((500, 2))
+    >>> bool(np.allclose(dense.matmat(V), chunked.matmat(V)))
+    True
+    """
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64; got {dt}.")
+    if operator not in ("auto", "dense", "chunked"):
+        raise ValueError(f"operator must be 'auto', 'dense' or 'chunked'; got {operator!r}.")
+    if isinstance(kernel, Precomputed):
+        if sparse.issparse(X):
+            return SparseKernelOperator(X, dtype=dt)
+        K = check_square_kernel(X, "the precomputed kernel", check_psd=check_psd)
+        if K.dtype != dt:
+            K = K.astype(dt)
+        elif K is X:
+            K = K.view()
+        K.flags.writeable = False  # the user's matrix is never modified
+        return DenseKernelOperator(K)
+    Xv = check_matrix(X, "X")
+    budget = default_memory_budget() if memory_budget is None else int(memory_budget)
+    if operator == "chunked" or (
+        operator == "auto" and dense_nbytes(Xv.shape[0], Xv.shape[0], dt) > budget
+    ):
+        return ChunkedKernelOperator(kernel, Xv, dtype=dt, block_memory=block_memory)
+    return DenseKernelOperator.from_kernel(kernel, Xv, dtype=dt, memory_budget=budget)
+
+
+__all__ = [
+    "ChunkedKernelOperator",
+    "DenseKernelOperator",
+    "KernelOperator",
+    "MemoryBudgetError",
+    "SparseKernelOperator",
+    "make_operator",
+]
