@@ -86,7 +86,8 @@ def make_two_moons(
 def make_three_moons(
     n_samples: int | Sequence[int] = 300, noise: float = 0.06, random_state: Any = None
 ) -> XY:
-    """Three interleaving half circles, 100 points each by default (up, down, up).
+    """Three half circles, 100 points each by default: two interleaving moons (up, down) and a
+    third upper moon to their right, its tip 0.7 from the second moon's tip.
 
     Examples
     --------
@@ -100,7 +101,7 @@ def make_three_moons(
     parts = [
         np.c_[np.cos(t[0]), np.sin(t[0])],
         np.c_[1.0 - np.cos(t[1]), 0.5 - np.sin(t[1])],
-        np.c_[3.0 + np.cos(t[2]), np.sin(t[2])],
+        np.c_[3.5 + np.cos(t[2]), np.sin(t[2])],
     ]
     return _finish(parts, c, noise, rng)
 

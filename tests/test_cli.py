@@ -1,0 +1,50 @@
+"""The command line: help, version, demo; bad usage exits 2 without a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kernel_patterns import __version__, cli
+
+
+def test_help_and_version(capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "demo" in out and "kernel-patterns" in out
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert __version__ in capsys.readouterr().out
+
+
+def test_no_command_prints_help_and_exits_2(capsys) -> None:
+    assert cli.main([]) == 2
+    assert "usage" in capsys.readouterr().out
+
+
+def test_demo_datasets_step_writes_summary_and_png(tmp_path) -> None:
+    out = tmp_path / "demo"
+    assert cli.main(["--quiet", "demo", "--out", str(out), "--only", "datasets"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["steps"]["datasets"]["sizes"]["two moons"] == [104, 96]
+    assert (out / "datasets.png").stat().st_size > 1000
+    assert not list(out.glob("*.tmp")) and not list(out.glob("tmp*"))
+
+
+def test_unknown_demo_step_is_a_usage_error(tmp_path, capsys) -> None:
+    assert cli.main(["demo", "--out", str(tmp_path), "--only", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "error: no demo step named" in err and "Traceback" not in err
+
+
+def test_installed_entry_point_runs_quietly_in_a_pipe() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "kernel_patterns.cli", "--version"],
+        capture_output=True, text=True, check=False,
+    )
+    assert r.returncode == 0 and __version__ in r.stdout
