@@ -1,0 +1,59 @@
+"""The ``kernel-patterns`` command.
+
+Sub-commands live in modules of this package and register themselves with
+:func:`kernel_patterns.cli._registry.register`. Errors in the user's input exit with code 2
+and a one-line message (the traceback only with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from .. import __version__, _progress
+from . import _demo  # noqa: F401  (registers its sub-command)
+from ._registry import COMMANDS, UsageError, write_json_atomic, write_text_atomic
+
+__all__ = ["COMMANDS", "UsageError", "build_parser", "main", "write_json_atomic",
+           "write_text_atomic"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="kernel-patterns",
+        description="Find structure in data with kernels: clustering, ranking, embeddings.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, cmd in COMMANDS.items():
+        cmd.add_arguments(sub.add_parser(name, help=cmd.help, description=cmd.help))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``kernel-patterns``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if args.quiet:
+        _progress.QUIET = True
+    try:
+        return int(COMMANDS[args.command].run(args))
+    except (UsageError, ValueError, OSError, ImportError) as exc:
+        if args.debug:
+            raise
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"kernel-patterns {args.command}: error: {msg}", file=sys.stderr)
+        return 2

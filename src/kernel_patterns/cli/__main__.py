@@ -1,0 +1,7 @@
+"""``python -m kernel_patterns.cli``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""``kernel-patterns demo``: every algorithm on its paper's data set."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .. import __version__, _progress
+from ._registry import UsageError, register, write_json_atomic
+
+log = logging.getLogger("kernel_patterns")
+
+
+def _args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="demo-output", help="output folder (default: demo-output)")
+    p.add_argument("--only", nargs="*", default=None, help="run only these demo steps")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..demos import discover
+
+    steps = discover()
+    if args.only:
+        unknown = sorted(set(args.only) - {s.name for s in steps})
+        if unknown:
+            raise UsageError(f"no demo step named {unknown}; have {[s.name for s in steps]}")
+        steps = [s for s in steps if s.name in args.only]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {"version": __version__, "steps": {}}
+    for step in _progress.progress(steps, desc="demo", total=len(steps)):
+        log.info("demo step %s", step.name)
+        t0 = time.perf_counter()
+        result = step.run(out)
+        result["seconds"] = round(time.perf_counter() - t0, 3)
+        summary["steps"][step.name] = result
+        print(f"[demo] {step.name}: {result['seconds']:.1f} s", file=sys.stderr)
+        write_json_atomic(out / "summary.json", summary)  # partial results survive a failure
+    print(f"wrote {out / 'summary.json'} and {len(list(out.glob('*.png')))} figure(s) to {out}/")
+    return 0
+
+
+register("demo", "run every algorithm on its paper's data set; write figures and summary.json",
+         _args, _run)

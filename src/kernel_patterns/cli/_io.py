@@ -1,0 +1,209 @@
+"""Reading a user's table and writing a results folder, with the CLI's rules.
+
+* CSV, TSV and Parquet (pandas); the input file is only ever read.
+* Every problem with the file (missing, empty, header only, unknown or non-numeric columns,
+  NaN rows) is a :class:`UsageError` naming it: exit code 2, one line, no traceback.
+* Outputs are staged in a temporary folder beside ``--out`` and renamed into place at the end,
+  so a failure leaves no partial output; an existing ``--out`` is replaced only with ``--force``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._registry import UsageError
+
+_READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
+
+
+@dataclass
+class Table:
+    """Features, optional ground truth and row identifiers read from a user's file."""
+
+    X: np.ndarray
+    feature_names: list[str]
+    ids: np.ndarray
+    id_name: str
+    labels: np.ndarray | None = None
+    label_name: str | None = None
+    n_dropped: int = 0
+    dropped_rows: list[Any] = field(default_factory=list)
+
+
+def read_frame(path: str | Path) -> Any:
+    """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors)."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("reading tables needs pandas: pip install 'kernel_patterns[data]'.") \
+            from None
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"input file '{p}' does not exist")
+    if p.is_dir():
+        raise UsageError(f"input '{p}' is a folder, not a file")
+    suffix = p.suffix.lower()
+    if suffix not in _READERS:
+        raise UsageError(
+            f"input '{p}' has an unsupported type '{suffix}'; use .csv, .tsv or .parquet"
+        )
+    if p.stat().st_size == 0:
+        raise UsageError(f"input file '{p}' is empty")
+    try:
+        if _READERS[suffix] is None:
+            df = pd.read_parquet(p)
+        else:
+            df = pd.read_csv(p, sep=_READERS[suffix])
+    except pd.errors.EmptyDataError:
+        raise UsageError(f"input file '{p}' is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"could not read '{p}': {first}") from None
+    if df.shape[1] == 0:
+        raise UsageError(f"input file '{p}' has no columns")
+    if df.shape[0] == 0:
+        raise UsageError(f"input file '{p}' has a header but no data rows")
+    return df
+
+
+def _split_names(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [c.strip() for c in text.split(",") if c.strip()]
+    if not names:
+        raise UsageError("--columns is empty")
+    return names
+
+
+def read_table(
+    path: str | Path,
+    *,
+    columns: str | None = None,
+    label_column: str | None = None,
+    id_column: str | None = None,
+    drop_na: bool = False,
+    min_rows: int = 2,
+) -> Table:
+    """Read features (``columns``, default: every column but the label and id columns)."""
+    df = read_frame(path)
+    for opt, col in (("--label-column", label_column), ("--id-column", id_column)):
+        if col is not None and col not in df.columns:
+            raise UsageError(
+                f"{opt} '{col}' is not a column of the input; columns are {list(df.columns)}"
+            )
+    excluded = {c for c in (label_column, id_column) if c is not None}
+    wanted = _split_names(columns)
+    if wanted is None:
+        wanted = [c for c in df.columns if c not in excluded]
+    else:
+        missing = [c for c in wanted if c not in df.columns]
+        if missing:
+            raise UsageError(f"--columns names unknown column(s) {missing}; "
+                             f"columns are {list(df.columns)}")
+        clash = [c for c in wanted if c in excluded]
+        if clash:
+            raise UsageError(f"column(s) {clash} cannot be both a feature and the label/id")
+    if not wanted:
+        raise UsageError("no feature columns left to use")
+    feats = df[wanted]
+    bad = [c for c in wanted if not _is_numeric(feats[c])]
+    if bad:
+        raise UsageError(
+            f"feature column(s) {bad} are not numeric; choose numeric features with --columns"
+        )
+    X = feats.to_numpy(dtype=np.float64)
+    ids = df[id_column].to_numpy() if id_column else np.arange(len(df))
+    labels = df[label_column].to_numpy() if label_column else None
+    bad_rows = ~np.isfinite(X).all(axis=1)
+    if labels is not None:
+        bad_rows |= df[label_column].isna().to_numpy()
+    n_bad = int(bad_rows.sum())
+    dropped: list[Any] = []
+    if n_bad:
+        where = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)[:5]]
+        if not drop_na:
+            raise UsageError(
+                f"{n_bad} row(s) have missing or infinite values (first: {where}); fix them "
+                "or pass --drop-na to drop them"
+            )
+        dropped = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)]
+        keep = ~bad_rows
+        X, ids = X[keep], ids[keep]
+        labels = labels[keep] if labels is not None else None
+    if X.shape[0] < min_rows:
+        raise UsageError(f"only {X.shape[0]} usable row(s); at least {min_rows} are needed")
+    return Table(X=X, feature_names=[str(c) for c in wanted], ids=ids,
+                 id_name=id_column or "row", labels=labels, label_name=label_column,
+                 n_dropped=n_bad if drop_na else 0, dropped_rows=dropped)
+
+
+def _row_name(i: Any, ids: np.ndarray) -> Any:
+    v = ids[i]
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _is_numeric(series: Any) -> bool:
+    import pandas as pd
+
+    return bool(pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series))
+
+
+def scale(X: np.ndarray, how: str) -> np.ndarray:
+    """``minmax`` (to [0, 1]), ``standard`` (zero mean, unit variance) or ``none``."""
+    from .. import datasets
+
+    if how == "minmax":
+        return datasets.scale_unit_interval(X)
+    if how == "standard":
+        return datasets.whiten(X)
+    if how == "none":
+        return X.copy()
+    raise UsageError(f"--scale must be minmax, standard or none; got {how!r}")
+
+
+@contextlib.contextmanager
+def staged_output(out: str | Path, force: bool = False) -> Iterator[Path]:
+    """Yield a temporary folder; on success it replaces ``out``, on failure it is removed."""
+    target = Path(out)
+    if target.exists() and not force:
+        raise UsageError(f"output folder '{target}' exists; pass --force to replace it")
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out '{target}' exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{tmp.name}")
+        target.rename(old)
+        tmp.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        tmp.rename(target)
+
+
+def parse_params(items: list[str] | None, option: str) -> dict[str, Any]:
+    """``["gamma=0.5", "l=[400,200]", "matrix=normalized"]`` → a dict (JSON values, else text)."""
+    import json
+
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} expects KEY=VALUE; got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
