@@ -1,0 +1,154 @@
+"""``kernel-patterns cluster INPUT --method ...``: cluster a user's table, write a report."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import metrics, plotting
+from ._common import (
+    Timer,
+    add_input_arguments,
+    build_estimator,
+    default_out,
+    finish,
+    input_summary,
+    json_params,
+    make_scaler,
+    sizes,
+)
+from ._io import read_table, staged_output
+from ._registry import UsageError, register
+
+log = logging.getLogger("kernel_patterns")
+
+METHODS = {
+    "gp": "GPClustering",
+    "kernel-kmeans": "KernelKMeans",
+    "soft-kernel-kmeans": "SoftKernelKMeans",
+    "spectral": "SpectralClustering",
+}
+
+
+def _args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
+    p.add_argument("--method", required=True, choices=sorted(METHODS))
+    p.add_argument("--n-clusters", type=int, help="number of clusters (GP: optional; it finds "
+                   "the count itself otherwise)")
+    add_input_arguments(p)
+
+
+def score(y_true: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """RE, CE, FScore (eq. 5.1–5.4), clustering accuracy and ARI against the ground truth."""
+    from sklearn.metrics import adjusted_rand_score
+
+    return {
+        "reference_error": metrics.reference_error(y_true, labels),
+        "cluster_error": metrics.cluster_error(y_true, labels),
+        "f_score": metrics.f_score(y_true, labels),
+        "accuracy": metrics.clustering_accuracy(y_true, labels),
+        "adjusted_rand_index": float(adjusted_rand_score(y_true, labels)),
+    }
+
+
+def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
+    """The points in 2-D: as they are, or a KernelMDS view with the estimator's kernel."""
+    if X.shape[1] == 2:
+        return X, "features"
+    if X.shape[1] == 1:
+        return np.c_[X[:, 0], np.zeros(len(X))], "feature (1-D)"
+    from ..embed import KernelMDS
+    from ..kernels import make_kernel
+
+    kernel = getattr(est, "kernel_", None) or est.get_params().get("kernel")
+    try:
+        k = make_kernel(kernel, est.get_params().get("kernel_params"))
+        return KernelMDS(n_components=2, kernel=k).fit_transform(X), "KernelMDS view"
+    except (ValueError, TypeError) as exc:  # e.g. a kernel that needs fitting first
+        log.info("KernelMDS view not available (%s); using PCA", exc)
+        from sklearn.decomposition import PCA
+
+        return PCA(n_components=2).fit_transform(X), "PCA view"
+
+
+def cluster_figures(tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any) -> list[Path]:
+    figs = []
+    V, how = view_2d(X, est)
+    centers = getattr(est, "equilibria_", None) if how == "features" else None
+    ax = plotting.plot_clusters(V, labels, centers=centers,
+                                title=f"{type(est).__name__}: {len(np.unique(labels))} "
+                                f"clusters ({how})")
+    figs.append(plotting.save_figure(ax, tmp / "clusters.png"))
+    landscape = getattr(plotting, "plot_variance_landscape", None)
+    if landscape is not None and hasattr(est, "variance") and X.shape[1] == 2:
+        ax = landscape(est, X, labels=labels)
+        figs.append(plotting.save_figure(ax, tmp / "variance_landscape.png"))
+    if getattr(est, "hierarchy_", None) is not None and hasattr(plotting, "plot_hierarchy"):
+        hier = est.hierarchy_
+        if len(hier):
+            ax = plotting.plot_hierarchy(est)
+            figs.append(plotting.save_figure(ax, tmp / "hierarchy.png"))
+    return figs
+
+
+def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    timer = Timer()
+    with timer("read"):
+        table = read_table(args.input, columns=args.columns, label_column=args.label_column,
+                           id_column=args.id_column, drop_na=args.drop_na)
+        X = make_scaler(args.scale).fit_transform(table.X)
+    fixed = {}
+    if args.n_clusters is not None:
+        if args.n_clusters < 1:
+            raise UsageError(f"--n-clusters must be >= 1; got {args.n_clusters}")
+        if args.n_clusters > X.shape[0]:
+            raise UsageError(f"--n-clusters {args.n_clusters} is more than the "
+                             f"{X.shape[0]} rows")
+        fixed["n_clusters"] = args.n_clusters
+    est = build_estimator("kernel_patterns.cluster", METHODS[args.method], args, fixed)
+    out = Path(args.out) if args.out else default_out(args.input, f"{args.method}-clusters")
+    with staged_output(out, args.force) as tmp:
+        with timer("fit"):
+            labels = np.asarray(est.fit_predict(X))
+        frame = pd.DataFrame({table.id_name: table.ids, "label": labels})
+        resp = getattr(est, "responsibilities_", None)
+        if resp is not None:
+            for k in range(resp.shape[1]):
+                frame[f"p_{k}"] = resp[:, k]
+        frame.to_csv(tmp / "labels.csv", index=False)
+        with timer("figures"):
+            figs = cluster_figures(tmp, X, labels, est)
+        result: dict[str, Any] = {
+            "n_clusters": len(np.unique(labels)),
+            "cluster_sizes": sizes(labels),
+        }
+        for attr in ("level_", "inertia_", "n_iter_"):
+            if hasattr(est, attr):
+                result[attr.rstrip("_")] = float(getattr(est, attr))
+        summary: dict[str, Any] = {
+            "command": "cluster",
+            "method": args.method,
+            "input": input_summary(table, args.input, args.scale),
+            "parameters": json_params(est),
+            "result": result,
+            "timings_seconds": timer.times,
+        }
+        if table.labels is not None:
+            summary["scores"] = score(table.labels, labels)
+        sections = [("Result", result), ("Parameters", summary["parameters"])]
+        if "scores" in summary:
+            sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
+        finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
+               summary, figs, sections)
+    print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
+    return 0
+
+
+register("cluster", "cluster a CSV/TSV/Parquet file (labels, summary, figures, report)",
+         _args, _run)

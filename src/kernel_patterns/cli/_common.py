@@ -1,0 +1,137 @@
+"""Pieces shared by the ``cluster``, ``rank`` and ``embed`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..kernels import make_kernel
+from ._io import Table, parse_params
+from ._registry import UsageError, write_json_atomic, write_text_atomic
+from ._report import render_report
+
+
+def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> None:
+    """Options every data command shares (columns, ids, scaling, kernel, output)."""
+    p.add_argument("--columns", help="comma-separated feature columns (default: all numeric "
+                   "columns except the label and id columns)")
+    if label:
+        p.add_argument("--label-column", help="ground-truth column to score against "
+                       "(excluded from the features)")
+    p.add_argument("--id-column", help="column of row identifiers (default: row numbers)")
+    p.add_argument("--scale", choices=["minmax", "standard", "none"], default="minmax",
+                   help="feature scaling: minmax to [0, 1] (default, the GP paper's), "
+                   "standard (zero mean, unit variance) or none")
+    p.add_argument("--drop-na", action="store_true",
+                   help="drop rows with missing values (counted in the summary) instead of "
+                   "failing")
+    p.add_argument("--kernel", help="kernel name: rbf, gp, linear, polynomial, cosine, ... "
+                   "(default: the method's own)")
+    p.add_argument("--kernel-param", action="append", metavar="KEY=VALUE",
+                   help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="any other parameter of the estimator, e.g. beta=0.6 (repeatable)")
+    p.add_argument("--random-state", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--out", help="output folder (default: next to the input, named after it)")
+    p.add_argument("--force", action="store_true", help="replace an existing output folder")
+
+
+def make_scaler(how: str) -> Any:
+    from sklearn.preprocessing import FunctionTransformer, MinMaxScaler, StandardScaler
+
+    return {"minmax": MinMaxScaler(), "standard": StandardScaler(),
+            "none": FunctionTransformer()}[how]
+
+
+def build_estimator(
+    module: str, name: str, args: argparse.Namespace, fixed: dict[str, Any] | None = None
+) -> Any:
+    """Instantiate ``module.name`` with the command's kernel, seed and ``--param`` values."""
+    cls = getattr(importlib.import_module(module), name)
+    est = cls()
+    valid = est.get_params(deep=False)
+    params: dict[str, Any] = dict(fixed or {})
+    if "random_state" in valid:
+        params["random_state"] = args.random_state
+    kparams = parse_params(args.kernel_param, "--kernel-param")
+    if args.kernel is not None:
+        if "kernel" not in valid:
+            raise UsageError(f"{name} takes no kernel")
+        params["kernel"] = make_kernel(args.kernel, kparams or None)
+    elif kparams:
+        raise UsageError("--kernel-param needs --kernel")
+    extra = parse_params(args.param, "--param")
+    unknown = sorted(set(extra) - set(valid))
+    if unknown:
+        raise UsageError(f"{name} has no parameter(s) {unknown}; it has {sorted(valid)}")
+    params.update(extra)
+    for key in params:
+        if key not in valid:
+            raise UsageError(f"{name} has no parameter {key!r}")
+    est.set_params(**params)
+    return est
+
+
+def default_out(input_path: str, suffix: str) -> Path:
+    p = Path(input_path)
+    return p.with_name(f"{p.stem}-{suffix}")
+
+
+def json_params(est: Any) -> dict[str, Any]:
+    """Estimator parameters as JSON-friendly values (objects by their repr)."""
+    out: dict[str, Any] = {}
+    for k, v in est.get_params(deep=False).items():
+        out[k] = v if isinstance(v, (int, float, str, bool, type(None), list)) else repr(v)
+    return out
+
+
+def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
+    return {
+        "file": str(path),
+        "n_rows_used": int(table.X.shape[0]),
+        "n_rows_dropped": int(table.n_dropped),
+        "dropped_rows": table.dropped_rows[:100],
+        "features": table.feature_names,
+        "label_column": table.label_name,
+        "scale": scale,
+    }
+
+
+def finish(
+    tmp: Path, title: str, summary: dict[str, Any], figures: list[Path],
+    sections: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """Write summary.json and report.html into the staged folder."""
+    write_json_atomic(tmp / "summary.json", summary)
+    write_text_atomic(tmp / "report.html", render_report(title, summary, figures, sections))
+
+
+class Timer:
+    """Collects named stage timings (seconds)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+
+    def __call__(self, name: str) -> _Stage:
+        return _Stage(self, name)
+
+
+class _Stage:
+    def __init__(self, timer: Timer, name: str) -> None:
+        self.timer, self.name = timer, name
+
+    def __enter__(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.timer.times[self.name] = round(time.perf_counter() - self.t0, 4)
+
+
+def sizes(labels: np.ndarray) -> dict[str, int]:
+    vals, counts = np.unique(labels, return_counts=True)
+    return {str(v): int(c) for v, c in zip(vals, counts, strict=True)}

@@ -1,0 +1,83 @@
+"""``kernel-patterns embed INPUT --method mds|laplacian``: a picture of the feature space."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import plotting
+from ._common import (
+    Timer,
+    add_input_arguments,
+    build_estimator,
+    default_out,
+    finish,
+    input_summary,
+    json_params,
+    make_scaler,
+)
+from ._io import read_table, staged_output
+from ._registry import UsageError, register
+
+METHODS = {"mds": "KernelMDS", "laplacian": "LaplacianEmbedding"}
+
+
+def _args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
+    p.add_argument("--method", required=True, choices=sorted(METHODS))
+    p.add_argument("--n-components", type=int, default=2, help="embedding dimension (2)")
+    add_input_arguments(p)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    timer = Timer()
+    with timer("read"):
+        table = read_table(args.input, columns=args.columns, label_column=args.label_column,
+                           id_column=args.id_column, drop_na=args.drop_na)
+        X = make_scaler(args.scale).fit_transform(table.X)
+    if not 1 <= args.n_components < X.shape[0]:
+        raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
+                         f"got {args.n_components}")
+    est = build_estimator("kernel_patterns.embed", METHODS[args.method], args,
+                          {"n_components": args.n_components})
+    out = Path(args.out) if args.out else default_out(args.input, f"{args.method}-embedding")
+    with staged_output(out, args.force) as tmp:
+        with timer("fit"):
+            E = np.asarray(est.fit_transform(X))
+        frame = pd.DataFrame({table.id_name: table.ids})
+        for j in range(E.shape[1]):
+            frame[f"component_{j + 1}"] = E[:, j]
+        if table.labels is not None:
+            frame[str(table.label_name)] = table.labels
+        frame.to_csv(tmp / "embedding.csv", index=False)
+        V = E[:, :2] if E.shape[1] >= 2 else np.c_[E[:, 0], np.zeros(len(E))]
+        ax = plotting.plot_clusters(V, table.labels, title=f"{type(est).__name__} of "
+                                    f"{Path(args.input).name}")
+        figs = [plotting.save_figure(ax, tmp / "embedding.png")]
+        result: dict[str, Any] = {"n_components": int(E.shape[1])}
+        for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",
+                     "n_connected_components_"):
+            if hasattr(est, attr):
+                v = getattr(est, attr)
+                result[attr.rstrip("_")] = np.asarray(v).tolist() if np.ndim(v) else float(v)
+        summary = {
+            "command": "embed",
+            "method": args.method,
+            "input": input_summary(table, args.input, args.scale),
+            "parameters": json_params(est),
+            "result": result,
+            "timings_seconds": timer.times,
+        }
+        finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}", summary,
+               figs, [("Result", result), ("Parameters", summary["parameters"])])
+    print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
+    return 0
+
+
+register("embed", "embed a table in 2-D/3-D with kernel MDS or the Laplacian embedding",
+         _args, _run)

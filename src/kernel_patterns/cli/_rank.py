@@ -1,0 +1,129 @@
+"""``kernel-patterns rank TRAIN --target COL [--predict FILE]``: ν-ranking or on-line ranking."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import metrics, plotting
+from ._common import (
+    Timer,
+    add_input_arguments,
+    build_estimator,
+    default_out,
+    finish,
+    input_summary,
+    json_params,
+    make_scaler,
+    sizes,
+)
+from ._io import read_frame, read_table, staged_output
+from ._registry import UsageError, register
+
+METHODS = {"nu": "NuRanking", "online": "OnlineRanking"}
+
+
+def _args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("train", help="CSV, TSV or Parquet file with features and the target rank")
+    p.add_argument("--target", required=True, help="column of ordered ranks (or a numeric "
+                   "column to cut into --bins equal-width ranks)")
+    p.add_argument("--predict", help="file of new rows to rank (same feature columns)")
+    p.add_argument("--method", choices=sorted(METHODS), default="nu",
+                   help="nu: ν-ranking QP (default); online: kernel perceptron ranking")
+    p.add_argument("--bins", type=int, help="cut a numeric target into this many equal-width "
+                   "ranks 1..bins")
+    add_input_arguments(p, label=False)
+
+
+def _ranks(y: np.ndarray, bins: int | None) -> np.ndarray:
+    if bins is None:
+        return y
+    if bins < 2:
+        raise UsageError(f"--bins must be >= 2; got {bins}")
+    if y.dtype.kind not in "iuf":
+        raise UsageError("--bins needs a numeric --target column")
+    edges = np.linspace(float(np.min(y)), float(np.max(y)), bins + 1)
+    return np.clip(np.digitize(y, edges[1:-1]) + 1, 1, bins)
+
+
+def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> Path:
+    plt = plotting._base._pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    codes = np.unique(y, return_inverse=True)[1]
+    ax.scatter(f, codes + np.random.default_rng(0).uniform(-0.15, 0.15, len(f)), s=10,
+               c=codes, cmap="viridis")
+    for b in np.ravel(thresholds):
+        if np.isfinite(b):
+            ax.axvline(b, color="k", lw=0.8, ls="--")
+    ax.set_yticks(range(len(np.unique(y))), [str(v) for v in np.unique(y)])
+    ax.set_xlabel("f(x)")
+    ax.set_ylabel("rank")
+    ax.set_title("f(x) by rank, thresholds dashed")
+    return plotting.save_figure(fig, tmp / "ranking.png")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    timer = Timer()
+    with timer("read"):
+        table = read_table(args.train, columns=args.columns, label_column=args.target,
+                           id_column=args.id_column, drop_na=args.drop_na)
+        assert table.labels is not None
+        y = _ranks(np.asarray(table.labels), args.bins)
+        if len(np.unique(y)) < 2:
+            raise UsageError(f"--target '{args.target}' has a single rank; nothing to rank")
+        scaler = make_scaler(args.scale)
+        X = scaler.fit_transform(table.X)
+        new = None
+        if args.predict:
+            frame = read_frame(args.predict)
+            missing = [c for c in table.feature_names if c not in frame.columns]
+            if missing:
+                raise UsageError(f"--predict file lacks the feature column(s) {missing}")
+            new = read_table(args.predict, columns=",".join(table.feature_names),
+                             id_column=args.id_column, drop_na=args.drop_na, min_rows=1)
+    est = build_estimator("kernel_patterns.rank", METHODS[args.method], args)
+    out = Path(args.out) if args.out else default_out(args.train, f"{args.method}-ranking")
+    with staged_output(out, args.force) as tmp:
+        with timer("fit"):
+            est.fit(X, y)
+        f = est.decision_function(X)
+        pred = est.predict(X)
+        pd.DataFrame({table.id_name: table.ids, "target": y, "f": f, "rank": pred}).to_csv(
+            tmp / "train_predictions.csv", index=False)
+        result: dict[str, Any] = {
+            "rank_sizes": sizes(y),
+            "thresholds": np.asarray(est.thresholds_).tolist(),
+            "train_mze": metrics.mean_zero_one_error(y, pred),
+        }
+        if y.dtype.kind in "iuf":
+            result["train_mae"] = metrics.mean_absolute_error(y, pred)
+        if new is not None:
+            Xn = scaler.transform(new.X)
+            with timer("predict"):
+                pd.DataFrame({new.id_name: new.ids, "f": est.decision_function(Xn),
+                              "rank": est.predict(Xn)}).to_csv(tmp / "predictions.csv",
+                                                               index=False)
+            result["n_predicted"] = len(new.ids)
+        figs = [_figure(tmp, f, y, np.asarray(est.thresholds_))]
+        summary = {
+            "command": "rank",
+            "method": args.method,
+            "input": input_summary(table, args.train, args.scale) | {"target": args.target,
+                                                                     "bins": args.bins},
+            "parameters": json_params(est),
+            "result": result,
+            "timings_seconds": timer.times,
+        }
+        finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}", summary,
+               figs, [("Result", result), ("Parameters", summary["parameters"])])
+    print(f"{args.method}: training MZE {result['train_mze']:.3f}; wrote {out}/")
+    return 0
+
+
+register("rank", "learn ordered ranks from a table (ν-ranking or on-line); predict new rows",
+         _args, _run)

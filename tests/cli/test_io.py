@@ -1,0 +1,120 @@
+"""Reading users' files: every bad file exits 2 with a message naming the problem and leaves
+no partial output; good files in CSV, TSV and Parquet read the same."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kernel_patterns.cli import main
+from kernel_patterns.cli._io import parse_params, read_table, staged_output
+from kernel_patterns.cli._registry import UsageError
+
+
+@pytest.fixture
+def frame() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({
+        "name": [f"p{i}" for i in range(30)],
+        "a": rng.normal(size=30),
+        "b": rng.normal(size=30),
+        "truth": np.repeat([0, 1, 2], 10),
+    })
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])
+def test_csv_tsv_parquet_read_the_same(tmp_path, frame, suffix) -> None:
+    path = tmp_path / f"data{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(path)
+    else:
+        frame.to_csv(path, sep="\t" if suffix == ".tsv" else ",", index=False)
+    before = path.read_bytes()
+    t = read_table(path, label_column="truth", id_column="name")
+    np.testing.assert_allclose(t.X, frame[["a", "b"]].to_numpy())
+    assert t.feature_names == ["a", "b"]
+    assert t.ids.tolist() == frame["name"].tolist()
+    assert t.labels.tolist() == frame["truth"].tolist()
+    assert path.read_bytes() == before  # the input is never modified
+
+
+def test_columns_option_and_drop_na(tmp_path, frame) -> None:
+    frame.loc[3, "a"] = np.nan
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(UsageError, match=r"1 row\(s\) have missing .*--drop-na"):
+        read_table(path, columns="a,b")
+    t = read_table(path, columns="b,a", drop_na=True)
+    assert t.X.shape == (29, 2) and t.feature_names == ["b", "a"]
+    assert t.n_dropped == 1 and t.dropped_rows == [3]
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        (None, [], "does not exist"),
+        ("", [], "is empty"),
+        ("a,b,truth\n", [], "has a header but no data rows"),
+        ("a,b,truth\nx,1,0\ny,2,1\nz,3,1\n", [], r"feature column\(s\) \['a'\] are not numeric"),
+        ("a,b,truth\n1,,0\n2,2,1\n3,3,1\n", [], r"missing or infinite values"),
+        ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--label-column", "nope"],
+         "--label-column 'nope' is not a column"),
+        ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--columns", "a,zz"],
+         r"--columns names unknown column\(s\) \['zz'\]"),
+    ],
+    ids=["missing", "empty", "header-only", "non-numeric", "nan", "no-label", "bad-columns"],
+)
+def test_bad_files_exit_2_with_a_message_and_no_output(tmp_path, capsys, content, extra,
+                                                       message) -> None:
+    path = tmp_path / "in.csv"
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "out"
+    code = main(["--quiet", "cluster", str(path), "--method", "kernel-kmeans",
+                 "--n-clusters", "2", "--out", str(out), *extra])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert re.search(message, err), err
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["in.csv"] if content is not None
+                                                           else [])
+
+
+def test_unsupported_suffix(tmp_path) -> None:
+    p = _write(tmp_path, "x.xlsx", "a\n1\n")
+    with pytest.raises(UsageError, match=r"unsupported type '\.xlsx'"):
+        read_table(p)
+
+
+def test_staged_output_replaces_only_with_force_and_cleans_up(tmp_path) -> None:
+    out = tmp_path / "res"
+    with staged_output(out) as tmp:
+        (tmp / "a.txt").write_text("1")
+    assert (out / "a.txt").read_text() == "1"
+    with pytest.raises(UsageError, match="exists; pass --force"), staged_output(out):
+        pass
+    with pytest.raises(RuntimeError), staged_output(out, force=True) as tmp:
+        (tmp / "b.txt").write_text("2")
+        raise RuntimeError("fail midway")
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt"]  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]  # no staging left
+    with staged_output(out, force=True) as tmp:
+        (tmp / "c.txt").write_text("3")
+    assert sorted(p.name for p in out.iterdir()) == ["c.txt"]
+
+
+def test_parse_params() -> None:
+    assert parse_params(["gamma=0.5", "l=[400, 200]", "matrix=normalized"], "--x") == {
+        "gamma": 0.5, "l": [400, 200], "matrix": "normalized"}
+    with pytest.raises(UsageError, match="--x expects KEY=VALUE"):
+        parse_params(["gamma"], "--x")
