@@ -1,0 +1,62 @@
+"""A real browser renders report.html: headless Chromium loads the page and every image.
+
+Chromium comes from Debian's ``chromium`` package, which ``.ci/run`` installs; the test skips,
+saying why, only where that binary is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from kernel_patterns import datasets, plotting
+from kernel_patterns.cli._report import render_report
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+_PROBE = """<script>window.addEventListener('load', function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; });
+  document.body.setAttribute('data-probe', ok.length + '/' + imgs.length + ' '
+    + (imgs.length ? imgs[0].naturalWidth : 0));
+});</script>"""
+
+
+def render_in_chromium(html_path) -> str:
+    """The DOM after the load event, as headless Chromium saw it."""
+    assert CHROMIUM is not None
+    r = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={html_path.parent / 'chrome-profile'}",
+         "--virtual-time-budget=5000", "--dump-dom", html_path.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+def check_report_in_browser(report_path, tmp_path, n_images: int) -> None:
+    """Load ``report_path`` (a copy with a probe script) and check every image decoded."""
+    html = report_path.read_text()
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", _PROBE + "</body>"))
+    dom = render_in_chromium(probe)
+    m = re.search(r'data-probe="(\d+)/(\d+) (\d+)"', dom)
+    assert m, dom[:2000]
+    loaded, total, width = map(int, m.groups())
+    assert total == n_images and loaded == total and width > 100
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed here "
+                    "(.ci/run installs it: apt-get install chromium)")
+def test_report_renders_with_its_images(tmp_path) -> None:
+    X, y = datasets.make_three_moons(random_state=0)
+    figs = [plotting.save_figure(plotting.plot_clusters(X, y), tmp_path / "a.png"),
+            plotting.save_figure(plotting.plot_clusters(X), tmp_path / "b.png")]
+    report = tmp_path / "report.html"
+    report.write_text(render_report("moons", {"n": 300}, figs, [("Result", {"k": 3})]))
+    check_report_in_browser(report, tmp_path, n_images=2)
