@@ -11,6 +11,7 @@ diagonals, row blocks and kernel rows for new points.
 from ._base import Kernel
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
+from ._nystrom import NystromKernelOperator
 from ._operator import (
     ChunkedKernelOperator,
     DenseKernelOperator,
@@ -33,6 +34,7 @@ __all__ = [
     "KernelOperator",
     "Linear",
     "MemoryBudgetError",
+    "NystromKernelOperator",
     "Polynomial",
     "Precomputed",
     "SparseKernelOperator",
