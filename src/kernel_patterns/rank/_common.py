@@ -22,7 +22,7 @@ def encode_ranks(y: ArrayLike) -> tuple[NDArray[Any], NDArray[np.intp]]:
     """
     if y is None:
         raise ValueError("this ranker requires y to be passed, but the target y is None.")
-    cat = getattr(y, "cat", None)  # pandas Series of categorical dtype
+    cat: Any = getattr(y, "cat", None)  # pandas Series of categorical dtype
     values = getattr(cat, "codes", None) if cat is not None else None
     if values is None and getattr(y, "ordered", None) is not None and hasattr(y, "codes"):
         cat, values = y, y.codes  # a bare pandas Categorical
@@ -74,12 +74,12 @@ def kernel_rows(kernel: Kernel, X_sv: FloatArray | None, support: NDArray[np.int
                 f"the precomputed kernel for new points must have {n_train} columns (one per "
                 f"training point); got shape {Kn.shape}."
             )
-        return Kn[:, support]
+        return np.asarray(Kn[:, support], dtype=np.float64)
     assert X_sv is not None
     if X_sv.shape[0] == 0:
         return np.zeros((check_matrix(X, "X").shape[0], 0))
     op = make_operator(kernel, X_sv, operator="chunked")  # lazy: no matrix is built here
-    return op.cross(X)
+    return np.asarray(op.cross(X), dtype=np.float64)
 
 
 class RankerMixin:
@@ -111,7 +111,9 @@ class RankerMixin:
         true = decode_ranks(self.classes_, y)
         pred = self._predict_ranks(X)
         if true.shape[0] != pred.shape[0]:
-            raise ValueError(f"X and y have different lengths: {pred.shape[0]} and {true.shape[0]}.")
+            raise ValueError(
+                f"X and y have different lengths: {pred.shape[0]} and {true.shape[0]}."
+            )
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         return -float(np.average(np.abs(true - pred), weights=w))
 

@@ -141,7 +141,7 @@ class NuRanking(RankerMixin, BaseEstimator):
                 "(2 Σ_y min(n_y, n_{y+1}) / n_samples)."
             )
         op = make_operator(kernel, Xv)
-        K = op.to_dense()
+        K = np.asarray(op.to_dense(), dtype=np.float64)
         alpha_u, alpha_l, info = _nu_ranking_dual(
             K, ranks, float(self.nu), n_ranks=R, solver=self.solver,
             formulation=self.formulation, tol=self.tol, max_iter=self.max_iter,

@@ -21,7 +21,7 @@ solver's absolute tolerances meaningful whatever ℓ; the returned α are unscal
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,8 +29,6 @@ from scipy import sparse
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
-Solver = Literal["piqp", "clarabel"]
-Formulation = Literal["dense", "lifted"]
 
 SOLVERS: tuple[str, ...] = ("piqp", "clarabel")
 FORMULATIONS: tuple[str, ...] = ("dense", "lifted")
@@ -104,8 +102,8 @@ def _nu_ranking_dual(
     nu: float,
     *,
     n_ranks: int | None = None,
-    solver: Solver = "piqp",
-    formulation: Formulation = "dense",
+    solver: str = "piqp",
+    formulation: str = "dense",
     tol: float = 1e-9,
     max_iter: int = 200,
 ) -> tuple[FloatArray, FloatArray, dict[str, Any]]:

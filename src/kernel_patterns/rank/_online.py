@@ -156,7 +156,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         classes, ranks = encode_ranks(y)
         _check_lengths(Xv, ranks)
         rng = check_random_state(self.random_state)
-        K = make_operator(kernel, Xv).to_dense()
+        K = np.asarray(make_operator(kernel, Xv).to_dense(), dtype=np.float64)
         n = ranks.shape[0]
         alpha = np.zeros(n)
         b = np.zeros(classes.shape[0] - 1, dtype=np.int64)
@@ -208,15 +208,16 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         ranks = decode_ranks(all_classes, y)
         _check_lengths(Xv, ranks)
         if first:
-            X_sv = np.empty((0, Xv.shape[1]))
+            X_sv = np.empty((0, Xv.shape[1]), dtype=np.float64)
             coef = np.empty(0)
             b = np.zeros(all_classes.shape[0] - 1, dtype=np.int64)
             n_updates = n_seen = 0
         else:
-            X_sv, coef, b = self.support_vectors_, self.dual_coef_, self.thresholds_.copy()
+            X_sv = np.asarray(self.support_vectors_, dtype=np.float64)
+            coef, b = self.dual_coef_, self.thresholds_.copy()
             n_updates, n_seen = self.n_updates_, self.n_seen_
         op = make_operator(kernel, Xv)
-        K = op.to_dense()
+        K = np.asarray(op.to_dense(), dtype=np.float64)
         f = (make_operator(kernel, X_sv, operator="chunked").cross(Xv) @ coef
              if coef.size else np.zeros(Xv.shape[0]))
         alpha = np.zeros(Xv.shape[0])
