@@ -43,6 +43,12 @@ class NuRanking(RankerMixin, BaseEstimator):
     By Theorem 8.10 at most νℓ training points fail to reach the margin γ from both adjacent
     thresholds, and at least νℓ reach it.
 
+    As with the ν-SVM, ν must exceed the share of training points that the ranks' overlap
+    forces to violate the margin: with noisy ranks and a small ν (or a very smooth kernel,
+    whose matrix is numerically low-rank) the optimum is f ≈ 0 and the ranker is
+    meaningless; a warning says so. Noisy data typically wants ν between 0.5 and 1: choose it
+    by cross-validation.
+
     Parameters
     ----------
     nu : float in (0, 1], default=0.1
@@ -56,7 +62,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         ``benchmarks/bench_qp.py``) or Clarabel.
     formulation : {"dense", "lifted"}, default="dense"
         QP form handed to the solver (see :func:`_nu_ranking_dual`).
-    tol : float, default=1e-9
+    tol : float, default=1e-8
         Solver tolerance on the scaled duals νℓ·α ∈ [0, 1].
     max_iter : int, default=200
         Interior-point iterations.
@@ -110,7 +116,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         *,
         solver: str = "piqp",
         formulation: str = "dense",
-        tol: float = 1e-9,
+        tol: float = 1e-8,
         max_iter: int = 200,
     ) -> None:
         self.nu = nu
@@ -154,6 +160,14 @@ class NuRanking(RankerMixin, BaseEstimator):
             )
         alpha = alpha_u - alpha_l
         f = K @ alpha
+        scale = float(alpha @ alpha) * max(float(np.max(np.abs(np.diag(K)))), 1e-300)
+        if float(alpha @ f) <= 1e-8 * scale:
+            warnings.warn(
+                f"the ν-ranking solution is degenerate (f ≈ 0 within solver precision): with "
+                f"nu={self.nu} the ranks' reduced hulls overlap in feature space. Increase nu "
+                "(noisy ranks need a larger ν) or use a less smooth kernel.",
+                ConvergenceWarning, stacklevel=2,
+            )
         thresholds, gamma = _thresholds(f, ranks, alpha_u, alpha_l, info["C"], R)
         support = np.flatnonzero(np.abs(alpha) > 1e-8 * info["C"])
 

@@ -64,7 +64,7 @@ def _solve_piqp(P: FloatArray, A: FloatArray, b: FloatArray, lo: FloatArray, hi:
     n = P.shape[0]
     solver = piqp.DenseSolver()
     solver.settings.eps_abs = tol
-    solver.settings.eps_rel = tol * 1e-2
+    solver.settings.eps_rel = tol * 0.1
     solver.settings.max_iter = max_iter
     solver.setup(np.asfortranarray(P), np.zeros(n), np.asfortranarray(A), b,
                  None, None, None, lo, hi)
@@ -104,7 +104,7 @@ def _nu_ranking_dual(
     n_ranks: int | None = None,
     solver: str = "piqp",
     formulation: str = "dense",
-    tol: float = 1e-9,
+    tol: float = 1e-8,
     max_iter: int = 200,
 ) -> tuple[FloatArray, FloatArray, dict[str, Any]]:
     """Solve the dual of Algorithm 8.9 (with erratum 8's equality constraints).
