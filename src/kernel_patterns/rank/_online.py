@@ -199,7 +199,16 @@ class OnlineRanking(RankerMixin, BaseEstimator):
                     "partial_fit needs the kernel between batches: it cannot use a "
                     "precomputed kernel; use fit."
                 )
-            all_classes, _ = encode_ranks(y if classes is None else classes)
+            if classes is None:
+                try:
+                    all_classes, _ = encode_ranks(y)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"{exc} On the first call of partial_fit, pass classes= (every rank "
+                        "label, in order) unless the first batch holds every rank."
+                    ) from None
+            else:
+                all_classes, _ = encode_ranks(classes)
         else:
             kernel, all_classes = self.kernel_, self.classes_
             if self.support_vectors_ is None:
