@@ -243,3 +243,20 @@ def test_bad_input():
         NuRanking(solver="cvxopt").fit(X, y)
     with pytest.raises(ValueError, match="not seen"):
         NuRanking().fit(X, y).score(X, y + 10)
+
+
+def test_plot_ranking_strip_and_1d_view():
+    pytest.importorskip("matplotlib")
+    from kernel_patterns.plotting import plot_ranking
+
+    X, y = ranked_data(n=60, n_ranks=3, gap=0.5, seed=14)
+    model = NuRanking(nu=0.2, kernel=Linear()).fit(X, y)
+    f = model.decision_function(X)
+    ax = plot_ranking(f, y, model.thresholds_)
+    assert len(ax.lines) == 2
+    assert [float(line.get_ydata()[0]) for line in ax.lines] == list(model.thresholds_)
+    ax = plot_ranking(f, y, model.thresholds_, x=X[:, 0] + X[:, 1], xlabel="x0 + x1")
+    assert ax.get_xlabel() == "x0 + x1"
+    with pytest.raises(ValueError, match="length"):
+        plot_ranking(f[:-1], y, model.thresholds_)
+    ax.figure.clf()
