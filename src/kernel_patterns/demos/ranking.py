@@ -37,7 +37,7 @@ def run(out_dir: Path) -> dict[str, Any]:
     mu, sd = boston.data[tr].mean(axis=0), boston.data[tr].std(axis=0)
     Xtr, Xte = (boston.data[tr] - mu) / sd, (boston.data[te] - mu) / sd
 
-    models = {
+    models: dict[str, NuRanking | OnlineRanking] = {
         "NuRanking": NuRanking(nu=0.4, kernel="rbf", kernel_params={"gamma": 0.05}),
         "OnlineRanking": OnlineRanking(kernel="rbf", kernel_params={"gamma": 0.05},
                                        max_iter=5, shuffle=True, random_state=0),
