@@ -260,3 +260,11 @@ def test_plot_ranking_strip_and_1d_view():
     with pytest.raises(ValueError, match="length"):
         plot_ranking(f[:-1], y, model.thresholds_)
     ax.figure.clf()
+
+
+def test_auto_solver_choice():
+    from kernel_patterns.rank._nu_ranking_solver import AUTO_SWITCH, resolve_solver
+
+    assert resolve_solver("auto", "auto", AUTO_SWITCH) == ("piqp", "dense")
+    assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("clarabel", "lifted")
+    assert resolve_solver("piqp", "lifted", 10) == ("piqp", "lifted")

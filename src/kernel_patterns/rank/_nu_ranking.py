@@ -57,11 +57,13 @@ class NuRanking(RankerMixin, BaseEstimator):
     kernel : str, Kernel or callable, default="rbf"
         A kernel object, a name with ``kernel_params``, ``"precomputed"`` or a callable.
     kernel_params : dict, default=None
-    solver : {"piqp", "clarabel"}, default="piqp"
-        Interior-point QP solver: piqp's dense solver (fastest here, see
-        ``benchmarks/bench_qp.py``) or Clarabel.
-    formulation : {"dense", "lifted"}, default="dense"
-        QP form handed to the solver (see :func:`_nu_ranking_dual`).
+    solver : {"auto", "piqp", "clarabel"}, default="auto"
+        Interior-point QP solver: piqp's dense solver or Clarabel. ``"auto"`` takes piqp up
+        to 1,500 training points and Clarabel beyond, where it is faster
+        (``benchmarks/bench_qp.py``).
+    formulation : {"auto", "dense", "lifted"}, default="auto"
+        QP form handed to the solver (see :func:`_nu_ranking_dual`); ``"auto"`` is dense for
+        piqp and lifted for Clarabel.
     tol : float, default=1e-8
         Solver tolerance on the scaled duals νℓ·α ∈ [0, 1].
     max_iter : int, default=200
@@ -114,8 +116,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         kernel: str | Kernel | Any = "rbf",
         kernel_params: dict[str, Any] | None = None,
         *,
-        solver: str = "piqp",
-        formulation: str = "dense",
+        solver: str = "auto",
+        formulation: str = "auto",
         tol: float = 1e-8,
         max_iter: int = 200,
     ) -> None:
@@ -154,7 +156,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         )
         if "solved" not in info["status"].lower():
             warnings.warn(
-                f"the {self.solver} QP solver stopped with status {info['status']} after "
+                f"the {info['solver']} QP solver stopped with status {info['status']} after "
                 f"{info['iterations']} iterations; the ranker may be inaccurate.",
                 ConvergenceWarning, stacklevel=2,
             )
