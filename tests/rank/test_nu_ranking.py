@@ -268,3 +268,27 @@ def test_auto_solver_choice():
     assert resolve_solver("auto", "auto", AUTO_SWITCH) == ("piqp", "dense")
     assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("clarabel", "lifted")
     assert resolve_solver("piqp", "lifted", 10) == ("piqp", "lifted")
+
+
+def test_printed_constraints_of_the_book_fail(monkeypatch):
+    """Erratum 8: the printed pairing Σ_{y_i=y} α^l = Σ_{y_i=y−1} α^u reverses f."""
+    import kernel_patterns.rank._nu_ranking_solver as solver_module
+
+    def printed_structure(y, R):
+        idx_u = np.flatnonzero(y <= R - 2)
+        idx_l = np.flatnonzero(y >= 1)
+        n_u, n_l = idx_u.size, idx_l.size
+        A = np.zeros((R, n_u + n_l))
+        A[y[idx_u], np.arange(n_u)] = -1.0
+        A[y[idx_l] - 1, n_u + np.arange(n_l)] = 1.0
+        A[R - 1, :] = 1.0
+        return idx_u, idx_l, A
+
+    X, y = ranked_data(n=200, n_ranks=5, noise=0.8, seed=6)
+    good = NuRanking(nu=0.8, kernel=RBF(1.0)).fit(X, y)
+    monkeypatch.setattr(solver_module, "_structure", printed_structure)
+    bad = NuRanking(nu=0.8, kernel=RBF(1.0)).fit(X, y)
+    f = bad.decision_function(X)
+    medians = [np.median(f[y == k]) for k in bad.classes_]
+    assert not np.all(np.diff(medians) > 0)
+    assert mean_zero_one_error(y, bad.predict(X)) > 2 * mean_zero_one_error(y, good.predict(X))
