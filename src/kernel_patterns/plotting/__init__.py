@@ -5,5 +5,6 @@ matplotlib is imported lazily inside each function (the ``plot`` extra); every f
 """
 
 from ._base import plot_clusters, plot_kernel_matrix, save_figure
+from ._ranking import plot_ranking
 
-__all__ = ["plot_clusters", "plot_kernel_matrix", "save_figure"]
+__all__ = ["plot_clusters", "plot_kernel_matrix", "plot_ranking", "save_figure"]

@@ -1,0 +1,302 @@
+"""On-line ranking: the kernel ranking perceptron (Algorithm 8.14, Shawe-Taylor & Cristianini).
+
+The pure solver :func:`_online_ranking_pass` and the estimator :class:`OnlineRanking`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from numbers import Integral
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+from ..kernels import KERNELS, Kernel, Precomputed, make_kernel, make_operator
+from ._common import RankerMixin, decode_ranks, encode_ranks, kernel_rows, validate_X
+
+__all__ = ["OnlineRanking", "_online_ranking_pass"]
+
+FloatArray = NDArray[np.float64]
+
+
+def _online_ranking_pass(
+    K: FloatArray,
+    f: FloatArray,
+    y: NDArray[np.intp],
+    alpha: FloatArray,
+    b: NDArray[np.int64],
+    order: NDArray[np.intp] | None = None,
+) -> int:
+    """One pass of Algorithm 8.14 over the examples in ``order``; updates in place.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        Kernel matrix of the examples of this pass.
+    f : ndarray of shape (n,)
+        Current f(x_i) (including any earlier support vectors); kept up to date.
+    y : ndarray of int of shape (n,)
+        Ranks 0, …, R − 1.
+    alpha : ndarray of shape (n,)
+        Dual coefficients of these examples (α_i of the algorithm).
+    b : ndarray of int of shape (R − 1,)
+        Finite thresholds b_1 … b_{|Y|−1} (b_{|Y|} = ∞ implicit), integer and ordered.
+    order : ndarray of int, default=range(n)
+
+    Returns
+    -------
+    n_updates : int
+        Number of mistakes (each one updates α_i and the thresholds).
+
+    Notes
+    -----
+    Erratum 8: Code Fragment 8.2 prints "y' = y' ∓ 1" on lines 5 and 8 where the thresholds
+    b_{y'} are meant, and its line 7 is α_i ← α_i + y_i − y (a decrement, since y > y_i).
+    """
+    n_updates = 0
+    for i in range(y.shape[0]) if order is None else order:
+        pred = int(np.searchsorted(b, f[i], side="right"))  # r(x) = min{y : f(x) < b_y}
+        d = int(y[i]) - pred
+        if d == 0:
+            continue
+        alpha[i] += d  # lines 4 and 7: α_i ← α_i + y_i − y
+        if d > 0:
+            b[pred : y[i]] -= 1  # line 5: b_{y'} ← b_{y'} − 1, y' = y, …, y_i − 1
+        else:
+            b[y[i] : pred] += 1  # line 8: b_{y'} ← b_{y'} + 1, y' = y_i, …, y − 1
+        f += d * K[:, i]
+        n_updates += 1
+    return n_updates
+
+
+class OnlineRanking(RankerMixin, BaseEstimator):
+    """On-line kernel ranking (the ranking perceptron, Algorithm 8.14), in dual form.
+
+    Each example is ranked with the current f(x) = Σ α_j k(x_j, x) and integer thresholds b;
+    a mistake moves α_i by y_i − ŷ and the thresholds between the two ranks by one, which
+    keeps b ordered (Shawe-Taylor & Cristianini, §8.1.2). ``fit`` makes passes over the data
+    until a pass makes no mistake (or ``max_iter`` passes); ``partial_fit`` presents examples
+    once, one at a time in their order, and can be called again with new data.
+
+    Parameters
+    ----------
+    kernel : str, Kernel or callable, default="rbf"
+    kernel_params : dict, default=None
+    max_iter : int, default=100
+        Maximum passes over the data in ``fit``.
+    shuffle : bool, default=False
+        Visit the examples in a new random order on each pass of ``fit``.
+    random_state : int, RandomState or None, default=None
+        Seeds the shuffling.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_ranks,)
+    thresholds_ : ndarray of int of shape (n_ranks - 1,)
+        b_1 ≤ … ≤ b_{|Y|−1}; b_{|Y|} = ∞ is implicit.
+    dual_coef_ : ndarray of shape (n_support,)
+        Non-zero α_i (integers, stored as floats).
+    support_vectors_ : ndarray of shape (n_support, n_features)
+        (``None`` with a precomputed kernel; ``support_`` indexes its columns instead.)
+    n_updates_ : int
+        Total number of updates (mistakes) so far: k of Theorem 8.15.
+    n_seen_ : int
+        Number of training examples (ℓ): the rows of ``fit``, or all rows given to
+        ``partial_fit``.
+    n_iter_ : int
+        Passes made by the last ``fit`` (1 per ``partial_fit`` call).
+    converged_ : bool
+        Whether the last pass of ``fit`` made no mistake.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns import OnlineRanking
+    >>> X = np.linspace(0, 1, 30)[:, None]
+    >>> y = np.repeat([1, 2, 3], 10)
+    >>> r = OnlineRanking(kernel="linear").fit(X, y)
+    >>> bool(r.converged_), bool((r.predict(X) == y).all())
+    (True, True)
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+        "kernel_params": [dict, None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        kernel: str | Kernel | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        *,
+        max_iter: int = 100,
+        shuffle: bool = False,
+        random_state: Any = None,
+    ) -> None:
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X: ArrayLike, y: ArrayLike) -> OnlineRanking:
+        """Passes of Algorithm 8.14 over (X, y) until one makes no mistake or ``max_iter``."""
+        self._validate_params()
+        kernel = make_kernel(self.kernel, self.kernel_params)
+        Xv = validate_X(self, X, reset=True)
+        classes, ranks = encode_ranks(y)
+        _check_lengths(Xv, ranks)
+        rng = check_random_state(self.random_state)
+        K = np.asarray(make_operator(kernel, Xv).to_dense(), dtype=np.float64)
+        n = ranks.shape[0]
+        alpha = np.zeros(n)
+        b = np.zeros(classes.shape[0] - 1, dtype=np.int64)
+        f = np.zeros(n)
+        n_updates, n_iter, converged = 0, 0, False
+        for n_iter in range(1, self.max_iter + 1):  # noqa: B007 - n_iter is reported
+            order = rng.permutation(n) if self.shuffle else None
+            mistakes = _online_ranking_pass(K, f, ranks, alpha, b, order)
+            n_updates += mistakes
+            if mistakes == 0:
+                converged = True
+                break
+        support = np.flatnonzero(alpha)
+        self.kernel_ = kernel
+        self.classes_ = classes
+        self.support_ = support
+        self.dual_coef_ = alpha[support]
+        self.support_vectors_ = None if isinstance(kernel, Precomputed) else Xv[support].copy()
+        self.n_train_ = n
+        self.thresholds_ = b
+        self.n_updates_ = n_updates
+        self.n_seen_ = n
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        return self
+
+    def partial_fit(self, X: ArrayLike, y: ArrayLike,
+                    classes: ArrayLike | None = None) -> OnlineRanking:
+        """Present the examples of (X, y) once, in order (one example or a batch).
+
+        ``classes`` (all the ordered rank labels) is needed on the first call unless that
+        first batch already holds every rank; it is ignored afterwards.
+        """
+        first = not hasattr(self, "thresholds_")
+        if first:
+            self._validate_params()
+            kernel = make_kernel(self.kernel, self.kernel_params)
+            if isinstance(kernel, Precomputed):
+                raise ValueError(
+                    "partial_fit needs the kernel between batches: it cannot use a "
+                    "precomputed kernel; use fit."
+                )
+            if classes is None:
+                try:
+                    all_classes, _ = encode_ranks(y)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"{exc} On the first call of partial_fit, pass classes= (every rank "
+                        "label, in order) unless the first batch holds every rank."
+                    ) from None
+            else:
+                all_classes, _ = encode_ranks(classes)
+        else:
+            kernel, all_classes = self.kernel_, self.classes_
+            if self.support_vectors_ is None:
+                raise ValueError("partial_fit cannot continue a fit with a precomputed kernel.")
+        Xv = validate_X(self, X, reset=first)
+        ranks = decode_ranks(all_classes, y)
+        _check_lengths(Xv, ranks)
+        if first:
+            X_sv = np.empty((0, Xv.shape[1]), dtype=np.float64)
+            coef = np.empty(0)
+            b = np.zeros(all_classes.shape[0] - 1, dtype=np.int64)
+            n_updates = n_seen = 0
+        else:
+            X_sv = np.asarray(self.support_vectors_, dtype=np.float64)
+            coef, b = self.dual_coef_, self.thresholds_.copy()
+            n_updates, n_seen = self.n_updates_, self.n_seen_
+        op = make_operator(kernel, Xv)
+        K = np.asarray(op.to_dense(), dtype=np.float64)
+        f = (make_operator(kernel, X_sv, operator="chunked").cross(Xv) @ coef
+             if coef.size else np.zeros(Xv.shape[0]))
+        alpha = np.zeros(Xv.shape[0])
+        n_updates += _online_ranking_pass(K, f, ranks, alpha, b)
+        new = np.flatnonzero(alpha)
+
+        self.kernel_ = kernel
+        self.classes_ = all_classes
+        self.support_vectors_ = np.vstack([X_sv, Xv[new]])
+        self.dual_coef_ = np.concatenate([coef, alpha[new]])
+        self.support_ = np.arange(self.dual_coef_.shape[0])
+        self.n_train_ = n_seen + Xv.shape[0]
+        self.thresholds_ = b
+        self.n_updates_ = n_updates
+        self.n_seen_ = n_seen + Xv.shape[0]
+        self.n_iter_ = 1
+        self.converged_ = False
+        return self
+
+    # ------------------------------------------------------------------ outputs
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """f(x) = Σ_j α_j k(x_j, x) (a precomputed kernel: X of shape (n_new, n_train))."""
+        check_is_fitted(self)
+        Xv = validate_X(self, X, reset=False)
+        Kx = kernel_rows(self.kernel_, self.support_vectors_, self.support_, self.n_train_, Xv)
+        return np.asarray(Kx @ self.dual_coef_, dtype=np.float64)
+
+    def bound(self, delta: float = 0.05) -> float:
+        """Generalisation bound of Theorem 8.15 (eq. 8.5), holding with probability 1 − δ:
+
+        P(r(x) ≠ y) ≤ (k ln ℓ + ln(ℓ / (2δ))) / (ℓ − k),
+
+        with k = ``n_updates_`` and ℓ = ``n_seen_``. The theorem assumes the final ranker
+        ranks the training set correctly (``converged_``; a warning otherwise) and
+        1 ≤ k ≤ ℓ/2: k = 0 is counted as 1, and for k > ℓ/2 the trivial bound 1.0 is returned.
+        The result is capped at 1.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.linspace(0, 1, 40)[:, None]
+        >>> r = OnlineRanking(kernel="linear").fit(X, np.repeat([0, 1], 20))
+        >>> 0 < r.bound(0.05) <= 1
+        True
+        """
+        check_is_fitted(self)
+        if not 0.0 < float(delta) < 1.0:
+            raise ValueError(f"delta must be in (0, 1); got {delta}.")
+        if not self.converged_:
+            warnings.warn(
+                "Theorem 8.15 assumes the ranker ranks its training set correctly; this one "
+                "did not converge (or was trained with partial_fit), so the bound is indicative.",
+                UserWarning, stacklevel=2,
+            )
+        ell, k = self.n_seen_, max(self.n_updates_, 1)
+        if k > ell / 2:
+            return 1.0
+        value = (k * math.log(ell) + math.log(ell / (2.0 * delta))) / (ell - k)
+        return float(min(value, 1.0))
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
+            self.kernel, Precomputed)
+        return tags
+
+
+def _check_lengths(X: FloatArray, y: NDArray[np.intp]) -> None:
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"X and y have different numbers of samples: {X.shape[0]} and {y.shape[0]}."
+        )
