@@ -27,13 +27,25 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find structure in data with kernels: clustering, ranking, embeddings.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    _global_flags(parser, False)
+    # the same flags after the sub-command (``kernel-patterns cluster ... --quiet``)
+    common = argparse.ArgumentParser(add_help=False)
+    _global_flags(common, argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, cmd in COMMANDS.items():
-        cmd.add_arguments(sub.add_parser(name, help=cmd.help, description=cmd.help))
+        cmd.add_arguments(
+            sub.add_parser(name, help=cmd.help, description=cmd.help, parents=[common])
+        )
     return parser
+
+
+def _global_flags(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("-q", "--quiet", action="store_true", default=default,
+                        help="no progress bars")
+    parser.add_argument("-v", "--verbose", action="store_true", default=default,
+                        help="log what happens")
+    parser.add_argument("--debug", action="store_true", default=default,
+                        help="show tracebacks on errors")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,9 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    logging.basicConfig(
-        level=logging.DEBUG if args.debug else logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("kernel_patterns").setLevel(
+        logging.DEBUG if args.debug else logging.INFO if args.verbose else logging.WARNING
     )
     if args.quiet:
         _progress.QUIET = True

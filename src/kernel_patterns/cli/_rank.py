@@ -50,19 +50,8 @@ def _ranks(y: np.ndarray, bins: int | None) -> np.ndarray:
 
 
 def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> Path:
-    plt = plotting._base._pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    codes = np.unique(y, return_inverse=True)[1]
-    ax.scatter(f, codes + np.random.default_rng(0).uniform(-0.15, 0.15, len(f)), s=10,
-               c=codes, cmap="viridis")
-    for b in np.ravel(thresholds):
-        if np.isfinite(b):
-            ax.axvline(b, color="k", lw=0.8, ls="--")
-    ax.set_yticks(range(len(np.unique(y))), [str(v) for v in np.unique(y)])
-    ax.set_xlabel("f(x)")
-    ax.set_ylabel("rank")
-    ax.set_title("f(x) by rank, thresholds dashed")
-    return plotting.save_figure(fig, tmp / "ranking.png")
+    ax = plotting.plot_ranking(f, y, thresholds)
+    return plotting.save_figure(ax, tmp / "ranking.png")
 
 
 def _run(args: argparse.Namespace) -> int:
