@@ -15,6 +15,8 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("experiment", help="gp, geodesic, spectral, ranking or all")
     p.add_argument("--out", default="reproduce-output", help="output folder")
     p.add_argument("--force", action="store_true", help="replace an existing output folder")
+    p.add_argument("--quick", action="store_true",
+                   help="a smoke-test size (few seeds/splits); the tables are not the paper's")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -32,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
     with staged_output(Path(args.out), args.force) as tmp:
         for exp in chosen:
             t0 = time.perf_counter()
-            tables = exp.run(tmp)
+            tables = exp.run(tmp, quick=args.quick)
             write_tables(tmp, exp.name, exp.title, tables)
             timings[exp.name] = round(time.perf_counter() - t0, 2)
             print(f"[reproduce] {exp.name}: {timings[exp.name]:.1f} s", file=sys.stderr)

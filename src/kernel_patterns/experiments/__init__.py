@@ -1,10 +1,10 @@
 """The source papers' experiments, re-run by ``kernel-patterns reproduce NAME``.
 
 Each module here is one experiment: it defines ``NAME`` (``gp``, ``geodesic``, ``spectral``,
-``ranking``), ``TITLE`` and ``run(out_dir: Path) -> dict[str, pandas.DataFrame]`` (named
-tables; figures go into ``out_dir``). Tables are written as Markdown and CSV by
-:func:`write_tables`; where the paper printed numbers, a table carries them in ``paper``
-columns beside ours.
+``ranking``), ``TITLE`` and ``run(out_dir, quick=False)``, which returns named tables
+(pandas DataFrames) and writes its figures into ``out_dir``; ``quick`` is a smoke-test size.
+:func:`write_tables` writes the tables as Markdown and CSV; where the paper printed numbers,
+a table carries them in ``paper`` columns beside ours.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 class Experiment:
     name: str
     title: str
-    run: Callable[[Path], dict[str, Any]]
+    run: Callable[..., dict[str, Any]]
 
 
 def discover() -> dict[str, Experiment]:
