@@ -8,6 +8,7 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
+from .cluster import GPClustering
 
 try:
     __version__ = version("kernel_patterns")
@@ -15,6 +16,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
+    "GPClustering",
     "__version__",
     "datasets",
     "kernels",
