@@ -5,5 +5,12 @@ matplotlib is imported lazily inside each function (the ``plot`` extra); every f
 """
 
 from ._base import plot_clusters, plot_kernel_matrix, save_figure
+from ._gp import plot_hierarchy, plot_variance_landscape
 
-__all__ = ["plot_clusters", "plot_kernel_matrix", "save_figure"]
+__all__ = [
+    "plot_clusters",
+    "plot_hierarchy",
+    "plot_kernel_matrix",
+    "plot_variance_landscape",
+    "save_figure",
+]
