@@ -11,7 +11,8 @@ ways to stop a point early:
 * it has converged (gradient norm × length scale ≤ ``tol`` × variance scale, or its step has
   collapsed below round-off), and then joins the nearest SEP within ``merge_radius`` or
   becomes a new SEP;
-* it has come within ``merge_radius`` of a SEP found before (it is in that SEP's basin).
+* it has come within ``capture × merge_radius`` of a SEP found before (so close to a minimum
+  it is in that SEP's basin; ``capture`` defaults to 2).
 
 ``merge_radius`` is measured in units of the kernel length scale, never by rounding
 coordinates to a grid (which is scale-dependent).
@@ -67,6 +68,7 @@ def flow_to_equilibria(
     merge_radius: float = 0.1,
     known: FloatArray | None = None,
     share_new: bool = True,
+    capture: float = 2.0,
 ) -> FlowResult:
     """Move every row of ``X0`` downhill on σ² until it reaches a SEP (eq. 4.2).
 
@@ -88,6 +90,8 @@ def flow_to_equilibria(
         this close to a SEP stop there.
     known : ndarray of shape (n_known, n_features), default=None
         SEPs found before (used by ``predict``): points reaching them stop early.
+    capture : float, default=2.0
+        Active points within ``capture · merge_radius`` length scales of a SEP stop there.
     share_new : bool, default=True
         Whether SEPs found during this call capture other points. ``predict`` passes False so
         that every new point's answer is independent of the other points in the batch.
@@ -140,7 +144,7 @@ def flow_to_equilibria(
                 + np.einsum("ij,ij->i", S, S)[None, :]
             )
             j = np.argmin(d2, axis=1)
-            near = d2[np.arange(idx.size), j] <= radius * radius
+            near = d2[np.arange(idx.size), j] <= (capture * radius) ** 2
             if near.any():
                 hit = idx[near]
                 assignment[hit] = j[near]
