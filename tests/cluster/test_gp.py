@@ -269,3 +269,14 @@ def test_bad_input_errors() -> None:
     with pytest.raises(ValueError, match="features"):
         fitted.predict(np.ones((2, 3)))
     assert Linear  # the linear kernel has no minima; not a GP clustering kernel
+
+
+def test_one_equilibrium_gives_one_cluster_and_empty_hierarchy() -> None:
+    X = np.random.default_rng(0).uniform(size=(30, 2))
+    gp = GPClustering(GPCovariance(**PAPER, l=0.5)).fit(X)
+    assert gp.n_clusters_ == 1 and len(gp.equilibria_) == 1
+    assert gp.hierarchy_.shape == (0, 4)
+    assert (gp.labels_at(n_clusters=1) == 0).all()
+    assert (gp.predict(X[:3]) == 0).all()
+    high = GPClustering(GPCovariance(**PAPER, l=100.0), level=5.0).fit(X)
+    assert high.level_ == 5.0 and high.n_clusters_ == 1

@@ -325,11 +325,6 @@ class GPClustering(ClusterMixin, BaseEstimator):
         # design); a fixed short length scale (0.2) has enough SEPs on that data.
         return [cls(kernel=GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=25.0))]
 
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = False
-        return tags
-
 
 def _relabel(
     sep_components: NDArray[np.intp], assignment: NDArray[np.intp]
