@@ -280,3 +280,21 @@ def test_one_equilibrium_gives_one_cluster_and_empty_hierarchy() -> None:
     assert (gp.predict(X[:3]) == 0).all()
     high = GPClustering(GPCovariance(**PAPER, l=100.0), level=5.0).fit(X)
     assert high.level_ == 5.0 and high.n_clusters_ == 1
+
+
+def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) -> None:
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from kernel_patterns.cluster import _gp_graph
+
+    monkeypatch.setattr(_gp_graph, "MAX_COMPLETE_PAIRS", 10)
+    S = np.random.default_rng(0).uniform(size=(60, 2))
+    I, J = candidate_pairs(S)
+    assert 0 < I.size < 60 * 59 // 2 and (I < J).all()
+    A = coo_matrix((np.ones(I.size), (I, J)), shape=(60, 60))
+    assert connected_components(A, directed=False)[0] == 1
+    X, y, *_ = _rings()
+    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
+    assert is_valid_linkage(gp.hierarchy_)
+    _perfect(y, gp.labels_)

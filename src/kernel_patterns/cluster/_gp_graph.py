@@ -27,7 +27,7 @@ from scipy.spatial.distance import cdist
 from .._validation import FloatArray
 from ._gp_variance import GPVarianceModel
 
-MAX_COMPLETE_PAIRS = 20_000
+MAX_COMPLETE_PAIRS = 2_000
 N_NEIGHBORS = 10
 _REFINE_ROUNDS = 3
 _REFINE_POINTS = 4
