@@ -51,6 +51,14 @@ def default_kernel(X: FloatArray) -> GPCovariance:
     10 % of points have five neighbours within one length scale. Then ``l_m = 1 / (ℓ
     range_m)²`` (ARD; eq. 2.7 with errata 4). On the paper's data scaled to [0, 1] this gives
     ℓ ≈ 0.06 (l ≈ 280) for the rings and ℓ ≈ 0.18 (l ≈ 31) for the 5-D Gaussians.
+
+    Examples
+    --------
+    >>> from kernel_patterns import datasets
+    >>> X, _ = datasets.make_rings(random_state=0)
+    >>> k = default_kernel(datasets.scale_unit_interval(X))
+    >>> k.v0, k.v1, k.v2, [round(float(v)) for v in k.l]
+    (1.0, 10.0, 1.0, [283, 283])
     """
     span = np.ptp(X, axis=0)
     span[~(span > 0)] = 1.0
