@@ -8,6 +8,7 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
+from .cluster import GPClustering
 from .rank import NuRanking, OnlineRanking
 
 try:
@@ -16,6 +17,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
+    "GPClustering",
     "NuRanking",
     "OnlineRanking",
     "__version__",

@@ -5,6 +5,14 @@ matplotlib is imported lazily inside each function (the ``plot`` extra); every f
 """
 
 from ._base import plot_clusters, plot_kernel_matrix, save_figure
+from ._gp import plot_hierarchy, plot_variance_landscape
 from ._ranking import plot_ranking
 
-__all__ = ["plot_clusters", "plot_kernel_matrix", "plot_ranking", "save_figure"]
+__all__ = [
+    "plot_clusters",
+    "plot_hierarchy",
+    "plot_kernel_matrix",
+    "plot_ranking",
+    "plot_variance_landscape",
+    "save_figure",
+]

@@ -1,0 +1,182 @@
+"""Batched descent of the GP variance to its stable equilibrium points (eq. 4.2).
+
+The gradient system ``dx/dt = −∇σ²(x)`` (eq. 4.2) carries every point to a local minimum of σ²
+(a stable equilibrium point, SEP; errata 2: stable means a minimum of σ², found by descent with
+the closed-form gradient). Instead of integrating one trajectory at a time, all points move
+together: one batched variance/gradient evaluation per iteration for every still-active point,
+a per-point step size (grown after a successful step, halved on an Armijo failure, capped at a
+fraction of the kernel length scale so a step cannot jump over a cluster boundary), and two
+ways to stop a point early:
+
+* it has converged (gradient norm × length scale ≤ ``tol`` × variance scale, or its step has
+  collapsed below round-off), and then joins the nearest SEP within ``merge_radius`` or
+  becomes a new SEP;
+* it has come within ``capture × merge_radius`` of a SEP found before (so close to a minimum
+  it is in that SEP's basin; ``capture`` defaults to 2).
+
+``merge_radius`` is measured in units of the kernel length scale, never by rounding
+coordinates to a grid (which is scale-dependent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import FloatArray
+from ._gp_variance import GPVarianceModel
+
+_ARMIJO = 1e-4
+_MAX_STEP = 0.25  # largest step, in length scales
+
+
+@dataclass
+class FlowResult:
+    """Where the points went.
+
+    Attributes
+    ----------
+    equilibria : ndarray of shape (n_equilibria, n_features)
+        The SEPs (known ones first, in the order given, then new ones in order of discovery).
+    assignment : ndarray of shape (n_points,)
+        Index into ``equilibria`` of the SEP each point reached.
+    endpoints : ndarray of shape (n_points, n_features)
+        Where each trajectory stopped.
+    n_iter : int
+        Descent iterations run.
+    n_unconverged : int
+        Points stopped by ``max_iter`` before meeting the convergence test.
+    """
+
+    equilibria: FloatArray
+    assignment: NDArray[np.intp]
+    endpoints: FloatArray
+    n_iter: int
+    n_unconverged: int
+
+
+def flow_to_equilibria(
+    model: GPVarianceModel,
+    X0: FloatArray,
+    *,
+    length_scale: float,
+    variance_scale: float,
+    tol: float = 1e-4,
+    max_iter: int = 500,
+    merge_radius: float = 0.1,
+    known: FloatArray | None = None,
+    share_new: bool = True,
+    capture: float = 2.0,
+) -> FlowResult:
+    """Move every row of ``X0`` downhill on σ² until it reaches a SEP (eq. 4.2).
+
+    Parameters
+    ----------
+    model : GPVarianceModel
+    X0 : ndarray of shape (n_points, n_features)
+        Starting points (not modified).
+    length_scale : float
+        The kernel's length scale: the unit of steps, radii and the gradient test.
+    variance_scale : float
+        The unit of variance for the gradient test (the level r*).
+    tol : float
+        A point has converged when ``‖∇σ²‖ · length_scale ≤ tol · variance_scale``.
+    max_iter : int
+        Largest number of descent iterations.
+    merge_radius : float
+        In length scales: converged points this close to a SEP join it, and active points
+        this close to a SEP stop there.
+    known : ndarray of shape (n_known, n_features), default=None
+        SEPs found before (used by ``predict``): points reaching them stop early.
+    capture : float, default=2.0
+        Active points within ``capture · merge_radius`` length scales of a SEP stop there.
+    share_new : bool, default=True
+        Whether SEPs found during this call capture other points. ``predict`` passes False so
+        that every new point's answer is independent of the other points in the batch.
+    """
+    n, d = X0.shape
+    radius = merge_radius * length_scale
+    gtol = tol * variance_scale / length_scale
+    max_step = _MAX_STEP * length_scale
+    seps: list[FloatArray] = [] if known is None else [s.copy() for s in known]
+    n_known = len(seps)
+    x = np.array(X0, dtype=np.float64, copy=True)
+    f, g = model.value_and_gradient(x)
+    gnorm = np.linalg.norm(g, axis=1)
+    t = max_step / np.maximum(gnorm, 1e-300)  # first trial step: a full max_step
+    assignment = np.full(n, -1, dtype=np.intp)
+    active = np.ones(n, dtype=bool)
+    converged = np.zeros(n, dtype=bool)
+
+    def settle(points: NDArray[np.intp]) -> None:
+        # Converged points join the nearest SEP within the radius or become new SEPs.
+        for i in points:
+            n_shared = len(seps) if share_new else n_known
+            if n_shared:
+                S = np.asarray(seps[:n_shared])
+                dist = np.linalg.norm(S - x[i], axis=1)
+                j = int(np.argmin(dist))
+                if dist[j] <= radius:
+                    assignment[i] = j
+                    continue
+            seps.append(x[i].copy())
+            assignment[i] = len(seps) - 1
+
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 - n_iter is reported
+        idx = np.flatnonzero(active)
+        # 1. converged points
+        done = idx[gnorm[idx] <= gtol]
+        if done.size:
+            converged[done] = True
+            active[done] = False
+            settle(done)
+        # 2. points that entered a known SEP's neighbourhood
+        idx = np.flatnonzero(active)
+        n_shared = len(seps) if share_new else n_known
+        if idx.size and n_shared:
+            S = np.asarray(seps[:n_shared])
+            d2 = (
+                np.einsum("ij,ij->i", x[idx], x[idx])[:, None]
+                - 2.0 * x[idx] @ S.T
+                + np.einsum("ij,ij->i", S, S)[None, :]
+            )
+            j = np.argmin(d2, axis=1)
+            near = d2[np.arange(idx.size), j] <= (capture * radius) ** 2
+            if near.any():
+                hit = idx[near]
+                assignment[hit] = j[near]
+                converged[hit] = True
+                active[hit] = False
+                idx = idx[~near]
+        if idx.size == 0:
+            break
+        # 3. one Armijo-controlled step for every active point
+        step = np.minimum(t[idx], max_step / np.maximum(gnorm[idx], 1e-300))
+        trial = x[idx] - step[:, None] * g[idx]
+        ft, gt = model.value_and_gradient(trial)
+        ok = ft <= f[idx] - _ARMIJO * step * gnorm[idx] ** 2
+        acc, rej = idx[ok], idx[~ok]
+        x[acc], f[acc], g[acc] = trial[ok], ft[ok], gt[ok]
+        gnorm[acc] = np.linalg.norm(gt[ok], axis=1)
+        t[acc] = 2.0 * step[ok]
+        t[rej] = 0.5 * step[~ok]
+        # a step that cannot decrease σ² any more, however small: a minimum up to round-off
+        stuck = rej[t[rej] * gnorm[rej] <= 1e-9 * length_scale]
+        if stuck.size:
+            converged[stuck] = True
+            active[stuck] = False
+            settle(stuck)
+    left = np.flatnonzero(active)
+    if left.size:
+        settle(left)
+    equilibria = np.asarray(seps, dtype=np.float64).reshape(-1, d)
+    return FlowResult(
+        equilibria=equilibria,
+        assignment=assignment,
+        endpoints=x,
+        n_iter=n_iter,
+        n_unconverged=int(left.size),
+    )

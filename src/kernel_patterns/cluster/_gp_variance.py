@@ -1,0 +1,143 @@
+"""The GP variance function of Kim & Lee (2007), eq. 3.1, and its closed-form gradient.
+
+``σ²(x) = κ(x) − k(x)ᵀ C⁻¹ k(x)`` with ``C = K(X, X)`` (the noise ``v2`` of eq. 2.7 on its
+diagonal), ``k(x) = [C(x, x_1), ..., C(x, x_N)]`` and ``κ(x) = C(x, x)`` (eq. 2.5, where the
+δ_ij term of eq. 2.7 makes κ include ``v2``; a constant shift that moves the level r* with it).
+
+Everything is batched over many query points: one kernel block ``K(Q, X)``, one triangular
+solve with the Cholesky factor ``L`` of ``C`` (never an explicit inverse) and, for the gradient,
+a second triangular solve and the kernel's :meth:`~kernel_patterns.kernels.Kernel.contract_gradient`
+(two GEMMs, never an ``n × N × d`` array).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import LinAlgError, cholesky, solve_triangular
+
+from .._validation import FloatArray
+from ..kernels import Kernel, make_operator
+
+#: relative jitter tried, in order, when the Cholesky factorisation of C fails.
+_JITTERS = (0.0, 1e-10, 1e-8, 1e-6, 1e-4)
+#: query points per block (bounds the ``block × N`` kernel block held at once).
+_BLOCK = 2048
+
+
+@dataclass
+class GPVarianceModel:
+    """A fitted variance function: training points, kernel and the Cholesky factor of C.
+
+    Attributes
+    ----------
+    kernel : Kernel
+        A differentiable kernel (e.g. :class:`~kernel_patterns.kernels.GPCovariance`).
+    X : ndarray of shape (n_samples, n_features)
+        Training points (float64).
+    L : ndarray of shape (n_samples, n_samples)
+        Lower Cholesky factor of ``C + jitter·I``.
+    jitter : float
+        Absolute jitter added to the diagonal (0 when C factorised as is).
+    """
+
+    kernel: Kernel
+    X: FloatArray
+    L: FloatArray
+    jitter: float = 0.0
+
+    # ------------------------------------------------------------------ evaluation
+    def _kappa(self, Q: FloatArray) -> FloatArray:
+        return np.asarray(self.kernel._diag(Q), dtype=np.float64)
+
+    def variance(self, Q: FloatArray) -> FloatArray:
+        """σ²(q) for every row of ``Q`` (eq. 3.1), clipped at 0."""
+        out = np.empty(Q.shape[0])
+        for a in range(0, Q.shape[0], _BLOCK):
+            Qb = Q[a : a + _BLOCK]
+            V = self._half_solve(Qb)
+            out[a : a + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", V, V)
+        np.maximum(out, 0.0, out=out)
+        return out
+
+    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """σ²(q) (clipped at 0) and ∇σ²(q) for every row of ``Q``.
+
+        ``∇σ² = ∇κ − 2 Σ_j (C⁻¹k)_j ∇k_j`` (differentiating eq. 3.1; errata 2: a closed form,
+        no numerical gradients). ``∇κ = 0`` for stationary kernels; otherwise
+        ``∇κ(x) = 2 ∂₁k(x, x)`` for a symmetric kernel.
+        """
+        n = Q.shape[0]
+        val = np.empty(n)
+        grad = np.empty(Q.shape)
+        for a in range(0, n, _BLOCK):
+            Qb = Q[a : a + _BLOCK]
+            V = self._half_solve(Qb)  # L⁻¹ kᵀ, shape (N, b)
+            val[a : a + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", V, V)
+            alpha = solve_triangular(self.L, V, lower=True, trans="T", check_finite=False)
+            g = self.kernel._contract_gradient(Qb, self.X, np.ascontiguousarray(alpha.T))
+            g *= -2.0
+            if not self.kernel.stationary:
+                g += 2.0 * _self_gradient(self.kernel, Qb)
+            grad[a : a + _BLOCK] = g
+        np.maximum(val, 0.0, out=val)
+        return val, grad
+
+    def gradient(self, Q: FloatArray) -> FloatArray:
+        """∇σ²(q) for every row of ``Q``."""
+        return self.value_and_gradient(Q)[1]
+
+    def _half_solve(self, Q: FloatArray) -> FloatArray:
+        Kq = np.asarray(self.kernel._pairwise(Q, self.X, same=False), dtype=np.float64)
+        return solve_triangular(self.L, Kq.T, lower=True, check_finite=False)
+
+
+def _self_gradient(kernel: Kernel, Q: FloatArray, block: int = 256) -> FloatArray:
+    """``∂₁k(x, y)|_{y = x}`` for every row (a diagonal of contract_gradient, in blocks)."""
+    out = np.empty(Q.shape)
+    for a in range(0, Q.shape[0], block):
+        Qb = Q[a : a + block]
+        out[a : a + block] = kernel._contract_gradient(Qb, Qb, np.eye(Qb.shape[0]))
+    return out
+
+
+def fit_variance_model(kernel: Kernel, X: FloatArray) -> GPVarianceModel:
+    """Factorise ``C = K(X, X)`` (noise on the diagonal) by Cholesky, with jitter escalation.
+
+    The training matrix comes through the kernel operator (used once, for the factorisation).
+    When C is not numerically positive definite (duplicates, no noise), a jitter of
+    ``1e-10 … 1e-4`` times the mean diagonal is added with a warning; if even that fails, a
+    ``ValueError`` says the covariance is not positive definite.
+    """
+    C = make_operator(kernel, X, operator="dense", dtype=np.float64).to_dense()
+    scale = float(np.mean(np.diag(C))) if C.size else 1.0
+    if not np.isfinite(scale) or scale <= 0:
+        raise ValueError(
+            "the GP covariance matrix is not positive definite (its diagonal is not positive); "
+            "check the kernel parameters."
+        )
+    for rel in _JITTERS:
+        jitter = rel * scale
+        A = C if jitter == 0.0 else C + jitter * np.eye(C.shape[0])
+        try:
+            L = cholesky(A, lower=True, check_finite=False)
+        except LinAlgError:
+            continue
+        if not np.all(np.isfinite(L)):
+            continue
+        if jitter:
+            warnings.warn(
+                f"the GP covariance matrix was not numerically positive definite; added a "
+                f"jitter of {jitter:.3g} to its diagonal (give the kernel some noise v2 > 0, "
+                "or remove duplicate points).",
+                UserWarning,
+                stacklevel=3,
+            )
+        return GPVarianceModel(kernel=kernel, X=X, L=L, jitter=jitter)
+    raise ValueError(
+        "the GP covariance matrix is not positive definite, even with a jitter of "
+        f"{_JITTERS[-1]:g} × its mean diagonal; use a kernel with noise (v2 > 0) or a "
+        "positive-definite kernel."
+    )

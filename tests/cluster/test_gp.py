@@ -1,0 +1,300 @@
+"""GPClustering (Kim & Lee 2007): reference tests of the solvers and the paper's acceptance runs."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.cluster.hierarchy import is_valid_linkage, linkage
+from scipy.spatial.distance import squareform
+from sklearn.decomposition import PCA
+from sklearn.metrics import adjusted_rand_score
+
+from kernel_patterns import GPClustering, datasets, metrics
+from kernel_patterns.cluster import GPClustering as GPClustering2
+from kernel_patterns.cluster._gp_graph import (
+    candidate_pairs,
+    components_at,
+    segment_levels,
+    single_linkage,
+)
+from kernel_patterns.cluster._gp_variance import fit_variance_model
+from kernel_patterns.kernels import RBF, GPCovariance, Linear, Polynomial
+
+PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
+
+
+def _rings(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rings scaled to [0, 1], and a fresh sample with the same affine map."""
+    X, y = datasets.make_rings(random_state=seed)
+    Xn, yn = datasets.make_rings(random_state=seed + 100)
+    lo, span = X.min(axis=0), np.ptp(X, axis=0)
+    return (X - lo) / span, y, (Xn - lo) / span, yn
+
+
+@pytest.fixture(scope="module")
+def rings_fit() -> tuple[GPClustering, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    X, y, Xn, yn = _rings()
+    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
+    return gp, X, y, Xn, yn
+
+
+def _perfect(y: np.ndarray, labels: np.ndarray) -> None:
+    assert metrics.reference_error(y, labels) == 0.0
+    assert metrics.cluster_error(y, labels) == 0.0
+    assert metrics.f_score(y, labels) == 1.0
+
+
+# ---------------------------------------------------------------- variance model (eq. 3.1)
+@pytest.mark.parametrize(
+    "kernel",
+    [GPCovariance(v0=1.0, v1=10.0, v2=0.5, l=[30.0, 10.0, 50.0]), RBF(gamma=2.0),
+     Polynomial(degree=2, gamma=1.0, coef0=1.0)],
+)
+def test_variance_and_gradient_match_brute_force(kernel) -> None:
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(8, 3))
+    Q = rng.uniform(size=(5, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the polynomial matrix may need jitter
+        model = fit_variance_model(kernel, X)
+    C = kernel(X) + model.jitter * np.eye(8)
+    k = kernel(Q, X)
+    kappa = np.array([kernel(q[None, :])[0, 0] for q in Q])
+    brute = kappa - np.einsum("ij,ji->i", k, np.linalg.inv(C) @ k.T)
+    assert np.allclose(model.variance(Q), np.maximum(brute, 0.0), rtol=1e-6, atol=1e-9)
+    # closed-form gradient (errata 2) against central finite differences
+    f, g = model.value_and_gradient(Q)
+    h = 1e-6
+    fd = np.empty_like(Q)
+    for m in range(3):
+        E = np.zeros_like(Q)
+        E[:, m] = h
+        fd[:, m] = (model.variance(Q + E) - model.variance(Q - E)) / (2 * h)
+    assert np.allclose(g, fd, rtol=1e-4, atol=1e-6)
+    assert np.allclose(f, model.variance(Q))
+
+
+def test_variance_is_small_on_dense_data_and_clipped(rings_fit) -> None:
+    gp, X, *_ = rings_fit
+    far = np.array([[5.0, 5.0]])
+    assert gp.variance(far)[0] > gp.level_
+    assert (gp.variance(X) >= 0).all()
+    assert gp.variance(X).max() == pytest.approx(gp.max_variance_)
+    assert gp.variance_gradient(X).shape == X.shape
+
+
+def test_jitter_warning_on_duplicates_without_noise() -> None:
+    X = np.repeat(np.random.default_rng(0).uniform(size=(10, 2)), 2, axis=0)
+    with pytest.warns(UserWarning, match="jitter"):
+        gp = GPClustering(GPCovariance(v0=1.0, v1=0.0, v2=0.0, l=50.0)).fit(X)
+    assert gp.labels_.shape == (20,)
+
+
+# ---------------------------------------------------------------- flow, SEPs, graph
+def test_equilibria_are_local_minima_below_level(rings_fit) -> None:
+    gp, _X, *_ = rings_fit
+    S = gp.equilibria_
+    v = gp.variance(S)
+    assert (v <= gp.level_).all()
+    ell = 1 / np.sqrt(400)
+    rng = np.random.default_rng(1)
+    for _ in range(4):  # no nearby point is much lower: a minimum up to the tolerance
+        P = S + 0.05 * ell * rng.normal(size=S.shape)
+        assert (gp.variance(P) >= v - 1e-5 * gp.level_).all()
+    # every training point reached one of them
+    assert gp.basins_.min() == 0 and gp.basins_.max() == len(S) - 1
+
+
+def test_segment_levels_bound_the_dense_maximum() -> None:
+    X, _ = datasets.make_two_moons(random_state=0)
+    X = datasets.scale_unit_interval(X)
+    model = fit_variance_model(GPCovariance(**PAPER, l=200), X)
+    S = X[[0, 5, 50, 150]]
+    I, J = candidate_pairs(S)
+    assert I.size == 6
+    coarse = segment_levels(model, S, I, J, n_points=20, refine=False)
+    fine = segment_levels(model, S, I, J, n_points=20)
+    t = np.linspace(0, 1, 2001)
+    dense = np.array([model.variance(S[i] + t[:, None] * (S[j] - S[i])).max()
+                      for i, j in zip(I, J, strict=True)])
+    assert (fine >= coarse - 1e-12).all()
+    assert np.allclose(fine, dense, rtol=2e-3)
+
+
+def test_single_linkage_equals_scipy_on_complete_graph() -> None:
+    rng = np.random.default_rng(0)
+    p = 9
+    W = squareform(rng.uniform(size=p * (p - 1) // 2))
+    I, J = np.triu_indices(p, 1)
+    Z = single_linkage(p, I, J, W[I, J])
+    ref = linkage(squareform(W), method="single")
+    assert is_valid_linkage(Z)
+    assert np.allclose(Z[:, 2], ref[:, 2])
+    assert np.allclose(Z[:, 3], ref[:, 3])
+    for level in ref[:, 2]:
+        lab = components_at(Z, p, level)
+        # brute force: connected components of {w ≤ level}
+        A = (level >= W) | np.eye(p, dtype=bool)
+        R = A.copy()
+        for _ in range(p):
+            R = (R.astype(int) @ A.astype(int)) > 0
+        assert adjusted_rand_score(lab, [int(np.flatnonzero(r)[0]) for r in R]) == 1.0
+
+
+# ---------------------------------------------------------------- the paper's data sets
+def test_rings_are_clustered_perfectly(rings_fit) -> None:
+    gp, _, y, *_ = rings_fit
+    assert gp.n_clusters_ == 2
+    _perfect(y, gp.labels_)
+    assert GPClustering is GPClustering2
+
+
+@pytest.mark.parametrize("l", [200.0, 400.0])
+def test_two_moons_are_clustered_perfectly(l: float) -> None:
+    X, y = datasets.make_two_moons((208, 192), random_state=1)
+    X = datasets.scale_unit_interval(X)
+    gp = GPClustering(GPCovariance(**PAPER, l=l)).fit(X)
+    assert gp.n_clusters_ == 2
+    _perfect(y, gp.labels_)
+
+
+def test_kernel_none_chooses_a_working_kernel(rings_fit) -> None:
+    _, X, y, *_ = rings_fit
+    gp = GPClustering().fit(X)
+    assert isinstance(gp.kernel_, GPCovariance)
+    assert 150 < float(np.min(gp.kernel_.l)) < 450  # a length scale near the paper's 0.05
+    _perfect(y, gp.labels_)
+
+
+@pytest.mark.parametrize(("d", "l"), [(5, 31.0), (10, 5.0)])
+def test_gaussian_sets_with_five_clusters(d: int, l: float) -> None:
+    X, y = datasets.make_gaussians(d, n_per_cluster=40, random_state=1)
+    X = datasets.scale_unit_interval(X)
+    for kernel in (GPCovariance(**PAPER, l=l), None):
+        gp = GPClustering(kernel, n_clusters=5).fit(X)
+        assert gp.n_clusters_ == 5
+        _perfect(y, gp.labels_)
+
+
+def test_crabs_hierarchy_one_to_four_clusters() -> None:
+    crabs = datasets.load_crabs()
+    Z = PCA(n_components=3).fit_transform(np.log(np.asarray(crabs.data, dtype=float)))
+    X = datasets.scale_unit_interval(Z[:, 1:3])
+    gp = GPClustering(GPCovariance(**PAPER, l=20.0)).fit(X)
+    assert len(gp.equilibria_) == 4  # four basins, as in the paper's Figure 6
+    H = gp.hierarchy_
+    assert is_valid_linkage(H)
+    assert (np.diff(H[:, 2]) >= 0).all()
+    previous = None
+    for k in range(1, 5):
+        lab = gp.labels_at(n_clusters=k)
+        assert np.unique(lab).size == k
+        if previous is not None:  # nested: each new cluster lies inside an old one
+            for c in np.unique(lab):
+                assert np.unique(previous[lab == c]).size == 1
+        previous = lab
+    assert adjusted_rand_score(crabs.target, previous) >= 0.8
+    gp4 = GPClustering(GPCovariance(**PAPER, l=20.0), n_clusters=4).fit(X)
+    assert np.array_equal(gp4.labels_, previous)
+    # levels: more clusters below, fewer above (errata 3)
+    heights = np.sort(H[:, 2])
+    assert np.unique(gp.labels_at(level=heights[0] * (1 - 1e-9))).size == 4
+    assert np.unique(gp.labels_at(level=heights[-1])).size == 1
+
+
+# ---------------------------------------------------------------- out of sample
+def test_predict_fresh_sample_and_training_points(rings_fit) -> None:
+    gp, X, _, Xn, yn = rings_fit
+    assert np.mean(gp.predict(X) == gp.labels_) >= 0.99
+    assert adjusted_rand_score(yn, gp.predict(Xn)) >= 0.95
+    # far away points still get a label of a known cluster
+    far = gp.predict(np.array([[3.0, 3.0], [-2.0, 0.5]]))
+    assert set(far) <= set(gp.labels_)
+    # each point's label does not depend on the rest of the batch
+    assert np.array_equal(gp.predict(Xn[:7]), gp.predict(Xn)[:7])
+
+
+def test_fit_predict_and_input_unchanged() -> None:
+    X, _ = datasets.make_two_moons((52, 48), random_state=0)
+    X = datasets.scale_unit_interval(X)
+    X0 = X.copy()
+    gp = GPClustering(GPCovariance(**PAPER, l=200))
+    lab = gp.fit_predict(X)
+    assert np.array_equal(X, X0)
+    assert np.array_equal(lab, gp.labels_)
+    assert lab.dtype.kind == "i" and lab.min() == 0
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_input_errors() -> None:
+    gp = GPClustering(GPCovariance(**PAPER, l=100))
+    good = np.random.default_rng(0).uniform(size=(30, 2))
+    for bad, match in [
+        (np.array([[0.0, np.nan], [1.0, 2.0]]), "NaN"),
+        (np.array([[0.0, np.inf], [1.0, 2.0]]), "inf"),
+        (np.empty((0, 2)), "0 sample"),
+        (np.array([1.0, 2.0, 3.0]), "2D array"),
+        (np.array([[1.0, 2.0]]), "1 sample"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            gp.fit(bad)
+    with pytest.raises(ValueError, match="level"):
+        GPClustering(level=0.0).fit(good)
+    with pytest.raises(ValueError, match="level"):
+        GPClustering(level=-1.0).fit(good)
+    with pytest.raises(ValueError, match="n_clusters"):
+        GPClustering(n_clusters=0).fit(good)
+    with pytest.raises(ValueError, match="not both"):
+        GPClustering(level=1.0, n_clusters=2).fit(good)
+    with pytest.raises(ValueError, match="more than the"):
+        GPClustering(GPCovariance(**PAPER, l=1.0), n_clusters=25).fit(good)
+    with pytest.raises(ValueError, match="precomputed"):
+        GPClustering("precomputed").fit(good)
+    with pytest.raises(ValueError, match="differentiable"):
+        GPClustering(lambda a, b: a @ b.T).fit(good)
+
+    class NotPD(GPCovariance):
+        def _profile(self, sq):  # type: ignore[no-untyped-def]
+            return 0.5 - 2.0 * super()._profile(sq)  # indefinite: mean-zero-ish entries
+
+    with pytest.raises(ValueError, match="not positive definite"):
+        GPClustering(NotPD(**PAPER, l=100)).fit(good)
+    fitted = GPClustering(GPCovariance(**PAPER, l=100)).fit(good)
+    with pytest.raises(ValueError, match="exactly one"):
+        fitted.labels_at()
+    with pytest.raises(ValueError, match="level"):
+        fitted.labels_at(level=0.0)
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict(np.ones((2, 3)))
+    assert Linear  # the linear kernel has no minima; not a GP clustering kernel
+
+
+def test_one_equilibrium_gives_one_cluster_and_empty_hierarchy() -> None:
+    X = np.random.default_rng(0).uniform(size=(30, 2))
+    gp = GPClustering(GPCovariance(**PAPER, l=0.5)).fit(X)
+    assert gp.n_clusters_ == 1 and len(gp.equilibria_) == 1
+    assert gp.hierarchy_.shape == (0, 4)
+    assert (gp.labels_at(n_clusters=1) == 0).all()
+    assert (gp.predict(X[:3]) == 0).all()
+    high = GPClustering(GPCovariance(**PAPER, l=100.0), level=5.0).fit(X)
+    assert high.level_ == 5.0 and high.n_clusters_ == 1
+
+
+def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) -> None:
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from kernel_patterns.cluster import _gp_graph
+
+    monkeypatch.setattr(_gp_graph, "MAX_COMPLETE_PAIRS", 10)
+    S = np.random.default_rng(0).uniform(size=(60, 2))
+    I, J = candidate_pairs(S)
+    assert 0 < I.size < 60 * 59 // 2 and (I < J).all()
+    A = coo_matrix((np.ones(I.size), (I, J)), shape=(60, 60))
+    assert connected_components(A, directed=False)[0] == 1
+    X, y, *_ = _rings()
+    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
+    assert is_valid_linkage(gp.hierarchy_)
+    _perfect(y, gp.labels_)
