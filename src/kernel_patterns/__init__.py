@@ -8,6 +8,8 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
+from .cluster import SpectralClustering
+from .embed import KernelMDS, LaplacianEmbedding
 
 try:
     __version__ = version("kernel_patterns")
@@ -15,6 +17,9 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
+    "KernelMDS",
+    "LaplacianEmbedding",
+    "SpectralClustering",
     "__version__",
     "datasets",
     "kernels",

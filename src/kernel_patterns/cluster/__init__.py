@@ -1,1 +1,5 @@
-"""Placeholder package: filled by its issue."""
+"""Clustering estimators: GP-variance, kernel k-means (hard, soft, geodesic) and spectral."""
+
+from ._spectral import SpectralClustering
+
+__all__ = ["SpectralClustering"]

@@ -1,0 +1,154 @@
+"""Affinity-graph matrices seen through a kernel operator (private).
+
+The degree-based matrices of Remark 8.23 and Definition 8.31 of Shawe-Taylor & Cristianini
+(chapter 8), D = diag(K 1):
+
+* ``D^-1/2 K D^-1/2`` (normalised affinity), ``D^-1 K`` (random walk; its eigenvectors are
+  ``D^-1/2`` times those of the normalised one, same eigenvalues),
+* ``L = D − K`` (the Laplacian), whose *bottom* eigenvectors are the *top* eigenvectors of the
+  shifted matrix ``σ I − L`` with σ = 2 max D ≥ λ_max(L) (Gershgorin).
+
+All of them are products built on ``op.matmat``: the N × N matrix is never copied, scaled or
+materialised here, so a chunked or sparse operator stays chunked or sparse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import validate_data
+
+from ._eigen import MatMat
+from ._validation import FloatArray, check_matrix
+from .kernels import (
+    RBF,
+    DenseKernelOperator,
+    GPCovariance,
+    Kernel,
+    KernelOperator,
+    Precomputed,
+    SparseKernelOperator,
+    make_operator,
+)
+
+
+def min_affinity(op: KernelOperator) -> float:
+    """The smallest entry of K (0 when the kernel cannot produce negative values).
+
+    Free for RBF / GP covariance kernels, one pass over the stored entries for dense and sparse
+    operators, one pass over recomputed row blocks otherwise.
+    """
+    kernel = op.kernel
+    if isinstance(kernel, RBF) or (
+        isinstance(kernel, GPCovariance) and float(np.min(kernel.v1)) >= 0
+    ):
+        return 0.0
+    if isinstance(op, DenseKernelOperator):
+        return float(np.min(op.K))
+    if isinstance(op, SparseKernelOperator):
+        return float(min(np.min(op.A.data), 0.0)) if op.A.nnz else 0.0
+    return min(float(np.min(block)) for _, _, block in op.iter_row_blocks())
+
+
+def check_affinity(op: KernelOperator, what: str) -> FloatArray:
+    """Reject negative affinities and return the degrees ``D = K 1`` (float64).
+
+    ``what`` names the method in the error message.
+    """
+    low = min_affinity(op)
+    if low < 0:
+        raise ValueError(
+            f"{what} needs a degree matrix, so the affinity K must be non-negative; its "
+            f"smallest entry is {low:.3g}. Use a non-negative kernel (e.g. 'rbf') or "
+            "matrix='K'."
+        )
+    return np.asarray(op.row_sums(), dtype=np.float64)
+
+
+def check_positive_degrees(degrees: FloatArray, what: str) -> None:
+    """Raise a clear error when a point has zero degree (an isolated vertex)."""
+    bad = np.flatnonzero(degrees <= 0)
+    if bad.size:
+        shown = ", ".join(str(i) for i in bad[:5]) + (", ..." if bad.size > 5 else "")
+        raise ValueError(
+            f"{what} divides by the degrees D = K 1, but {bad.size} point(s) have zero degree "
+            f"(isolated in the affinity graph: sample(s) {shown}). Widen the kernel (smaller "
+            "gamma, more neighbours), drop those points, or use matrix='laplacian' or 'K'."
+        )
+
+
+def normalized_matmat(op: KernelOperator, degrees: FloatArray) -> MatMat:
+    """``V -> D^-1/2 K D^-1/2 V`` (no N × N temporary)."""
+    s = (1.0 / np.sqrt(degrees)).astype(op.dtype)[:, None]
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        return s * op.matmat(s * V)
+
+    return matmat
+
+
+def shifted_laplacian_matmat(op: KernelOperator, degrees: FloatArray) -> tuple[MatMat, float]:
+    """``V -> (σ I − L) V = (σ − D) V + K V`` with σ = 2 max D, and σ itself."""
+    sigma = 2.0 * float(np.max(degrees)) if degrees.size else 0.0
+    sigma = max(sigma, float(np.finfo(np.float64).tiny))
+    c = (sigma - degrees).astype(op.dtype)[:, None]
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        return c * V + op.matmat(V)
+
+    return matmat, sigma
+
+
+def sparse_components(op: KernelOperator) -> int | None:
+    """Number of connected components of a sparse affinity graph (None if not sparse)."""
+    if not isinstance(op, SparseKernelOperator):
+        return None
+    A: Any = op.A
+    n, _ = connected_components(sparse.csr_array(A != 0), directed=False)
+    return int(n)
+
+
+def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affinity") -> None:
+    """A sparse precomputed affinity must be symmetric (the eigensolvers assume it)."""
+    if not isinstance(op, SparseKernelOperator) or op.A.nnz == 0:
+        return
+    A = op.A
+    scale = float(np.max(np.abs(A.data)))
+    diff = abs(A - A.T)
+    asym = float(diff.max()) if diff.nnz else 0.0
+    if asym > 1e-10 * scale * (1e5 if A.dtype == np.float32 else 1.0):
+        raise ValueError(
+            f"{name} is not symmetric (largest |K - K.T| = {asym:.3g}); symmetrise it, e.g. "
+            "(A + A.T) / 2, first."
+        )
+
+
+def build_fit_operator(
+    est: BaseEstimator, X: ArrayLike, kernel: Kernel, operator: str, dtype: str
+) -> KernelOperator:
+    """Validate ``X`` once and build the kernel operator.
+
+    scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and rejects
+    complex, object, empty and 1-D input with its usual messages; :func:`check_matrix` then
+    names NaN and infinite values.
+    """
+    precomputed = isinstance(kernel, Precomputed)
+    Xa = validate_data(
+        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
+        dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
+    )
+    if precomputed and sparse.issparse(Xa):
+        op = make_operator(kernel, Xa, dtype=dtype)
+        check_sparse_symmetric(op)
+        return op
+    Xv = check_matrix(Xa, "X", min_samples=2)
+    if precomputed:
+        return make_operator(kernel, Xv, dtype=dtype)
+    return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]
