@@ -254,12 +254,7 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
                            ensure_all_finite=False)
         Y = check_matrix(Xa, "X")
-        if self._X_fit is None:
-            if Y.shape[1] != n_train:
-                raise ValueError(
-                    f"with kernel='precomputed', transform needs the kernel between new and "
-                    f"training points, of shape (n_new, {n_train}); got {Y.shape}."
-                )
+        if self._X_fit is None:  # Y is K(new, train); its width was checked above
             return np.asarray(Y, dtype=np.float64)
         Xf = self._X_fit
         check_same_features(Xf, Y, "the training data", "X")
