@@ -5,5 +5,12 @@ matplotlib is imported lazily inside each function (the ``plot`` extra); every f
 """
 
 from ._base import plot_clusters, plot_kernel_matrix, save_figure
+from ._embedding import plot_embedding, plot_spectrum
 
-__all__ = ["plot_clusters", "plot_kernel_matrix", "save_figure"]
+__all__ = [
+    "plot_clusters",
+    "plot_embedding",
+    "plot_kernel_matrix",
+    "plot_spectrum",
+    "save_figure",
+]
