@@ -81,7 +81,8 @@ def _embeddings(out_dir: Path, name: str, X: np.ndarray, y: np.ndarray,
     )
     plotting.plot_embedding(
         lap_rbf.embedding_, names, ax=fig.add_subplot(2, 2, 3),
-        title=f"{name}: Laplacian embedding (Alg. 8.33)\nRBF γ={gamma:.3g}, E(τ)={lap_rbf.objective_:.3g}",
+        title=(f"{name}: Laplacian embedding (Alg. 8.33)\n"
+               f"RBF γ={gamma:.3g}, E(τ)={lap_rbf.objective_:.3g}"),
     )
     plotting.plot_embedding(
         lap_knn.embedding_, names, ax=fig.add_subplot(2, 2, 4),
