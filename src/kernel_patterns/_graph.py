@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
+from scipy.linalg import blas
 from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
@@ -35,6 +36,34 @@ from .kernels import (
     SparseKernelOperator,
     make_operator,
 )
+
+
+def kernel_product(op: KernelOperator) -> MatMat:
+    """``V -> K @ V``, with a symmetric BLAS product for one vector on a dense operator.
+
+    ARPACK asks for one vector at a time, and ``K @ v`` is memory-bound: ``?symv`` reads only
+    one triangle of the (symmetric) matrix, which halves the traffic (measured 2.0 vs 3.1-4.5
+    ms per product for N = 4,000 in float64, 0.7 vs 1.4-2.3 ms in float32). Blocks of vectors
+    and other operators go through ``op.matmat``.
+    """
+    if not isinstance(op, DenseKernelOperator):
+        return op.matmat
+    K = op.K
+    # For a C-ordered K, K.T is the same symmetric matrix in Fortran order (no copy for BLAS).
+    F = K.T if K.flags.c_contiguous else (K if K.flags.f_contiguous else None)
+    if F is None:
+        return op.matmat
+    symv = blas.get_blas_funcs("symv", dtype=F.dtype)
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V)
+        if V.ndim == 2 and V.shape[1] == 1:
+            return np.asarray(symv(1.0, F, V[:, 0].astype(F.dtype, copy=False)))[:, None]
+        if V.ndim == 1:
+            return np.asarray(symv(1.0, F, V.astype(F.dtype, copy=False)))
+        return op.matmat(V)
+
+    return matmat
 
 
 def min_affinity(op: KernelOperator) -> float:
@@ -85,10 +114,11 @@ def check_positive_degrees(degrees: FloatArray, what: str) -> None:
 def normalized_matmat(op: KernelOperator, degrees: FloatArray) -> MatMat:
     """``V -> D^-1/2 K D^-1/2 V`` (no N × N temporary)."""
     s = (1.0 / np.sqrt(degrees)).astype(op.dtype)[:, None]
+    product = kernel_product(op)
 
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)
-        return s * op.matmat(s * V)
+        return s * product(s * V)
 
     return matmat
 
@@ -98,10 +128,11 @@ def shifted_laplacian_matmat(op: KernelOperator, degrees: FloatArray) -> tuple[M
     sigma = 2.0 * float(np.max(degrees)) if degrees.size else 0.0
     sigma = max(sigma, float(np.finfo(np.float64).tiny))
     c = (sigma - degrees).astype(op.dtype)[:, None]
+    product = kernel_product(op)
 
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)
-        return c * V + op.matmat(V)
+        return c * V + product(V)
 
     return matmat, sigma
 

@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import top_eigenpairs
-from .._graph import build_fit_operator
+from .._graph import build_fit_operator, kernel_product
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
     RBF,
@@ -52,9 +52,11 @@ def _known_psd(kernel: Kernel) -> bool:
 def _centred_matmat(op: KernelOperator) -> Any:
     """``V -> H K H V`` with H = I − j jᵀ/N (the centring of Algorithm 8.29, line 2)."""
 
+    product = kernel_product(op)
+
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)
-        KV = op.matmat(V - V.mean(axis=0))
+        KV = product(V - V.mean(axis=0))
         return KV - KV.mean(axis=0)
 
     return matmat
@@ -233,7 +235,9 @@ class KernelMDS(TransformerMixin, BaseEstimator):
 
         The book writes ``Σ_i α^j_i κ(x_i, x)`` with the raw kernel; the α^j are eigenvectors
         of the *centred* matrix, so κ(·, x) is centred with the training means first (as
-        kernel PCA does). Then ``transform(X_train)`` equals ``embedding_``.
+        kernel PCA does). Then ``transform(X_train)`` equals ``embedding_`` (except for a kernel
+        with diagonal-only noise, e.g. ``GPCovariance(v2 > 0)``, whose K(X, X) and cross kernel
+        differ on the diagonal).
 
         Parameters
         ----------
