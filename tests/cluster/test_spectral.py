@@ -215,3 +215,50 @@ def test_bad_precomputed_matrices():
     A = sparse.csr_matrix(np.array([[1.0, 0.5, 0], [0, 1, 0], [0, 0, 1]]))
     with pytest.raises(ValueError, match="not symmetric"):
         SpectralClustering(2, kernel="precomputed").fit(A)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_symmetric_blas_product_matches_operator(dtype):
+    from kernel_patterns._graph import kernel_product
+    from kernel_patterns.kernels import make_operator
+
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    op = make_operator(RBF(0.3), X, dtype=dtype)
+    product = kernel_product(op)
+    v = np.random.default_rng(1).normal(size=300).astype(dtype)
+    V = np.random.default_rng(2).normal(size=(300, 4)).astype(dtype)
+    rtol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(product(v), op.K @ v, rtol=rtol, atol=rtol * 300)
+    np.testing.assert_allclose(product(v[:, None])[:, 0], op.K @ v, rtol=rtol, atol=rtol * 300)
+    np.testing.assert_allclose(product(V), op.K @ V, rtol=rtol, atol=rtol * 300)
+
+
+def test_threshold_split_is_the_best_two_means_split():
+    from kernel_patterns.cluster._spectral import _threshold_split
+
+    x = np.random.default_rng(0).normal(size=60)
+    labels, thr = _threshold_split(x)
+
+    def ss(mask):
+        return sum(float(np.sum((x[m] - x[m].mean()) ** 2)) for m in (mask, ~mask) if m.any())
+
+    best = min(ss(x > t) for t in np.sort(x)[:-1])  # every split, brute force
+    assert ss(labels.astype(bool)) == pytest.approx(best)
+    np.testing.assert_array_equal(labels, (x > thr).astype(int))
+
+
+def test_localise_degenerate_recovers_indicator_basis():
+    from kernel_patterns._eigen import localise_degenerate
+
+    sizes = [10, 20, 30]
+    E = np.zeros((60, 3))
+    start = 0
+    for j, s in enumerate(sizes):
+        E[start : start + s, j] = 1 / np.sqrt(s)
+        start += s
+    Q, _ = np.linalg.qr(np.random.default_rng(0).normal(size=(3, 3)))
+    V = localise_degenerate(E @ Q, np.ones(3))  # an arbitrary basis of the eigenspace
+    assert np.unique(np.argmax(V, axis=1)).size == 3
+    # every rotated vector is one of the indicator vectors (a permutation of them)
+    np.testing.assert_allclose(np.abs(V.T @ E).max(axis=1), 1.0, atol=1e-10)
+    np.testing.assert_allclose(V.T @ V, np.eye(3), atol=1e-12)
