@@ -262,3 +262,26 @@ def test_localise_degenerate_recovers_indicator_basis():
     # every rotated vector is one of the indicator vectors (a permutation of them)
     np.testing.assert_allclose(np.abs(V.T @ E).max(axis=1), 1.0, atol=1e-10)
     np.testing.assert_allclose(V.T @ V, np.eye(3), atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("matrix", ["normalized", "laplacian"])
+def test_disconnected_dense_affinity_warns_at_both_precisions(dtype, matrix):
+    X, _ = make_blobs(n_samples=[20, 20, 20], centers=[[0, 0], [40, 0], [0, 40]],
+                      cluster_std=0.5, random_state=0)
+    with pytest.warns(UserWarning, match="at least 3 connected components"):
+        SpectralClustering(2, matrix=matrix, dtype=dtype, random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("matrix", ["normalized", "random_walk", "laplacian"])
+def test_sparse_graph_with_k_components_is_exact(matrix):
+    # exactly degenerate eigenvalue (one per component): set from the components, not searched
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(350, 2)), rng.normal(size=(400, 2)) + 50])
+    y = np.repeat([0, 1], [350, 400])
+    A = kneighbors_graph(X, 8, include_self=False)
+    A = sparse.csr_matrix(0.5 * (A + A.T))
+    sc = SpectralClustering(2, kernel="precomputed", matrix=matrix, random_state=0).fit(A)
+    assert adjusted_rand_score(y, sc.labels_) == 1.0
+    trivial = 0.0 if matrix == "laplacian" else 1.0
+    np.testing.assert_allclose(sc.eigenvalues_, trivial, atol=1e-12)

@@ -89,3 +89,21 @@ def test_bad_input():
         LaplacianEmbedding(2).fit(np.where(np.eye(10, 3) > 0, np.inf, X))
     with pytest.raises(ValueError, match="'n_components' parameter"):
         LaplacianEmbedding(0).fit(X)
+
+
+def test_disconnected_sparse_graph_matches_explicit_laplacian():
+    # three kNN components (> 600 points: ARPACK on the deflated operator)
+    rng = np.random.default_rng(0)
+    parts = [rng.normal(size=(m, 2)) + off for m, off in [(300, 0), (250, 100), (150, 200)]]
+    X = np.vstack(parts)
+    A = kneighbors_graph(X, 8, include_self=False)
+    A = sparse.csr_matrix(0.5 * (A + A.T))
+    with pytest.warns(UserWarning, match="3 connected components"):
+        le = LaplacianEmbedding(4, kernel="precomputed", random_state=0).fit(A)
+    T = le.embedding_
+    np.testing.assert_allclose(T.T @ T, np.eye(4), atol=1e-10)
+    np.testing.assert_allclose(T.sum(axis=0), 0.0, atol=1e-10)
+    D = A.toarray()
+    lam = np.linalg.eigvalsh(np.diag(D.sum(1)) - D)
+    np.testing.assert_allclose(le.eigenvalues_, lam[1:5], atol=1e-9)
+    np.testing.assert_allclose(le.objective_, 2 * lam[1:5].sum(), atol=1e-8)

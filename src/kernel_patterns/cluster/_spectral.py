@@ -29,6 +29,8 @@ from .._graph import (
     build_fit_operator,
     check_affinity,
     check_positive_degrees,
+    component_basis,
+    deflated_top_eigenpairs,
     kernel_product,
     normalized_matmat,
     shifted_laplacian_matmat,
@@ -42,6 +44,11 @@ ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
 
 #: eigenvalues this close (relative) to the trivial one count as trivial (graph components).
 _TRIVIAL_RTOL = 1e-8
+
+
+def _trivial_rtol(dtype: Any) -> float:
+    """Tolerance for "trivial" eigenvalues at the precision of the operator."""
+    return max(_TRIVIAL_RTOL, 100 * float(np.finfo(dtype).eps))
 
 
 # --------------------------------------------------------------------------- solvers
@@ -78,17 +85,25 @@ def _spectral_vectors(
         return w, V, w, 0
     what = f"matrix={matrix!r}"
     degrees = check_affinity(op, what)
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
     if matrix == "laplacian":
         mm, sigma = shifted_laplacian_matmat(op, degrees)
-        w, V = top_eigenpairs(mm, n, n_vectors, dtype=op.dtype,
-                              random_state=random_state, tol=tol)
+        U = component_basis(op, np.ones(n))
+        if U is None:
+            w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+        else:
+            w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, sigma, -sigma, **solver)
         lam = np.maximum(sigma - w, 0.0)
-        n_trivial = int(np.sum(lam <= _TRIVIAL_RTOL * sigma))
+        n_trivial = int(np.sum(lam <= _trivial_rtol(op.dtype) * sigma))
         return lam, V, w, n_trivial
     check_positive_degrees(degrees, what)
-    w, V = top_eigenpairs(normalized_matmat(op, degrees), n, n_vectors, dtype=op.dtype,
-                          random_state=random_state, tol=tol)
-    n_trivial = int(np.sum(w >= 1.0 - _TRIVIAL_RTOL))
+    mm = normalized_matmat(op, degrees)
+    U = component_basis(op, np.sqrt(degrees))
+    if U is None:
+        w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+    else:
+        w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, 1.0, -2.0, **solver)
+    n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
     if matrix == "random_walk":
         V = V / np.sqrt(degrees)[:, None]
     return w, V, w, n_trivial
@@ -298,11 +313,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         )
         if self.matrix != "K":
             n_comp = sparse_components(op)
+            at_least = n_comp is None and n_trivial == n_vectors
             if n_comp is None and n_trivial > k:
                 n_comp = n_trivial
             if n_comp is not None and n_comp > k:
                 warnings.warn(
-                    f"the affinity graph has {'at least ' if n_trivial == n_vectors else ''}"
+                    f"the affinity graph has {'at least ' if at_least else ''}"
                     f"{n_comp} connected components, more than n_clusters={k}: the leading "
                     "eigenspace is degenerate and the clusters are not determined by it. "
                     "Widen the kernel or ask for more clusters.",

@@ -27,9 +27,17 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import _deterministic_vector_sign_flip
 
 from .._eigen import top_eigenpairs
-from .._graph import build_fit_operator, check_affinity, shifted_laplacian_matmat, sparse_components
+from .._graph import (
+    build_fit_operator,
+    check_affinity,
+    component_basis,
+    deflated_top_eigenpairs,
+    shifted_laplacian_matmat,
+    sparse_components,
+)
 from .._validation import FloatArray
 from ..kernels import RBF, Kernel, KernelOperator, make_kernel
 
@@ -64,10 +72,24 @@ def _laplacian_embedding(
         out = shifted(V - V.mean(axis=0))
         return out - out.mean(axis=0)
 
-    w, V = top_eigenpairs(deflated, op.n_samples, n_components, dtype=op.dtype,
-                          random_state=random_state, tol=tol)
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
+    U = component_basis(op, np.ones(op.n_samples))
+    if U is None:
+        w, V = top_eigenpairs(deflated, op.n_samples, n_components, **solver)
+    else:
+        # Exact components of a sparse graph: the zero eigenspace span(U) is known. Its part
+        # orthogonal to j gives the first c − 1 coordinates; the rest come from L deflated on U.
+        Uc = U - U.mean(axis=0)
+        left, sv, _ = np.linalg.svd(Uc, full_matrices=False)
+        Z = _deterministic_vector_sign_flip(left[:, sv > 1e-8 * sv.max()].T).T
+        c = U.shape[1]
+        w_all, W = deflated_top_eigenpairs(shifted, op.n_samples, max(c, n_components + 1), U,
+                                           sigma, -sigma, **solver)
+        V = np.hstack([Z, W[:, c:]])[:, :n_components]
+        w = np.r_[np.full(Z.shape[1], sigma), w_all[c:]][:n_components]
     lam = np.maximum(sigma - w, 0.0)
-    n_zero = int(np.sum(lam <= _ZERO_RTOL * sigma))
+    rtol = max(_ZERO_RTOL, 100 * float(np.finfo(op.dtype).eps))
+    n_zero = int(np.sum(lam <= rtol * sigma))
     return lam, V, n_zero
 
 
