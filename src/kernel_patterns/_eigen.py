@@ -20,6 +20,7 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import _deterministic_vector_sign_flip
+from threadpoolctl import threadpool_limits
 
 from ._validation import FloatArray
 
@@ -65,9 +66,12 @@ def top_eigenpairs(
     """
     dt = np.dtype(dtype)
     if n <= dense_max or k >= n - 1:
-        M = np.asarray(matmat(np.eye(n, dtype=dt)), dtype=np.float64)
-        M = 0.5 * (M + M.T)
-        w, V = linalg.eigh(M, subset_by_index=[n - k, n - 1])
+        # Small problems: one BLAS thread is 2-5x faster than a team on a busy machine
+        # (measured 10.6 vs 24 ms for N = 200, 40 vs 174 ms for N = 600).
+        with threadpool_limits(1, user_api="blas"):
+            M = np.asarray(matmat(np.eye(n, dtype=dt)), dtype=np.float64)
+            M = 0.5 * (M + M.T)
+            w, V = linalg.eigh(M, subset_by_index=[n - k, n - 1])
     else:
         rng = check_random_state(random_state)
         v0 = rng.uniform(-1.0, 1.0, n).astype(dt)
