@@ -117,3 +117,30 @@ def test_bad_input():
     pre = KernelMDS(2, kernel="precomputed").fit(RBF()(X))
     with pytest.raises(ValueError, match="expecting 10 features"):
         pre.transform(np.ones((3, 4)))
+
+
+def test_non_psd_warning_on_the_large_problem_path():
+    # 700 points: the smallest eigenvalue comes from a short Lanczos run, not a dense eigh
+    X = _data(700)
+    K = RBF(0.05)(X)
+    v = np.random.default_rng(3).normal(size=700)
+    v -= v.mean()
+    v /= np.linalg.norm(v)
+    S = K - 0.2 * np.linalg.eigvalsh(K)[-1] * np.outer(v, v)  # one clearly negative direction
+    with pytest.warns(UserWarning, match="not positive semi-definite"):
+        KernelMDS(2, kernel="precomputed", random_state=0).fit(S)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        KernelMDS(2, kernel="precomputed", random_state=0).fit(K)
+
+
+def test_ritz_extremes_bound_the_spectrum():
+    from kernel_patterns._eigen import ritz_extremes
+
+    rng = np.random.default_rng(0)
+    B = rng.normal(size=(800, 800))
+    A = (B + B.T) / 2
+    w = np.linalg.eigvalsh(A)
+    lo, hi = ritz_extremes(lambda V: A @ V, 800, random_state=0)
+    assert w[0] - 1e-9 <= lo <= 0.9 * w[0]  # an upper bound on λ_min, close to it
+    assert 0.9 * w[-1] <= hi <= w[-1] + 1e-9

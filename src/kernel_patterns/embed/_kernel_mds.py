@@ -21,7 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._eigen import top_eigenpairs
+from .._eigen import ritz_extremes, top_eigenpairs
 from .._graph import build_fit_operator, kernel_product
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
@@ -89,9 +89,7 @@ def _kernel_mds(
     trace = float(np.sum(op.diag(), dtype=np.float64) - r.sum() / n)
     lam_min = 0.0
     if check_psd:
-        neg, _ = top_eigenpairs(lambda V: -mm(V), n, 1, dtype=op.dtype,
-                                random_state=random_state, tol=max(tol, 1e-6))
-        lam_min = -float(neg[0])
+        lam_min, _ = ritz_extremes(mm, n, random_state=random_state)
     return w, V, trace, lam_min
 
 
