@@ -8,7 +8,8 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
-from .cluster import GPClustering
+from .cluster import GPClustering, SpectralClustering
+from .embed import KernelMDS, LaplacianEmbedding
 from .rank import NuRanking, OnlineRanking
 
 try:
@@ -18,8 +19,11 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 __all__ = [
     "GPClustering",
+    "KernelMDS",
+    "LaplacianEmbedding",
     "NuRanking",
     "OnlineRanking",
+    "SpectralClustering",
     "__version__",
     "datasets",
     "kernels",

@@ -1,0 +1,176 @@
+"""Partial symmetric eigensolvers over matrix-free operators (private).
+
+Spectral clustering, kernel MDS and the Laplacian embedding need a few extreme eigenpairs of an
+N × N symmetric matrix that is only available through products ``M @ V`` (a kernel operator,
+possibly rescaled by degrees, centred or shifted). :func:`top_eigenpairs` computes them with
+ARPACK (``scipy.sparse.linalg.eigsh``) seeded from ``random_state`` (the start vector ``v0``),
+and with a dense ``eigh`` only when N is small. Signs are made deterministic the way
+scikit-learn does it (:func:`sklearn.utils.extmath._deterministic_vector_sign_flip`: the entry
+of largest magnitude of every eigenvector is positive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import DTypeLike
+from scipy import linalg
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
+from sklearn.utils import check_random_state
+from sklearn.utils.extmath import _deterministic_vector_sign_flip
+from threadpoolctl import threadpool_limits
+
+from ._validation import FloatArray
+
+#: problems up to this size are solved densely (``M @ I`` then ``eigh``): cheaper than ARPACK.
+DENSE_MAX = 600
+
+MatMat = Callable[[FloatArray], FloatArray]
+
+
+def top_eigenpairs(
+    matmat: MatMat,
+    n: int,
+    k: int,
+    *,
+    dtype: DTypeLike = np.float64,
+    random_state: Any = None,
+    tol: float = 0.0,
+    dense_max: int = DENSE_MAX,
+) -> tuple[FloatArray, FloatArray]:
+    """The ``k`` largest (algebraic) eigenpairs of the symmetric matrix behind ``matmat``.
+
+    Parameters
+    ----------
+    matmat : callable
+        ``V -> M @ V`` for V of shape (n, m); M must be symmetric.
+    n : int
+        Size of M.
+    k : int
+        Number of eigenpairs, 1 ≤ k ≤ n.
+    dtype : float32 or float64
+        dtype of the products.
+    random_state : int, RandomState or None
+        Seeds ARPACK's start vector.
+    tol : float, default=0.0
+        ARPACK's relative accuracy (0 means machine precision).
+    dense_max : int
+        Largest n solved densely.
+
+    Returns
+    -------
+    eigenvalues : ndarray of shape (k,), in decreasing order
+    eigenvectors : ndarray of shape (n, k), orthonormal columns with deterministic signs
+    """
+    dt = np.dtype(dtype)
+    if n <= dense_max or k >= n - 1:
+        # Small problems: one BLAS thread is 2-5x faster than a team on a busy machine
+        # (measured 10.6 vs 24 ms for N = 200, 40 vs 174 ms for N = 600).
+        with threadpool_limits(1, user_api="blas"):
+            M = np.asarray(matmat(np.eye(n, dtype=dt)), dtype=np.float64)
+            M = 0.5 * (M + M.T)
+            w, V = linalg.eigh(M, subset_by_index=[n - k, n - 1])
+    else:
+        rng = check_random_state(random_state)
+        v0 = rng.uniform(-1.0, 1.0, n).astype(dt)
+        A = LinearOperator((n, n), matvec=matmat, matmat=matmat, dtype=dt)
+        # A wide Krylov space: kernel spectra near the top are tight (eigenvalues 1, 0.9993,
+        # 0.994, ... for rings), and with ncv=80 ARPACK needs 2-3x fewer products than with
+        # its default of 2k+1 (measured: 101 vs 319 products, 4,000 ring points).
+        ncv = min(n, max(2 * k + 1, 80))
+        try:
+            w, V = eigsh(A, k=k, which="LA", v0=v0, tol=tol, ncv=ncv)
+        except ArpackNoConvergence:
+            # A wider Krylov space and more restarts; then give up with a clear message.
+            ncv = min(n, max(4 * k + 1, 160))
+            try:
+                w, V = eigsh(A, k=k, which="LA", v0=v0, tol=max(tol, 1e-10), ncv=ncv,
+                             maxiter=50 * n)
+            except ArpackNoConvergence as exc:
+                raise RuntimeError(
+                    f"ARPACK did not converge for the top {k} eigenpairs of a {n} × {n} "
+                    "operator; try a larger eigen_tol."
+                ) from exc
+        w = np.asarray(w, dtype=np.float64)
+        V = np.asarray(V, dtype=np.float64)
+    order = np.argsort(w)[::-1]
+    w, V = w[order], V[:, order]
+    V = _deterministic_vector_sign_flip(V.T).T
+    return w, np.ascontiguousarray(V)
+
+
+def ritz_extremes(
+    matmat: MatMat,
+    n: int,
+    *,
+    steps: int = 60,
+    random_state: Any = None,
+    dense_max: int = DENSE_MAX,
+) -> tuple[float, float]:
+    """Bounds on the extreme eigenvalues of a symmetric operator by a short Lanczos run.
+
+    Returns the smallest and largest Ritz values of ``steps`` Lanczos steps (full
+    reorthogonalisation): the smallest is ≥ λ_min and the largest ≤ λ_max, so a Ritz value
+    below a threshold *proves* an eigenvalue below it. Exact (dense) for n ≤ ``dense_max``.
+    A fixed budget, unlike ARPACK asked for the smallest eigenvalue of a kernel matrix, which
+    crawls when many eigenvalues sit near 0 (an RBF kernel on 2,000 points: > 5 minutes).
+    """
+    if n <= dense_max:
+        with threadpool_limits(1, user_api="blas"):
+            M = np.asarray(matmat(np.eye(n)), dtype=np.float64)
+            w = linalg.eigvalsh(0.5 * (M + M.T))
+        return float(w[0]), float(w[-1])
+    rng = check_random_state(random_state)
+    m = min(steps, n)
+    Q = np.zeros((n, m))
+    q = rng.uniform(-1.0, 1.0, n)
+    q /= np.linalg.norm(q)
+    alpha: list[float] = []
+    beta: list[float] = []
+    for j in range(m):
+        Q[:, j] = q
+        w = np.asarray(matmat(q[:, None]), dtype=np.float64)[:, 0]
+        alpha.append(float(q @ w))
+        w -= Q[:, : j + 1] @ (Q[:, : j + 1].T @ w)  # full reorthogonalisation
+        w -= Q[:, : j + 1] @ (Q[:, : j + 1].T @ w)
+        b = float(np.linalg.norm(w))
+        if j == m - 1 or b <= 1e-12 * max(abs(a) for a in alpha):
+            break
+        beta.append(b)
+        q = w / b
+    T = np.diag(alpha) + np.diag(beta[: len(alpha) - 1], 1) + np.diag(beta[: len(alpha) - 1], -1)
+    ritz = linalg.eigvalsh(T)
+    return float(ritz[0]), float(ritz[-1])
+
+
+def localise_degenerate(
+    V: FloatArray, eigenvalues: FloatArray, rtol: float = 1e-6
+) -> FloatArray:
+    """Rotate each block of (numerically) equal eigenvalues to its most localised basis.
+
+    Any orthonormal basis of a degenerate eigenspace is an eigenbasis, so an eigensolver returns
+    an arbitrary rotation of it (e.g. the k indicator-like vectors of k disconnected clusters).
+    Within every block of eigenvalues closer than ``rtol · max|λ|``, this picks the basis whose
+    vectors are aligned with the rows chosen by a column-pivoted QR of the block (the
+    rotation of Damle, Minden & Ying's ``cluster_qr``), then makes signs deterministic.
+    Non-degenerate eigenvectors are returned unchanged.
+    """
+    V = np.array(V, dtype=np.float64, copy=True)
+    lam = np.asarray(eigenvalues, dtype=np.float64)
+    scale = max(float(np.max(np.abs(lam))), np.finfo(np.float64).tiny)
+    start = 0
+    k = lam.size
+    while start < k:
+        stop = start + 1
+        while stop < k and abs(lam[stop] - lam[stop - 1]) <= rtol * scale:
+            stop += 1
+        if stop - start > 1:
+            B = V[:, start:stop]
+            piv = linalg.qr(B.T, pivoting=True, mode="r")[1][: stop - start]
+            u, _, vt = linalg.svd(B[piv].T)
+            Bq = B @ (u @ vt)
+            V[:, start:stop] = _deterministic_vector_sign_flip(Bq.T).T
+        start = stop
+    return V

@@ -1,0 +1,238 @@
+"""Affinity-graph matrices seen through a kernel operator (private).
+
+The degree-based matrices of Remark 8.23 and Definition 8.31 of Shawe-Taylor & Cristianini
+(chapter 8), D = diag(K 1):
+
+* ``D^-1/2 K D^-1/2`` (normalised affinity), ``D^-1 K`` (random walk; its eigenvectors are
+  ``D^-1/2`` times those of the normalised one, same eigenvalues),
+* ``L = D − K`` (the Laplacian), whose *bottom* eigenvectors are the *top* eigenvectors of the
+  shifted matrix ``σ I − L`` with σ = 2 max D ≥ λ_max(L) (Gershgorin).
+
+All of them are products built on ``op.matmat``: the N × N matrix is never copied, scaled or
+materialised here, so a chunked or sparse operator stays chunked or sparse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import sparse
+from scipy.linalg import blas
+from scipy.sparse.csgraph import connected_components
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import validate_data
+
+from ._eigen import MatMat, top_eigenpairs
+from ._validation import FloatArray, check_matrix
+from .kernels import (
+    RBF,
+    DenseKernelOperator,
+    GPCovariance,
+    Kernel,
+    KernelOperator,
+    Precomputed,
+    SparseKernelOperator,
+    make_operator,
+)
+
+
+def kernel_product(op: KernelOperator) -> MatMat:
+    """``V -> K @ V``, with a symmetric BLAS product for one vector on a dense operator.
+
+    ARPACK asks for one vector at a time, and ``K @ v`` is memory-bound: ``?symv`` reads only
+    one triangle of the (symmetric) matrix, which halves the traffic (measured 2.0 vs 3.1-4.5
+    ms per product for N = 4,000 in float64, 0.7 vs 1.4-2.3 ms in float32). Blocks of vectors
+    and other operators go through ``op.matmat``.
+    """
+    if not isinstance(op, DenseKernelOperator):
+        return op.matmat
+    K = op.K
+    # For a C-ordered K, K.T is the same symmetric matrix in Fortran order (no copy for BLAS).
+    F = K.T if K.flags.c_contiguous else (K if K.flags.f_contiguous else None)
+    if F is None:
+        return op.matmat
+    symv = blas.get_blas_funcs("symv", dtype=F.dtype)
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V)
+        if V.ndim == 2 and V.shape[1] == 1:
+            return np.asarray(symv(1.0, F, V[:, 0].astype(F.dtype, copy=False)))[:, None]
+        if V.ndim == 1:
+            return np.asarray(symv(1.0, F, V.astype(F.dtype, copy=False)))
+        return op.matmat(V)
+
+    return matmat
+
+
+def min_affinity(op: KernelOperator) -> float:
+    """The smallest entry of K (0 when the kernel cannot produce negative values).
+
+    Free for RBF / GP covariance kernels, one pass over the stored entries for dense and sparse
+    operators, one pass over recomputed row blocks otherwise.
+    """
+    kernel = op.kernel
+    if isinstance(kernel, RBF) or (
+        isinstance(kernel, GPCovariance) and float(np.min(kernel.v1)) >= 0
+    ):
+        return 0.0
+    if isinstance(op, DenseKernelOperator):
+        return float(np.min(op.K))
+    if isinstance(op, SparseKernelOperator):
+        return float(min(np.min(op.A.data), 0.0)) if op.A.nnz else 0.0
+    return min(float(np.min(block)) for _, _, block in op.iter_row_blocks())
+
+
+def check_affinity(op: KernelOperator, what: str) -> FloatArray:
+    """Reject negative affinities and return the degrees ``D = K 1`` (float64).
+
+    ``what`` names the method in the error message.
+    """
+    low = min_affinity(op)
+    if low < 0:
+        raise ValueError(
+            f"{what} needs a degree matrix, so the affinity K must be non-negative; its "
+            f"smallest entry is {low:.3g}. Use a non-negative kernel (e.g. 'rbf') or "
+            "matrix='K'."
+        )
+    return np.asarray(op.row_sums(), dtype=np.float64)
+
+
+def check_positive_degrees(degrees: FloatArray, what: str) -> None:
+    """Raise a clear error when a point has zero degree (an isolated vertex)."""
+    bad = np.flatnonzero(degrees <= 0)
+    if bad.size:
+        shown = ", ".join(str(i) for i in bad[:5]) + (", ..." if bad.size > 5 else "")
+        raise ValueError(
+            f"{what} divides by the degrees D = K 1, but {bad.size} point(s) have zero degree "
+            f"(isolated in the affinity graph: sample(s) {shown}). Widen the kernel (smaller "
+            "gamma, more neighbours), drop those points, or use matrix='laplacian' or 'K'."
+        )
+
+
+def normalized_matmat(op: KernelOperator, degrees: FloatArray) -> MatMat:
+    """``V -> D^-1/2 K D^-1/2 V`` (no N × N temporary)."""
+    s = (1.0 / np.sqrt(degrees)).astype(op.dtype)[:, None]
+    product = kernel_product(op)
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        return s * product(s * V)
+
+    return matmat
+
+
+def shifted_laplacian_matmat(op: KernelOperator, degrees: FloatArray) -> tuple[MatMat, float]:
+    """``V -> (σ I − L) V = (σ − D) V + K V`` with σ = 2 max D, and σ itself."""
+    sigma = 2.0 * float(np.max(degrees)) if degrees.size else 0.0
+    sigma = max(sigma, float(np.finfo(np.float64).tiny))
+    c = (sigma - degrees).astype(op.dtype)[:, None]
+    product = kernel_product(op)
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        return c * V + product(V)
+
+    return matmat, sigma
+
+
+def sparse_components(op: KernelOperator) -> int | None:
+    """Number of connected components of a sparse affinity graph (None if not sparse)."""
+    found = _sparse_component_labels(op)
+    return None if found is None else found[0]
+
+
+def _sparse_component_labels(op: KernelOperator) -> tuple[int, np.ndarray] | None:
+    if not isinstance(op, SparseKernelOperator):
+        return None
+    A: Any = op.A
+    n, labels = connected_components(sparse.csr_array(A != 0), directed=False)
+    return int(n), labels
+
+
+def component_basis(op: KernelOperator, weights: FloatArray) -> FloatArray | None:
+    """Orthonormal basis of the trivial eigenspace of a disconnected sparse graph, or None.
+
+    Column j is ``weights`` restricted to component j, normalised (``weights = 1`` gives the
+    null space of L = D − K, ``weights = √D`` the eigenvalue-1 space of D^-½KD^-½); largest
+    components first. ARPACK's single-vector Lanczos can miss copies of a repeated eigenvalue,
+    so with an exact component count these vectors are set, not searched for.
+    """
+    found = _sparse_component_labels(op)
+    if found is None or found[0] < 2:
+        return None
+    n_comp, labels = found
+    order = np.argsort(-np.bincount(labels, minlength=n_comp), kind="stable")
+    rank = np.empty(n_comp, dtype=np.intp)
+    rank[order] = np.arange(n_comp)
+    U = np.zeros((op.n_samples, n_comp))
+    U[np.arange(op.n_samples), rank[labels]] = weights
+    norms = np.linalg.norm(U, axis=0)
+    return U[:, norms > 0] / norms[norms > 0]
+
+
+def deflated_top_eigenpairs(
+    matmat: MatMat,
+    n: int,
+    k: int,
+    U: FloatArray,
+    known: float,
+    low: float,
+    **solver: Any,
+) -> tuple[FloatArray, FloatArray]:
+    """Top ``k`` eigenpairs when the orthonormal columns of U are known eigenvectors (value
+    ``known``, the largest): U first, then the top eigenpairs of the operator deflated on U
+    (U mapped to ``low``, below the spectrum)."""
+    c = U.shape[1]
+    if c >= k:
+        return np.full(k, known), U[:, :k].copy()
+
+    def deflated(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(n, -1)
+        UtV = U.T @ V
+        out = np.asarray(matmat(V - U @ UtV), dtype=np.float64)
+        out -= U @ (U.T @ out)
+        return out + low * (U @ UtV)
+
+    w, V = top_eigenpairs(deflated, n, k - c, **solver)
+    return np.r_[np.full(c, known), w], np.hstack([U, V])
+
+
+def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affinity") -> None:
+    """A sparse precomputed affinity must be symmetric (the eigensolvers assume it)."""
+    if not isinstance(op, SparseKernelOperator) or op.A.nnz == 0:
+        return
+    A = op.A
+    scale = float(np.max(np.abs(A.data)))
+    diff = abs(A - A.T)
+    asym = float(diff.max()) if diff.nnz else 0.0
+    if asym > 1e-10 * scale * (1e5 if A.dtype == np.float32 else 1.0):
+        raise ValueError(
+            f"{name} is not symmetric (largest |K - K.T| = {asym:.3g}); symmetrise it, e.g. "
+            "(A + A.T) / 2, first."
+        )
+
+
+def build_fit_operator(
+    est: BaseEstimator, X: ArrayLike, kernel: Kernel, operator: str, dtype: str
+) -> KernelOperator:
+    """Validate ``X`` once and build the kernel operator.
+
+    scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and rejects
+    complex, object, empty and 1-D input with its usual messages; :func:`check_matrix` then
+    names NaN and infinite values.
+    """
+    precomputed = isinstance(kernel, Precomputed)
+    Xa = validate_data(
+        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
+        dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
+    )
+    if precomputed and sparse.issparse(Xa):
+        op = make_operator(kernel, Xa, dtype=dtype)
+        check_sparse_symmetric(op)
+        return op
+    Xv = check_matrix(Xa, "X", min_samples=2)
+    if precomputed:
+        return make_operator(kernel, Xv, dtype=dtype)
+    return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]

@@ -1,0 +1,338 @@
+"""Spectral clustering: the relaxations of §8.2.3 of Shawe-Taylor & Cristianini (chapter 8).
+
+The sum-of-squares criterion relaxes (Computation 8.27, Proposition 8.28) to the top
+eigenvectors V_N of K; Remark 8.23 gives the degree-based alternatives D⁻¹K,
+D^-½ K D^-½ and the Laplacian K − D (here written L = D − K, whose *bottom* eigenvectors are
+used). The eigenvectors become clusters by thresholding (two clusters), re-clustering the rows
+of V_N, the eigenvector approach (argmax of the rows of V_N √Λ_N) or the QR approach.
+
+Layout: :func:`_spectral_vectors` and :func:`_assign_labels` are pure solvers (arrays and
+operators in, arrays out); :class:`SpectralClustering` validates and stores the results.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import linalg
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.cluster import KMeans
+from sklearn.utils._param_validation import Interval, StrOptions
+from threadpoolctl import threadpool_limits
+
+from .._eigen import localise_degenerate, top_eigenpairs
+from .._graph import (
+    build_fit_operator,
+    check_affinity,
+    check_positive_degrees,
+    component_basis,
+    deflated_top_eigenpairs,
+    kernel_product,
+    normalized_matmat,
+    shifted_laplacian_matmat,
+    sparse_components,
+)
+from .._validation import FloatArray
+from ..kernels import RBF, Kernel, KernelOperator, make_kernel
+
+MATRICES = ("K", "random_walk", "normalized", "laplacian")
+ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
+
+#: eigenvalues this close (relative) to the trivial one count as trivial (graph components).
+_TRIVIAL_RTOL = 1e-8
+
+
+def _trivial_rtol(dtype: Any) -> float:
+    """Tolerance for "trivial" eigenvalues at the precision of the operator."""
+    return max(_TRIVIAL_RTOL, 100 * float(np.finfo(dtype).eps))
+
+
+# --------------------------------------------------------------------------- solvers
+def _spectral_vectors(
+    op: KernelOperator,
+    n_vectors: int,
+    matrix: str,
+    *,
+    random_state: Any = None,
+    tol: float = 0.0,
+) -> tuple[FloatArray, FloatArray, FloatArray, int]:
+    """Eigenpairs of the chosen matrix, never materialising it.
+
+    Returns
+    -------
+    eigenvalues : ndarray (n_vectors,)
+        Of the chosen matrix: decreasing for "K", "normalized", "random_walk"; increasing for
+        "laplacian" (its bottom eigenvalues).
+    vectors : ndarray (n, n_vectors)
+        "K": eigenvectors of K; "normalized": of D^-½KD^-½; "random_walk": of D⁻¹K, obtained
+        as D^-½ times the normalised ones (D-orthonormal); "laplacian": bottom ones of D − K.
+    solved : ndarray (n_vectors,)
+        Eigenvalues of the symmetric operator actually solved (top ones, decreasing); for the
+        Laplacian that is σ − λ with σ = 2 max D. Used as the weights Λ of the eigenvector
+        approach.
+    n_trivial : int
+        How many computed eigenvalues are trivial (1 for the normalised matrices, 0 for the
+        Laplacian): a lower bound on the number of connected components (0 for "K").
+    """
+    n = op.n_samples
+    if matrix == "K":
+        w, V = top_eigenpairs(kernel_product(op), n, n_vectors, dtype=op.dtype,
+                              random_state=random_state, tol=tol)
+        return w, V, w, 0
+    what = f"matrix={matrix!r}"
+    degrees = check_affinity(op, what)
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
+    if matrix == "laplacian":
+        mm, sigma = shifted_laplacian_matmat(op, degrees)
+        U = component_basis(op, np.ones(n))
+        if U is None:
+            w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+        else:
+            w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, sigma, -sigma, **solver)
+        lam = np.maximum(sigma - w, 0.0)
+        n_trivial = int(np.sum(lam <= _trivial_rtol(op.dtype) * sigma))
+        return lam, V, w, n_trivial
+    check_positive_degrees(degrees, what)
+    mm = normalized_matmat(op, degrees)
+    U = component_basis(op, np.sqrt(degrees))
+    if U is None:
+        w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+    else:
+        w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, 1.0, -2.0, **solver)
+    n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
+    if matrix == "random_walk":
+        V = V / np.sqrt(degrees)[:, None]
+    return w, V, w, n_trivial
+
+
+def _threshold_split(x: FloatArray) -> tuple[np.ndarray, float]:
+    """Two clusters of a vector: the threshold minimising the 1-D within-cluster sum of squares.
+
+    Exact (every split point of the sorted values is tried by prefix sums, O(n log n)); for the
+    Fiedler vector of a graph with two components this is the sign split.
+    """
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    n = xs.size
+    csum = np.cumsum(xs)
+    csq = np.cumsum(xs * xs)
+    i = np.arange(1, n)  # sizes of the left part
+    left = csum[:-1] ** 2 / i
+    right = (csum[-1] - csum[:-1]) ** 2 / (n - i)
+    ss = csq[-1] - left - right
+    ss[xs[1:] == xs[:-1]] = np.inf  # a threshold must fall between two distinct values
+    if not np.isfinite(ss).any():
+        return np.zeros(n, dtype=np.int64), float(xs[0])
+    cut = int(np.argmin(ss))
+    thr = 0.5 * (xs[cut] + xs[cut + 1])
+    return (x > thr).astype(np.int64), thr
+
+
+def _qr_labels(V: FloatArray) -> np.ndarray:
+    """The QR approach (§8.2.3; Zha, He, Ding, Simon & Gu 2001, with column pivoting).
+
+    ``V_Nᵀ P = Q̂ [R11 R12]``; the columns of ``R11⁻¹ [R11 R12] Pᵀ`` approximate the cluster
+    matrix Aᵀ: point i goes to the row of the largest entry (in magnitude) of its column.
+    The book prints the QR without pivoting; pivoting makes R11 the best-conditioned choice of
+    k "prototype" points, without which the triangular factor depends on the order of the data.
+    """
+    k = V.shape[1]
+    R, piv = linalg.qr(V.T, pivoting=True, mode="r")
+    Rhat = linalg.solve_triangular(R[:, :k], R, lower=False)
+    labels = np.empty(V.shape[0], dtype=np.int64)
+    labels[piv] = np.argmax(np.abs(Rhat), axis=0)
+    return labels
+
+
+def _assign_labels(
+    vectors: FloatArray,
+    solved: FloatArray,
+    n_clusters: int,
+    matrix: str,
+    assign: str,
+    *,
+    n_init: int = 10,
+    random_state: Any = None,
+) -> np.ndarray:
+    """Turn the first ``n_clusters`` eigenvectors into labels (§8.2.3)."""
+    V = vectors[:, :n_clusters]
+    w = solved[:n_clusters]
+    if assign == "threshold":
+        # Two clusters: the leading non-trivial vector is the second one for every matrix (the
+        # first is the Perron vector of K, D^½1 / 1 for the degree-based ones).
+        return _threshold_split(vectors[:, 1])[0]
+    if assign == "qr":
+        return _qr_labels(V)
+    if assign == "eigenvector":
+        # W = V_N √Λ_N, argmax of each row. Within a (numerically) degenerate eigenspace the
+        # eigensolver's basis is arbitrary, so it is first rotated to its most localised basis.
+        W = localise_degenerate(V, w) * np.sqrt(np.maximum(w, 0.0))
+        return np.argmax(W, axis=1).astype(np.int64)
+    rows = V
+    if matrix in ("normalized", "K"):
+        # Ng, Jordan & Weiss: rows of the normalised-affinity (and K) eigenvectors carry the
+        # cluster in their direction and the point's degree in their length: renormalise.
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        rows = rows / np.where(norms > 0, norms, 1.0)
+    km = KMeans(n_clusters=n_clusters, n_init=n_init, random_state=random_state)
+    # The rows are n × k with k small: one thread is 10-40x faster than OpenMP's team on a
+    # busy machine (measured 0.012 vs 0.47 s for 4,000 × 2, n_init=10).
+    with threadpool_limits(1, user_api="openmp"):
+        return km.fit(rows).labels_.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- estimator
+class SpectralClustering(ClusterMixin, BaseEstimator):
+    """Spectral clustering with the relaxations of §8.2.3 (Shawe-Taylor & Cristianini, ch. 8).
+
+    The top eigenvectors V_N of a kernel-derived matrix solve the relaxed sum-of-squares
+    problem (Computation 8.27, Proposition 8.28); they become clusters by one of the book's
+    three approaches, or by thresholding for two clusters. All matrices are products on the
+    kernel operator (no N × N copy is made, a sparse affinity stays sparse), and the
+    eigenproblems are partial (ARPACK seeded from ``random_state``; dense only for small N).
+
+    Parameters
+    ----------
+    n_clusters : int, default=2
+    kernel : Kernel, str or callable, default="rbf"
+        The affinity; ``"precomputed"`` means ``X`` is the (dense or scipy.sparse) N × N
+        affinity matrix itself.
+    kernel_params : dict, default=None
+        Parameters of a named kernel or a callable.
+    matrix : {"K", "random_walk", "normalized", "laplacian"}, default="normalized"
+        Top eigenvectors of K, of D⁻¹K, of D^-½KD^-½ (Remark 8.23), or the bottom eigenvectors
+        of the Laplacian L = D − K (the book's K − D with the sign turned so that it is PSD).
+    assign : {"recluster", "eigenvector", "qr", "threshold"}, default="recluster"
+        ``"recluster"``: k-means on the rows of V_N (rows renormalised for "normalized" and
+        "K", as Ng, Jordan & Weiss do); ``"eigenvector"``: argmax of the rows of V_N √Λ_N;
+        ``"qr"``: the QR approach (column-pivoted); ``"threshold"``: two clusters only, split
+        of the leading non-trivial eigenvector at its best 1-D two-means threshold.
+    n_init : int, default=10
+        k-means restarts of ``"recluster"``.
+    eigen_tol : float, default=0.0
+        ARPACK's relative accuracy (0: machine precision).
+    operator : {"auto", "dense", "chunked"}, default="auto"
+        Kernel operator (see :func:`kernel_patterns.kernels.make_operator`).
+    dtype : {"float64", "float32"}, default="float64"
+        Precision of the kernel operator.
+    random_state : int, RandomState instance or None, default=None
+        Seeds ARPACK's start vector and k-means.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+    eigenvalues_ : ndarray of shape (n_clusters,)
+        Eigenvalues of the chosen matrix (decreasing; increasing for "laplacian").
+    embedding_ : ndarray of shape (n_samples, n_clusters)
+        The eigenvectors used (D^-½ v for "random_walk"), with deterministic signs.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from kernel_patterns import SpectralClustering
+    >>> from kernel_patterns.datasets import make_rings
+    >>> from sklearn.metrics import adjusted_rand_score
+    >>> X, y = make_rings(random_state=0)
+    >>> sc = SpectralClustering(2, kernel="rbf", kernel_params={"gamma": 10.0},
+    ...                         random_state=0).fit(X)
+    >>> adjusted_rand_score(y, sc.labels_)
+    1.0
+    >>> sc.eigenvalues_.round(4)  # 1 is the trivial eigenvalue of D^-½KD^-½
+    array([1.    , 0.9995])
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [Kernel, str, callable],
+        "kernel_params": [dict, None],
+        "matrix": [StrOptions(set(MATRICES))],
+        "assign": [StrOptions(set(ASSIGNMENTS))],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "eigen_tol": [Interval(Real, 0, None, closed="left")],
+        "operator": [StrOptions({"auto", "dense", "chunked"})],
+        "dtype": [StrOptions({"float64", "float32"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_clusters: int = 2,
+        *,
+        kernel: Kernel | str | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        matrix: str = "normalized",
+        assign: str = "recluster",
+        n_init: int = 10,
+        eigen_tol: float = 0.0,
+        operator: str = "auto",
+        dtype: str = "float64",
+        random_state: Any = None,
+    ) -> None:
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.matrix = matrix
+        self.assign = assign
+        self.n_init = n_init
+        self.eigen_tol = eigen_tol
+        self.operator = operator
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
+        """Cluster ``X`` (or the precomputed affinity ``X``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) with
+            ``kernel="precomputed"`` (dense or scipy.sparse)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
+        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        n = op.n_samples
+        k = self.n_clusters
+        if k > n:
+            raise ValueError(f"n_clusters={k} is larger than the number of samples ({n}).")
+        if self.assign == "threshold" and k != 2:
+            raise ValueError(
+                f"assign='threshold' splits the data in two; it needs n_clusters=2, got {k}."
+            )
+        n_vectors = min(k + 1, n)  # one more: tells whether the graph has > k components
+        lam, V, solved, n_trivial = _spectral_vectors(
+            op, n_vectors, self.matrix, random_state=self.random_state, tol=self.eigen_tol
+        )
+        if self.matrix != "K":
+            n_comp = sparse_components(op)
+            at_least = n_comp is None and n_trivial == n_vectors
+            if n_comp is None and n_trivial > k:
+                n_comp = n_trivial
+            if n_comp is not None and n_comp > k:
+                warnings.warn(
+                    f"the affinity graph has {'at least ' if at_least else ''}"
+                    f"{n_comp} connected components, more than n_clusters={k}: the leading "
+                    "eigenspace is degenerate and the clusters are not determined by it. "
+                    "Widen the kernel or ask for more clusters.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+        labels = _assign_labels(V, solved, k, self.matrix, self.assign, n_init=self.n_init,
+                                random_state=self.random_state)
+        self.labels_ = labels
+        self.eigenvalues_ = lam[:k]
+        self.embedding_ = V[:, :k]
+        return self
+
+    @classmethod
+    def _sk_check_instances(cls) -> list[SpectralClustering]:
+        return [cls(random_state=0), cls(matrix="laplacian", assign="qr", random_state=0)]
+

@@ -1,0 +1,267 @@
+"""Kernel multidimensional scaling: Algorithm 8.29 of Shawe-Taylor & Cristianini (chapter 8).
+
+MDS in a kernel-defined feature space is kernel PCA: centre K, take its top eigenvectors
+v_j with eigenvalues λ_j, set α^j = v_j / √λ_j and map a point x to
+``(Σ_i α^j_i κ̃(x_i, x))_j`` — on the training points that is ``v_j √λ_j``.
+
+The centring ``K̃ = K − (1/N) j jᵀK − (1/N) K j jᵀ + (1/N²)(jᵀKj) j jᵀ`` (the algorithm's second
+line) is applied through products only: ``K̃ V = H K H V`` with H = I − j jᵀ/N costs one
+``K @ V`` and two column-mean subtractions, no N × N copy.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._eigen import ritz_extremes, top_eigenpairs
+from .._graph import build_fit_operator, kernel_product
+from .._validation import FloatArray, check_matrix, check_same_features
+from ..kernels import (
+    RBF,
+    Cosine,
+    GPCovariance,
+    Kernel,
+    KernelOperator,
+    Linear,
+    Polynomial,
+    Precomputed,
+    make_kernel,
+)
+
+#: negative eigenvalues of the centred kernel smaller than this share of the largest are noise.
+_NEG_RTOL = 1e-5
+
+
+def _known_psd(kernel: Kernel) -> bool:
+    """Kernels that are positive semi-definite by construction (no spectrum check needed)."""
+    if isinstance(kernel, (RBF, GPCovariance, Linear, Cosine)):
+        return True
+    if isinstance(kernel, Polynomial):
+        return float(kernel.coef0) >= 0 and float(kernel.degree) == int(kernel.degree)
+    return False
+
+
+def _centred_matmat(op: KernelOperator) -> Any:
+    """``V -> H K H V`` with H = I − j jᵀ/N (the centring of Algorithm 8.29, line 2)."""
+
+    product = kernel_product(op)
+
+    def matmat(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        KV = product(V - V.mean(axis=0))
+        return KV - KV.mean(axis=0)
+
+    return matmat
+
+
+def _kernel_mds(
+    op: KernelOperator,
+    n_components: int,
+    *,
+    check_psd: bool,
+    random_state: Any = None,
+    tol: float = 0.0,
+) -> tuple[FloatArray, FloatArray, float, float]:
+    """Top eigenpairs of the centred kernel.
+
+    Returns
+    -------
+    eigenvalues : ndarray (n_components,), decreasing (may hold values ≤ 0)
+    vectors : ndarray (n_samples, n_components), deterministic signs
+    trace : float
+        ``tr K̃ = tr K − jᵀKj / N``.
+    lambda_min : float
+        Smallest eigenvalue of K̃ (0.0 when the kernel is PSD by construction).
+    """
+    n = op.n_samples
+    mm = _centred_matmat(op)
+    w, V = top_eigenpairs(mm, n, n_components, dtype=op.dtype, random_state=random_state,
+                          tol=tol)
+    r = np.asarray(op.row_sums(), dtype=np.float64)
+    trace = float(np.sum(op.diag(), dtype=np.float64) - r.sum() / n)
+    lam_min = 0.0
+    if check_psd:
+        lam_min, _ = ritz_extremes(mm, n, random_state=random_state)
+    return w, V, trace, lam_min
+
+
+class KernelMDS(TransformerMixin, BaseEstimator):
+    """Multidimensional scaling in a kernel-defined feature space (Algorithm 8.29).
+
+    The first ``n_components`` kernel-PCA projections of the data: centre the kernel matrix,
+    take its top eigenvectors, ``α^j = v_j / √λ_j``, and project with the centred kernel.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimension of the picture (2 or 3 for display); must be smaller than n_samples.
+    kernel : Kernel, str or callable, default="rbf"
+        ``"precomputed"``: ``X`` is the N × N kernel matrix, and ``transform`` takes the
+        n_new × N block of kernel values between new and training points.
+    kernel_params : dict, default=None
+    eigen_tol : float, default=0.0
+        ARPACK's relative accuracy (0: machine precision).
+    operator : {"auto", "dense", "chunked"}, default="auto"
+    dtype : {"float64", "float32"}, default="float64"
+    random_state : int, RandomState instance or None, default=None
+        Seeds ARPACK's start vector.
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        ``v_j √λ_j``: the projections of the training points.
+    eigenvalues_ : ndarray of shape (n_components,)
+        Top eigenvalues of the centred kernel, decreasing, negative ones clipped to 0.
+    alphas_ : ndarray of shape (n_samples, n_components)
+        The dual coefficients α^j = v_j / √λ_j (0 for a clipped component).
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        ``λ_j / tr K̃``: the share of the feature-space variance each axis shows.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns import KernelMDS
+    >>> X = np.random.default_rng(0).normal(size=(50, 4))
+    >>> mds = KernelMDS(n_components=2, kernel="linear")
+    >>> Z = mds.fit_transform(X)
+    >>> Z.shape
+    (50, 2)
+    >>> bool(np.allclose(mds.transform(X), Z))
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [Kernel, str, callable],
+        "kernel_params": [dict, None],
+        "eigen_tol": [Interval(Real, 0, None, closed="left")],
+        "operator": [StrOptions({"auto", "dense", "chunked"})],
+        "dtype": [StrOptions({"float64", "float32"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_components: int = 2,
+        *,
+        kernel: Kernel | str | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        eigen_tol: float = 0.0,
+        operator: str = "auto",
+        dtype: str = "float64",
+        random_state: Any = None,
+    ) -> None:
+        self.n_components = n_components
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.eigen_tol = eigen_tol
+        self.operator = operator
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def fit(self, X: ArrayLike, y: Any = None) -> KernelMDS:
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) with
+            ``kernel="precomputed"``
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
+        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        n, k = op.n_samples, self.n_components
+        if k >= n:
+            raise ValueError(
+                f"n_components={k} must be smaller than the number of samples ({n})."
+            )
+        w, V, trace, lam_min = _kernel_mds(
+            op, k, check_psd=not _known_psd(kernel), random_state=self.random_state,
+            tol=self.eigen_tol,
+        )
+        top = max(float(w[0]), 0.0)
+        if lam_min < 0 and -lam_min > _NEG_RTOL * max(top, np.finfo(np.float64).tiny):
+            warnings.warn(
+                f"the centred kernel is not positive semi-definite: smallest eigenvalue "
+                f"{lam_min:.3g} (largest {top:.3g}); it is not an inner product of a feature "
+                "space, so the picture ignores its negative part.",
+                UserWarning,
+                stacklevel=2,
+            )
+        n_neg = int(np.sum(w <= 0))
+        if n_neg:
+            warnings.warn(
+                f"{n_neg} of the {k} requested eigenvalues of the centred kernel are not "
+                "positive; those axes are set to 0. Ask for fewer components.",
+                UserWarning,
+                stacklevel=2,
+            )
+        lam = np.maximum(w, 0.0)
+        root = np.sqrt(lam)
+        inv = np.divide(1.0, root, out=np.zeros_like(root), where=root > 0)
+        r = np.asarray(op.row_sums(), dtype=np.float64)
+        self._col_means = r / n
+        self._total_mean = float(r.sum() / n**2)
+        self._kernel = kernel
+        self._X_fit = None if isinstance(kernel, Precomputed) else np.asarray(op.X)
+        self.eigenvalues_ = lam
+        self.alphas_ = V * inv
+        self.embedding_ = V * root
+        self.explained_variance_ratio_ = lam / trace if trace > 0 else np.zeros_like(lam)
+        return self
+
+    def fit_transform(self, X: ArrayLike, y: Any = None, **params: Any) -> FloatArray:
+        """Fit and return ``embedding_``."""
+        return self.fit(X).embedding_
+
+    def transform(self, X: ArrayLike) -> FloatArray:
+        """Project new points (Algorithm 8.29, last line, with the centred kernel).
+
+        The book writes ``Σ_i α^j_i κ(x_i, x)`` with the raw kernel; the α^j are eigenvectors
+        of the *centred* matrix, so κ(·, x) is centred with the training means first (as
+        kernel PCA does). Then ``transform(X_train)`` equals ``embedding_`` (except for a kernel
+        with diagonal-only noise, e.g. ``GPCovariance(v2 > 0)``, whose K(X, X) and cross kernel
+        differ on the diagonal).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_features), or (n_new, n_samples_train) of kernel
+            values with ``kernel="precomputed"``
+
+        Returns
+        -------
+        ndarray of shape (n_new, n_components)
+        """
+        check_is_fitted(self, "alphas_")
+        Kn = self._cross(X)
+        Kc = Kn - Kn.mean(axis=1, keepdims=True) - self._col_means + self._total_mean
+        return Kc @ self.alphas_
+
+    def _cross(self, X: ArrayLike) -> FloatArray:
+        n_train = self.alphas_.shape[0]
+        Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
+                           ensure_all_finite=False)
+        Y = check_matrix(Xa, "X")
+        if self._X_fit is None:  # Y is K(new, train); its width was checked above
+            return np.asarray(Y, dtype=np.float64)
+        Xf = self._X_fit
+        check_same_features(Xf, Y, "the training data", "X")
+        out = np.empty((Y.shape[0], n_train), dtype=np.float64)
+        step = max(1, (64 * 1024**2) // (8 * max(1, n_train)))
+        for a in range(0, Y.shape[0], step):
+            out[a : a + step] = self._kernel._pairwise(Y[a : a + step].astype(Xf.dtype), Xf)
+        return out

@@ -1,0 +1,216 @@
+"""Laplacian embedding: Computation 8.30, Theorem 8.32, Algorithm 8.33 (Shawe-Taylor &
+Cristianini, chapter 8).
+
+Minimise ``E(τ) = Σ_ij κ(x_i, x_j) ‖τ(x_i) − τ(x_j)‖²`` over embeddings with unit, mutually
+orthogonal coordinate vectors orthogonal to the all-ones vector j (eq. 8.14). Since
+``Σ_ij K_ij (v_i − v_j)² = 2 vᵀ L v`` with the Laplacian L = D − K (Definition 8.31), the
+optimum takes the eigenvectors of L after the one of eigenvalue 0 (which is j), and
+``E = 2 (λ_2 + … + λ_{k+1})`` (Theorem 8.32).
+
+The bottom eigenvectors of L orthogonal to j are the top eigenvectors of the deflated,
+shifted operator ``H (σ I − L) H`` (H = I − j jᵀ/N, σ = 2 max D ≥ λ_max(L)), applied through
+``K @ V`` products: L is never formed.
+
+Errata 9: with a disconnected graph, L has one zero eigenvalue per connected component; the
+extra ones are the first embedding coordinates (they collapse each component to a point), as
+Theorem 8.32 says when read literally. Code Fragment 8.4 instead drops *every* eigenvalue below
+1e-5. We follow the theorem and warn with the number of components.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import _deterministic_vector_sign_flip
+
+from .._eigen import top_eigenpairs
+from .._graph import (
+    build_fit_operator,
+    check_affinity,
+    component_basis,
+    deflated_top_eigenpairs,
+    shifted_laplacian_matmat,
+    sparse_components,
+)
+from .._validation import FloatArray
+from ..kernels import RBF, Kernel, KernelOperator, make_kernel
+
+#: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
+_ZERO_RTOL = 1e-9
+
+
+def _laplacian_embedding(
+    op: KernelOperator,
+    n_components: int,
+    *,
+    random_state: Any = None,
+    tol: float = 0.0,
+) -> tuple[FloatArray, FloatArray, int]:
+    """Eigenpairs 2, …, k+1 of L = D − K (increasing), and the number of zero ones among them.
+
+    Returns
+    -------
+    eigenvalues : ndarray (n_components,)
+        λ_2 ≤ … ≤ λ_{k+1}.
+    vectors : ndarray (n_samples, n_components)
+        Orthonormal, orthogonal to the all-ones vector, deterministic signs.
+    n_zero : int
+        How many of those eigenvalues are zero (the graph has at least ``1 + n_zero``
+        connected components).
+    """
+    degrees = check_affinity(op, "the Laplacian embedding")
+    shifted, sigma = shifted_laplacian_matmat(op, degrees)
+
+    def deflated(V: FloatArray) -> FloatArray:
+        V = np.asarray(V).reshape(op.n_samples, -1)
+        out = shifted(V - V.mean(axis=0))
+        return out - out.mean(axis=0)
+
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
+    U = component_basis(op, np.ones(op.n_samples))
+    if U is None:
+        w, V = top_eigenpairs(deflated, op.n_samples, n_components, **solver)
+    else:
+        # Exact components of a sparse graph: the zero eigenspace span(U) is known. Its part
+        # orthogonal to j gives the first c − 1 coordinates; the rest come from L deflated on U.
+        Uc = U - U.mean(axis=0)
+        left, sv, _ = np.linalg.svd(Uc, full_matrices=False)
+        Z = _deterministic_vector_sign_flip(left[:, sv > 1e-8 * sv.max()].T).T
+        c = U.shape[1]
+        w_all, W = deflated_top_eigenpairs(shifted, op.n_samples, max(c, n_components + 1), U,
+                                           sigma, -sigma, **solver)
+        V = np.hstack([Z, W[:, c:]])[:, :n_components]
+        w = np.r_[np.full(Z.shape[1], sigma), w_all[c:]][:n_components]
+    lam = np.maximum(sigma - w, 0.0)
+    rtol = max(_ZERO_RTOL, 100 * float(np.finfo(op.dtype).eps))
+    n_zero = int(np.sum(lam <= rtol * sigma))
+    return lam, V, n_zero
+
+
+class LaplacianEmbedding(BaseEstimator):
+    """Data visualisation by the Laplacian of the kernel matrix (Algorithm 8.33, Thm 8.32).
+
+    Coordinates are the eigenvectors v², …, v^{k+1} of L(K) = D − K: points with a large kernel
+    value are placed close together. Needs a non-negative affinity (e.g. an RBF kernel or a
+    sparse neighbourhood graph with ``kernel="precomputed"``).
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimension k of the picture; must be smaller than n_samples.
+    kernel : Kernel, str or callable, default="rbf"
+        ``"precomputed"``: ``X`` is the N × N affinity (dense or scipy.sparse).
+    kernel_params : dict, default=None
+    eigen_tol : float, default=0.0
+        ARPACK's relative accuracy (0: machine precision).
+    operator : {"auto", "dense", "chunked"}, default="auto"
+    dtype : {"float64", "float32"}, default="float64"
+    random_state : int, RandomState instance or None, default=None
+        Seeds ARPACK's start vector.
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        τ: orthonormal columns, each orthogonal to the all-ones vector.
+    eigenvalues_ : ndarray of shape (n_components,)
+        λ_2 ≤ … ≤ λ_{k+1} of L.
+    objective_ : float
+        The minimal ``E(τ) = Σ_ij K_ij ‖τ_i − τ_j‖² = 2 Σ λ`` (Theorem 8.32).
+    n_connected_components_ : int
+        Connected components of the affinity graph: exact for a sparse affinity, otherwise
+        counted from the zero eigenvalues found (a lower bound when all of them are zero).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns import LaplacianEmbedding
+    >>> X = np.random.default_rng(0).normal(size=(60, 3))
+    >>> le = LaplacianEmbedding(n_components=2, kernel="rbf").fit(X)
+    >>> le.embedding_.shape
+    (60, 2)
+    >>> bool(np.allclose(le.embedding_.sum(axis=0), 0.0))
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [Kernel, str, callable],
+        "kernel_params": [dict, None],
+        "eigen_tol": [Interval(Real, 0, None, closed="left")],
+        "operator": [StrOptions({"auto", "dense", "chunked"})],
+        "dtype": [StrOptions({"float64", "float32"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_components: int = 2,
+        *,
+        kernel: Kernel | str | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        eigen_tol: float = 0.0,
+        operator: str = "auto",
+        dtype: str = "float64",
+        random_state: Any = None,
+    ) -> None:
+        self.n_components = n_components
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.eigen_tol = eigen_tol
+        self.operator = operator
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def fit(self, X: ArrayLike, y: Any = None) -> LaplacianEmbedding:
+        """Compute the embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or the (n_samples, n_samples)
+            affinity (dense or scipy.sparse) with ``kernel="precomputed"``
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
+        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        n, k = op.n_samples, self.n_components
+        if k >= n:
+            raise ValueError(
+                f"n_components={k} must be smaller than the number of samples ({n}): the "
+                "embedding drops the constant eigenvector of the Laplacian."
+            )
+        lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state,
+                                              tol=self.eigen_tol)
+        exact = sparse_components(op)
+        n_comp = exact if exact is not None else 1 + n_zero
+        if n_comp > 1:
+            at_least = "at least " if exact is None and n_zero == k else ""
+            warnings.warn(
+                f"the affinity graph is disconnected: it has {at_least}{n_comp} connected "
+                f"components, so the Laplacian has {at_least}{n_comp} zero eigenvalues "
+                f"(errata 9). {min(n_comp - 1, k)} of the {k} coordinates only tell the "
+                "components apart (each component collapses to a point). Widen the kernel or "
+                "embed each component separately.",
+                UserWarning,
+                stacklevel=2,
+            )
+        self.n_connected_components_ = int(n_comp)
+        self.eigenvalues_ = lam
+        self.embedding_ = V
+        self.objective_ = float(2.0 * lam.sum())
+        return self
+
+    def fit_transform(self, X: ArrayLike, y: Any = None) -> FloatArray:
+        """Fit and return ``embedding_``."""
+        return self.fit(X).embedding_

@@ -1,0 +1,109 @@
+"""LaplacianEmbedding (Algorithm 8.33, Theorem 8.32): reference tests on explicit Laplacians."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import sparse
+from sklearn.datasets import make_blobs
+from sklearn.neighbors import kneighbors_graph
+
+from kernel_patterns import LaplacianEmbedding
+from kernel_patterns.datasets import make_two_moons
+from kernel_patterns.embed import LaplacianEmbedding as LaplacianFromEmbed
+from kernel_patterns.kernels import RBF, SparseKernelOperator
+
+
+def test_exported_from_both_places():
+    assert LaplacianFromEmbed is LaplacianEmbedding
+
+
+@pytest.mark.parametrize("n", [200, 700])  # dense eigh path and ARPACK path
+def test_theorem_8_32(n):
+    X, _ = make_two_moons(n_samples=(n // 2, n - n // 2), random_state=0)
+    k = RBF(2.0)
+    le = LaplacianEmbedding(3, kernel=k, random_state=0).fit(X)
+    T = le.embedding_
+    # constraints (8.14): orthonormal columns, each orthogonal to the all-ones vector
+    np.testing.assert_allclose(T.T @ T, np.eye(3), atol=1e-10)
+    np.testing.assert_allclose(T.sum(axis=0), 0.0, atol=1e-10)
+    # E(τ) = Σ K_ij ‖τ_i − τ_j‖² = 2 (λ_2 + … + λ_{k+1})
+    K = k(X)
+    sq = np.sum(T**2, axis=1)
+    dist2 = sq[:, None] + sq[None, :] - 2 * T @ T.T
+    E = float(np.sum(K * dist2))
+    np.testing.assert_allclose(E, le.objective_, rtol=1e-8)
+    # reference: dense eigendecomposition of L = D − K
+    L = np.diag(K.sum(1)) - K
+    lam, V = np.linalg.eigh(L)
+    np.testing.assert_allclose(le.eigenvalues_, lam[1:4], rtol=1e-8)
+    np.testing.assert_allclose(2 * lam[1:4].sum(), le.objective_, rtol=1e-8)
+    # same subspace as the explicit eigenvectors 2..4
+    np.testing.assert_allclose(np.abs(V[:, 1:4].T @ T), np.eye(3), atol=1e-6)
+
+
+def test_disconnected_graph_warns_with_component_count():
+    X, _ = make_blobs(n_samples=[30, 30, 30], centers=[[0, 0], [50, 0], [0, 50]],
+                      cluster_std=0.5, random_state=0)
+    with pytest.warns(UserWarning, match="3 connected components"):
+        le = LaplacianEmbedding(3, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
+    assert le.n_connected_components_ == 3
+    np.testing.assert_allclose(le.eigenvalues_[:2], 0.0, atol=1e-8)
+    np.testing.assert_allclose(le.embedding_.sum(axis=0), 0.0, atol=1e-10)
+    A = sparse.block_diag([np.ones((4, 4))] * 4, format="csr")
+    with pytest.warns(UserWarning, match="4 connected components"):
+        le = LaplacianEmbedding(2, kernel="precomputed", random_state=0).fit(A)
+    assert le.n_connected_components_ == 4
+
+
+def test_sparse_affinity_is_never_densified(monkeypatch):
+    X = np.random.default_rng(0).normal(size=(700, 2))  # one connected kNN graph
+    A = kneighbors_graph(X, 12, include_self=False)
+    A = sparse.csr_matrix(0.5 * (A + A.T))
+    ref = LaplacianEmbedding(2, kernel="precomputed", random_state=0).fit(A.toarray())
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the sparse affinity was densified")
+
+    for name in ("to_dense", "rows", "_take_rows"):
+        monkeypatch.setattr(SparseKernelOperator, name, boom)
+    le = LaplacianEmbedding(2, kernel="precomputed", random_state=0).fit(A)
+    np.testing.assert_allclose(le.eigenvalues_, ref.eigenvalues_, rtol=1e-8)
+    assert le.n_connected_components_ == 1
+
+
+def test_input_unchanged():
+    X, _ = make_two_moons(random_state=0)
+    X0 = X.copy()
+    LaplacianEmbedding(2, random_state=0).fit_transform(X)
+    np.testing.assert_array_equal(X, X0)
+
+
+def test_bad_input():
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    with pytest.raises(ValueError, match="must be smaller than the number of samples"):
+        LaplacianEmbedding(10).fit(X)
+    with pytest.raises(ValueError, match="must be non-negative"):
+        LaplacianEmbedding(2, kernel="linear").fit(X)
+    with pytest.raises(ValueError, match="infinity"):
+        LaplacianEmbedding(2).fit(np.where(np.eye(10, 3) > 0, np.inf, X))
+    with pytest.raises(ValueError, match="'n_components' parameter"):
+        LaplacianEmbedding(0).fit(X)
+
+
+def test_disconnected_sparse_graph_matches_explicit_laplacian():
+    # three kNN components (> 600 points: ARPACK on the deflated operator)
+    rng = np.random.default_rng(0)
+    parts = [rng.normal(size=(m, 2)) + off for m, off in [(300, 0), (250, 100), (150, 200)]]
+    X = np.vstack(parts)
+    A = kneighbors_graph(X, 8, include_self=False)
+    A = sparse.csr_matrix(0.5 * (A + A.T))
+    with pytest.warns(UserWarning, match="3 connected components"):
+        le = LaplacianEmbedding(4, kernel="precomputed", random_state=0).fit(A)
+    T = le.embedding_
+    np.testing.assert_allclose(T.T @ T, np.eye(4), atol=1e-10)
+    np.testing.assert_allclose(T.sum(axis=0), 0.0, atol=1e-10)
+    D = A.toarray()
+    lam = np.linalg.eigvalsh(np.diag(D.sum(1)) - D)
+    np.testing.assert_allclose(le.eigenvalues_, lam[1:5], atol=1e-9)
+    np.testing.assert_allclose(le.objective_, 2 * lam[1:5].sum(), atol=1e-8)
