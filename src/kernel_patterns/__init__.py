@@ -8,6 +8,7 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
+from .cluster import KernelKMeans, SoftKernelKMeans
 
 try:
     __version__ = version("kernel_patterns")
@@ -15,6 +16,8 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
+    "KernelKMeans",
+    "SoftKernelKMeans",
     "__version__",
     "datasets",
     "kernels",

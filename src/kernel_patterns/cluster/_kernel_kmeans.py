@@ -1,0 +1,457 @@
+"""Kernel k-means: Algorithm 8.22 of Shawe-Taylor & Cristianini (file ``002``, §8.2).
+
+The solver works on assignments only. With the (weighted) assignment matrix Z, z_ik = w_i when
+point i is in cluster k, and s_k = Σ_i z_ik, the squared feature-space distance of point n to
+the centroid of cluster k is (eq. 6.3 of file ``003``; the book's rule before Algorithm 8.22)
+
+    d_nk = K_nn − 2/s_k (K Z)_nk + 1/s_k² z_kᵀ K z_k.
+
+The last (within-cluster) term differs between clusters and must not be dropped (tslearn's
+``KernelKMeans`` drops it and assigns points wrongly). Each iteration needs one product K·Z
+through the kernel operator: for a dense operator as the sparse one-hot product Zᵀ·K (one pass
+over K, which is symmetric), otherwise ``op.matmat``. The within-cluster terms come from
+zᵀ(KZ) at no extra cost.
+
+Code Fragment 8.3 of the book has Matlab typos (``while change = 1``, ``if f(i) = ff(i)``,
+errata 7): the intent, implemented here, is "repeat while any assignment changed; move point i
+when its nearest centroid differs".
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ..kernels import (
+    DenseKernelOperator,
+    Kernel,
+    KernelOperator,
+    Precomputed,
+    make_kernel,
+    make_operator,
+)
+from ._kmeans_init import (
+    _init_all_but_k,
+    _init_input_kmeans,
+    _init_kmeans_plusplus,
+    _init_random,
+)
+
+IntArray = NDArray[np.intp]
+FloatArray = NDArray[np.floating[Any]]
+
+
+# =============================================================================== solver
+def _kernel_times(op: KernelOperator, W: Any) -> FloatArray:
+    """``K @ W`` (n × k) through the operator; sparse W with a dense K as ``(Wᵀ K)ᵀ``."""
+    if sparse.issparse(W):
+        if isinstance(op, DenseKernelOperator):
+            # One pass over K: sparse (k × n) times dense (n × n); K is symmetric.
+            return np.asarray((W.T.tocsr() @ op.K).T)
+        W = W.toarray()
+    return np.asarray(op.matmat(W))
+
+
+def _one_hot(labels: IntArray, weights: FloatArray, n_clusters: int, dtype: Any) -> Any:
+    n = labels.shape[0]
+    return sparse.csr_array(
+        (weights.astype(dtype, copy=False), (np.arange(n), labels)), shape=(n, n_clusters)
+    )
+
+
+def _hard_distances(
+    op: KernelOperator,
+    labels: IntArray,
+    weights: FloatArray,
+    diag: FloatArray,
+    n_clusters: int,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Distances d_nk of every point to every centroid (eq. 6.3), with empty clusters at +inf.
+
+    Returns ``(dist, sizes, within)`` where ``sizes[k] = s_k`` and
+    ``within[k] = z_kᵀ K z_k / s_k²`` (the squared norm of centroid k).
+    """
+    Z = _one_hot(labels, weights, n_clusters, op.dtype)
+    KZ = _kernel_times(op, Z).astype(np.float64, copy=False)
+    sizes = np.bincount(labels, weights=weights, minlength=n_clusters).astype(np.float64)
+    zkz = np.bincount(
+        labels, weights=weights * KZ[np.arange(labels.shape[0]), labels], minlength=n_clusters
+    )
+    empty = sizes <= 0.0
+    safe = np.where(empty, 1.0, sizes)
+    within = zkz / safe**2
+    dist = diag[:, None] - (2.0 / safe) * KZ + within[None, :]
+    dist[:, empty] = np.inf
+    return dist, sizes, within
+
+
+def _relocate_empty(
+    new_labels: IntArray, dist: FloatArray, weights: FloatArray, n_clusters: int
+) -> IntArray:
+    """Empty-cluster policy: an empty cluster takes the point farthest (in feature space,
+    weighted by its sample weight) from its centroid, among clusters with two or more points.
+
+    This is scikit-learn's ``KMeans`` rule, applied to feature-space distances.
+    """
+    counts = np.bincount(new_labels, minlength=n_clusters)
+    empty = np.flatnonzero(counts == 0)
+    if empty.size == 0:
+        return new_labels
+    labels = new_labels.copy()
+    n = labels.shape[0]
+    far = weights * dist[np.arange(n), labels]
+    far[~np.isfinite(far)] = 0.0
+    for k in empty:
+        counts = np.bincount(labels, minlength=n_clusters)
+        movable = counts[labels] > 1
+        if not movable.any():  # pragma: no cover - needs n_samples < n_clusters
+            break
+        cand = np.where(movable, far, -np.inf)
+        i = int(np.argmax(cand))
+        labels[i] = k
+        far[i] = -np.inf
+    return labels
+
+
+def _hard_inertia(
+    op: KernelOperator, labels: IntArray, weights: FloatArray, diag: FloatArray, n_clusters: int
+) -> float:
+    """ss(A) of Prop. 8.24 (weighted): Σ_i w_i K_ii − Σ_k z_kᵀ K z_k / s_k = eq. 8.12."""
+    dist, _, _ = _hard_distances(op, labels, weights, diag, n_clusters)
+    return float(np.sum(weights * dist[np.arange(labels.shape[0]), labels]))
+
+
+def _lloyd_kernel_kmeans(
+    op: KernelOperator,
+    labels: ArrayLike,
+    n_clusters: int,
+    sample_weight: FloatArray | None = None,
+    max_iter: int = 300,
+    tol: float = 0.0,
+    diag: FloatArray | None = None,
+) -> tuple[IntArray, float, int]:
+    """Batch (Lloyd) kernel k-means from initial labels: Algorithm 8.22 / Code Fragment 8.3.
+
+    Parameters
+    ----------
+    op : KernelOperator
+        The training kernel matrix.
+    labels : array of int in [0, n_clusters)
+        Initial assignments (empty clusters are allowed; they get re-seeded).
+    n_clusters : int
+    sample_weight : array of shape (n_samples,), default=ones
+    max_iter : int
+        Maximum number of reassignment passes (each costs one product K·Z).
+    tol : float
+        Stop when at most ``tol · n_samples`` points change cluster (0: a fixed point).
+    diag : array, default=op.diag()
+
+    Returns
+    -------
+    labels : ndarray of int
+    inertia : float
+        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖² for the returned labels (eq. 8.12).
+    n_iter : int
+        Number of reassignment passes done.
+    """
+    lab = np.asarray(labels, dtype=np.intp).copy()
+    n = lab.shape[0]
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    d = np.asarray(op.diag() if diag is None else diag, dtype=np.float64)
+    n_iter = 0
+    inertia = np.inf
+    for n_iter in range(1, max_iter + 1):
+        dist, _, _ = _hard_distances(op, lab, w, d, n_clusters)
+        inertia = float(np.sum(w * dist[np.arange(n), lab]))
+        new = np.argmin(dist, axis=1).astype(np.intp)
+        # keep the current cluster on ties, so a fixed point is a fixed point
+        keep = dist[np.arange(n), lab] <= dist[np.arange(n), new]
+        new[keep] = lab[keep]
+        new = _relocate_empty(new, dist, w, n_clusters)
+        n_changed = int(np.count_nonzero(new != lab))
+        if n_changed == 0 and np.isfinite(inertia):
+            return lab, inertia, n_iter
+        lab = new
+        if n_changed <= tol * n:
+            break
+    # stopped by tol or max_iter: the inertia of the final labels needs one more product
+    return lab, _hard_inertia(op, lab, w, d, n_clusters), n_iter
+
+
+# =============================================================================== estimator
+class _KernelKMeansBase(ClusterMixin, BaseEstimator):
+    """Shared parameters, validation, initialisation and kernel rows for new points."""
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [str, callable],
+        "kernel_params": [dict, None],
+        "init": [StrOptions({"k-means++", "random", "kmeans", "n-k+1"}), "array-like"],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "operator": [StrOptions({"auto", "dense", "chunked"})],
+        "dtype": [StrOptions({"float64", "float32"})],
+    }
+
+    _sk_expected_failed_checks: ClassVar[dict[str, str]] = {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the random seeding draws per sample, so repeating a point instead of weighting it "
+            "changes the random stream; the clusters agree but their label numbers are "
+            "permuted (scikit-learn's KMeans has the same exemption)"
+        ),
+    }
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self._is_precomputed()
+        return tags
+
+    def _is_precomputed(self) -> bool:
+        k = self.kernel
+        return (isinstance(k, str) and k.lower() == "precomputed") or isinstance(k, Precomputed)
+
+    # -- fit helpers ---------------------------------------------------------------
+    def _prepare_fit(
+        self, X: ArrayLike, sample_weight: ArrayLike | None
+    ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:
+        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1)
+        n = Xv.shape[0]
+        if n < self.n_clusters:
+            raise ValueError(
+                f"n_samples={n} should be >= n_clusters={self.n_clusters}: "
+                "there are fewer samples than clusters."
+            )
+        w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
+        if not w.sum() > 0:
+            raise ValueError("sample_weight must have a positive sum.")
+        kernel = make_kernel(self.kernel, self.kernel_params)
+        if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
+            kernel = clone(kernel).fit(Xv)
+        op = make_operator(
+            kernel,
+            Xv,
+            operator=self.operator,
+            dtype=np.dtype(self.dtype),
+            check_psd=True,
+        )
+        return Xv, kernel, op, w, np.asarray(op.diag(), dtype=np.float64)
+
+    def _initial_labels(
+        self,
+        X: FloatArray,
+        op: KernelOperator,
+        diag: FloatArray,
+        w: FloatArray,
+        rng: np.random.Generator,
+    ) -> IntArray:
+        init = self.init
+        k = self.n_clusters
+        n = op.n_samples
+        if isinstance(init, str):
+            if init == "random":
+                return _init_random(n, k, rng)
+            if init == "n-k+1":
+                return _init_all_but_k(n, k, rng)
+            if init == "kmeans":
+                if self._is_precomputed():
+                    raise ValueError(
+                        "init='kmeans' runs k-means in input space, which a precomputed kernel "
+                        "does not have; use 'k-means++', 'random' or 'n-k+1'."
+                    )
+                return _init_input_kmeans(X, k, w, rng)
+            return _init_kmeans_plusplus(op, diag, k, w, rng)
+        return self._check_init_labels(init, n)
+
+    def _check_init_labels(self, init: ArrayLike, n: int) -> IntArray:
+        lab = np.asarray(init)
+        if lab.shape != (n,):
+            raise ValueError(
+                f"init as an array must hold one initial label per sample, shape ({n},); "
+                f"got shape {lab.shape}."
+            )
+        if lab.dtype.kind not in "iu" or lab.min() < 0 or lab.max() >= self.n_clusters:
+            raise ValueError(
+                "init as an array must hold integer labels in [0, n_clusters) = "
+                f"[0, {self.n_clusters})."
+            )
+        return lab.astype(np.intp)
+
+    def _n_runs(self) -> int:
+        if not isinstance(self.init, str) and self.n_init != 1:
+            warnings.warn(
+                "init is an array of labels: running once (n_init is ignored).",
+                UserWarning,
+                stacklevel=3,
+            )
+            return 1
+        return int(self.n_init)
+
+    # -- new points ----------------------------------------------------------------
+    def _cross(self, X: ArrayLike) -> FloatArray:
+        """``K(X_new, X_train)``: kernel rows for new points through the operator's ``cross``."""
+        check_is_fitted(self)
+        Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        if self._is_precomputed():
+            if Xv.shape[1] != self._n_train:
+                raise ValueError(
+                    f"the precomputed kernel for new points must have {self._n_train} columns "
+                    f"(one per training point); got shape {Xv.shape}."
+                )
+            return np.asarray(Xv, dtype=np.float64)
+        op = make_operator(
+            self.kernel_, self._X_fit, operator="chunked", dtype=np.dtype(self.dtype)
+        )
+        return np.asarray(op.cross(Xv), dtype=np.float64)
+
+
+class KernelKMeans(_KernelKMeansBase):
+    """Kernel k-means (Algorithm 8.22 of Shawe-Taylor & Cristianini; eq. 6.3 of Rogers &
+    Girolami) with the exact feature-space distance.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    kernel : str, Kernel or callable, default="rbf"
+        A kernel object, a name (``"rbf"``, ``"linear"``, ``"geodesic"``, ... with
+        ``kernel_params``), ``"precomputed"`` (then ``X`` is the square kernel matrix, checked
+        to be symmetric and positive semidefinite, else ``ValueError``) or a callable.
+    kernel_params : dict, default=None
+    init : {"k-means++", "random", "kmeans", "n-k+1"} or array of shape (n_samples,)
+        ``"random"``: random balanced assignments; ``"kmeans"``: the labels of standard
+        k-means in input space; ``"n-k+1"``: N − K + 1 points in cluster 0 and K − 1 random
+        points alone (file ``003``); ``"k-means++"``: k-means++ seeding in feature space; an
+        array: initial labels (then ``n_init`` is ignored).
+    n_init : int, default=10
+        Restarts from different initialisations; the run of lowest ``inertia_`` is kept.
+    max_iter : int, default=300
+    tol : float, default=0.0
+        Stop when at most ``tol · n_samples`` points change cluster in a pass (0: iterate to
+        a fixed point, which exists because every pass lowers eq. 8.12).
+    random_state : int, RandomState or None
+    operator : {"auto", "dense", "chunked"}, default="auto"
+        Kernel operator (see :func:`kernel_patterns.kernels.make_operator`).
+    dtype : {"float64", "float32"}, default="float64"
+        Precision in which K is stored.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+    inertia_ : float
+        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24).
+    n_iter_ : int
+        Reassignment passes of the kept run.
+    kernel_ : Kernel
+        The kernel used (fitted on X for data-dependent kernels such as the geodesic one).
+    n_features_in_ : int
+
+    Notes
+    -----
+    Empty clusters (a cluster that loses every point in a pass, or an initial labelling
+    that leaves a cluster empty) are re-seeded with the point farthest from its centroid in
+    feature space (weighted by ``sample_weight``), as scikit-learn's ``KMeans`` does in input
+    space. New points go to the nearest centroid in feature space,
+    ``argmin_k (D AᵀKA D)_kk − 2 (kᵀ A D)_k`` (the rule before Algorithm 8.22).
+
+    Examples
+    --------
+    >>> from kernel_patterns import KernelKMeans
+    >>> from kernel_patterns.datasets import make_rings
+    >>> X, y = make_rings(random_state=0)
+    >>> km = KernelKMeans(n_clusters=2, kernel="rbf", kernel_params={"gamma": 2.0},
+    ...                   random_state=0).fit(X)
+    >>> from kernel_patterns.metrics import clustering_accuracy
+    >>> clustering_accuracy(y, km.labels_)
+    1.0
+    """
+
+    def __init__(
+        self,
+        n_clusters: int = 8,
+        *,
+        kernel: Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        init: Any = "k-means++",
+        n_init: int = 10,
+        max_iter: int = 300,
+        tol: float = 0.0,
+        random_state: Any = None,
+        operator: str = "auto",
+        dtype: str = "float64",
+    ) -> None:
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.operator = operator
+        self.dtype = dtype
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> KernelKMeans:
+        """Cluster ``X`` (or the precomputed kernel matrix ``X``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        y : ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
+        """
+        Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
+        rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
+        best: tuple[IntArray, float, int] | None = None
+        for _ in range(self._n_runs()):
+            lab0 = self._initial_labels(Xv, op, diag, w, rng)
+            res = _lloyd_kernel_kmeans(
+                op, lab0, self.n_clusters, w, self.max_iter, self.tol, diag
+            )
+            if best is None or res[1] < best[1]:
+                best = res
+        assert best is not None
+        labels, inertia, n_iter = best
+        _, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
+        coef = np.zeros((op.n_samples, self.n_clusters))
+        coef[np.arange(op.n_samples), labels] = w / sizes[labels]
+        self.kernel_ = kernel
+        self._X_fit = None if self._is_precomputed() else Xv
+        self._n_train = op.n_samples
+        self._centroid_coef = coef
+        self._centroid_sq_norms = within
+        self.labels_ = labels
+        self.inertia_ = inertia
+        self.n_iter_ = n_iter
+        return self
+
+    def _transform_distances(self, X: ArrayLike) -> FloatArray:
+        Kx = self._cross(X)
+        return self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
+
+    def predict(self, X: ArrayLike) -> IntArray:
+        """Nearest centroid in feature space for new points (the rule before Algorithm 8.22).
+
+        With ``kernel="precomputed"``, ``X`` is the kernel between the new and the training
+        points, shape (n_new, n_train).
+        """
+        return np.argmin(self._transform_distances(X), axis=1).astype(np.intp)
+
+    def fit_predict(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> IntArray:
+        """Fit and return ``labels_``."""
+        return self.fit(X, sample_weight=sample_weight).labels_
