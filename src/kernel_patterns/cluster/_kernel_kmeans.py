@@ -196,7 +196,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "kernel": [str, callable],
         "kernel_params": [dict, None],
         "init": [StrOptions({"k-means++", "random", "kmeans", "n-k+1"}), "array-like"],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
@@ -288,14 +288,15 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return lab.astype(np.intp)
 
     def _n_runs(self) -> int:
-        if not isinstance(self.init, str) and self.n_init != 1:
-            warnings.warn(
-                "init is an array of labels: running once (n_init is ignored).",
-                UserWarning,
-                stacklevel=3,
-            )
+        if not isinstance(self.init, str):
+            if self.n_init not in ("auto", 1):
+                warnings.warn(
+                    "init is an array of labels: running once (n_init is ignored).",
+                    UserWarning,
+                    stacklevel=3,
+                )
             return 1
-        return int(self.n_init)
+        return 10 if self.n_init == "auto" else int(self.n_init)
 
     # -- new points ----------------------------------------------------------------
     def _cross(self, X: ArrayLike) -> FloatArray:
@@ -332,8 +333,9 @@ class KernelKMeans(_KernelKMeansBase):
         k-means in input space; ``"n-k+1"``: N − K + 1 points in cluster 0 and K − 1 random
         points alone (file ``003``); ``"k-means++"``: k-means++ seeding in feature space; an
         array: initial labels (then ``n_init`` is ignored).
-    n_init : int, default=10
+    n_init : int or "auto", default="auto"
         Restarts from different initialisations; the run of lowest ``inertia_`` is kept.
+        ``"auto"``: 10, or 1 when ``init`` is an array of labels.
     max_iter : int, default=300
     tol : float, default=0.0
         Stop when at most ``tol · n_samples`` points change cluster in a pass (0: iterate to
@@ -367,8 +369,8 @@ class KernelKMeans(_KernelKMeansBase):
     --------
     >>> from kernel_patterns import KernelKMeans
     >>> from kernel_patterns.datasets import make_rings
-    >>> X, y = make_rings(random_state=0)
-    >>> km = KernelKMeans(n_clusters=2, kernel="rbf", kernel_params={"gamma": 2.0},
+    >>> X, y = make_rings(radii=(0.3, 2.0), random_state=0)  # a disc inside a ring
+    >>> km = KernelKMeans(n_clusters=2, kernel="rbf", kernel_params={"gamma": 1.0},
     ...                   random_state=0).fit(X)
     >>> from kernel_patterns.metrics import clustering_accuracy
     >>> clustering_accuracy(y, km.labels_)
@@ -382,7 +384,7 @@ class KernelKMeans(_KernelKMeansBase):
         kernel: Any = "rbf",
         kernel_params: dict[str, Any] | None = None,
         init: Any = "k-means++",
-        n_init: int = 10,
+        n_init: int | str = "auto",
         max_iter: int = 300,
         tol: float = 0.0,
         random_state: Any = None,

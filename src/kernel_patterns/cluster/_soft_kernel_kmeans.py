@@ -135,8 +135,9 @@ class SoftKernelKMeans(_KernelKMeansBase):
         Stiffness β > 0 of eq. 7 (β → ∞ is hard kernel k-means).
     init : {"k-means++", "random", "kmeans", "n-k+1"} or array of labels
         Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`).
-    n_init : int, default=10
-        Restarts; the run of lowest free energy (eq. 3) is kept.
+    n_init : int or "auto", default="auto"
+        Restarts; the run of lowest free energy (eq. 3) is kept (``"auto"``: 10, or 1 when
+        ``init`` is an array of labels).
     max_iter : int, default=300
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
@@ -190,7 +191,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
         kernel_params: dict[str, Any] | None = None,
         beta: float = 10.0,
         init: Any = "k-means++",
-        n_init: int = 10,
+        n_init: int | str = "auto",
         max_iter: int = 300,
         tol: float = 1e-6,
         random_state: Any = None,
