@@ -103,21 +103,59 @@ def _soft_kernel_kmeans(
         J of eq. 3.
     n_iter : int
     """
-    n = R0.shape[0]
+    R, energy, J, n_iter = _soft_kernel_kmeans_runs(
+        op, np.asarray(R0)[None], beta, sample_weight, max_iter, tol, diag
+    )
+    return R[0], float(energy[0]), float(J[0]), int(n_iter[0])
+
+
+def _soft_kernel_kmeans_runs(
+    op: KernelOperator,
+    R0: FloatArray,
+    beta: float,
+    sample_weight: FloatArray | None = None,
+    max_iter: int = 300,
+    tol: float = 1e-6,
+    diag: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
+    """Several runs (restarts, ``R0`` of shape (r, n, K)) in lock step: each iteration is one
+    product of K with the centroid coefficients of every active run (one pass over K)."""
+    R = np.array(R0, dtype=np.float64, copy=True)
+    r, n, k = R.shape
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     d = np.asarray(op.diag() if diag is None else diag, dtype=np.float64)
-    R = _reseed_vanished(np.asarray(R0, dtype=np.float64), None, w)
-    n_iter = 0
-    dist = None
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 - n_iter is returned
-        dist, _, _ = _soft_distances(op, R, w, d)
-        R_new = _reseed_vanished(_responsibilities(dist, beta), dist, w)
-        change = float(np.max(np.abs(R_new - R)))
-        R = R_new
-        if change <= tol:
+    for j in range(r):
+        R[j] = _reseed_vanished(R[j], None, w)
+    active = np.ones(r, dtype=bool)
+    n_iter = np.zeros(r, dtype=np.intp)
+
+    def distances(runs: np.ndarray) -> FloatArray:
+        W = R[runs] * w[None, :, None]  # (m, n, k)
+        gamma = W.sum(axis=1)
+        coef = W / np.where(gamma > 0, gamma, 1.0)[:, None, :]
+        flat = np.ascontiguousarray(coef.transpose(1, 0, 2).reshape(n, -1))
+        KC = _kernel_times(op, flat.astype(op.dtype, copy=False)).astype(np.float64, copy=False)
+        KC = KC.reshape(n, len(runs), k).transpose(1, 0, 2)
+        within = np.einsum("mij,mij->mj", coef, KC)
+        return np.maximum(d[None, :, None] - 2.0 * KC + within[:, None, :], 0.0)
+
+    for it in range(1, max_iter + 1):
+        runs = np.flatnonzero(active)
+        if runs.size == 0:
             break
-    dist, _, _ = _soft_distances(op, R, w, d)
-    energy, J = _free_energy(R, dist, w, beta)
+        dist = distances(runs)
+        for t, j in enumerate(runs.tolist()):
+            R_new = _reseed_vanished(_responsibilities(dist[t], beta), dist[t], w)
+            change = float(np.max(np.abs(R_new - R[j])))
+            R[j] = R_new
+            n_iter[j] = it
+            if change <= tol:
+                active[j] = False
+    dist = distances(np.arange(r))
+    energy = np.empty(r)
+    J = np.empty(r)
+    for j in range(r):
+        energy[j], J[j] = _free_energy(R[j], dist[j], w, beta)
     return R, energy, J, n_iter
 
 
@@ -218,16 +256,16 @@ class SoftKernelKMeans(_KernelKMeansBase):
         Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
         rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
         k = self.n_clusters
-        best: tuple[FloatArray, float, float, int] | None = None
-        for _ in range(self._n_runs()):
+        n_runs = self._n_runs()
+        R0 = np.zeros((n_runs, op.n_samples, k))
+        for j in range(n_runs):
             lab0 = self._initial_labels(Xv, op, diag, w, rng)
-            R0 = np.zeros((op.n_samples, k))
-            R0[np.arange(op.n_samples), lab0] = 1.0
-            res = _soft_kernel_kmeans(op, R0, float(self.beta), w, self.max_iter, self.tol, diag)
-            if best is None or res[2] < best[2]:
-                best = res
-        assert best is not None
-        R, energy, J, n_iter = best
+            R0[j, np.arange(op.n_samples), lab0] = 1.0
+        Rs, energies, Js, n_iters = _soft_kernel_kmeans_runs(
+            op, R0, float(self.beta), w, self.max_iter, self.tol, diag
+        )
+        b = int(np.argmin(Js))
+        R, energy, J, n_iter = Rs[b], float(energies[b]), float(Js[b]), int(n_iters[b])
         _, coef, within = _soft_distances(op, R, w, diag)
         self.kernel_ = kernel
         self._X_fit = None if self._is_precomputed() else Xv
