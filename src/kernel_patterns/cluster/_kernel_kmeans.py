@@ -257,15 +257,24 @@ def _lloyd_kernel_kmeans_runs(
             full_product(todo)
             since_full = 0
         else:
-            # K·Z += K[:, moved] · ΔZ, with ΔZ = +w at the new and −w at the old column
-            R = np.asarray(op.take_rows(uniq))  # (m, n) = K[moved, :], in the operator's dtype
+            # K·Z += K · ΔZ, with ΔZ = +w at the new and −w at the old column of each moved
+            # point: only the rows of the moved points are read (K is symmetric)
             wm = w[mp]
             c_new = mr * k + np.concatenate(new_c)
             c_old = mr * k + np.concatenate(old_c)
             touched, tcol = np.unique(np.concatenate([c_new, c_old]), return_inverse=True)
-            delta = np.zeros((uniq.size, touched.size))
-            np.add.at(delta, (np.concatenate([inv, inv]), tcol), np.concatenate([wm, -wm]))
-            KZ[:, touched] += (delta.astype(R.dtype).T @ R).T
+            if isinstance(op, DenseKernelOperator):
+                dZt = sparse.csr_array(
+                    (np.concatenate([wm, -wm]).astype(op.dtype),
+                     (tcol, np.concatenate([mp, mp]))),
+                    shape=(touched.size, n),
+                )
+                KZ[:, touched] += np.asarray(dZt @ op.K).T
+            else:
+                R = np.asarray(op.take_rows(uniq))  # (m, n) = K[moved, :]
+                delta = np.zeros((touched.size, uniq.size), dtype=R.dtype)
+                np.add.at(delta, (tcol, np.concatenate([inv, inv])), np.concatenate([wm, -wm]))
+                KZ[:, touched] += (delta @ R).T
     # runs stopped by tol or max_iter: the inertia of their final labels, from a full product
     redo = np.flatnonzero(active | ~np.isfinite(inertia))
     if redo.size:
