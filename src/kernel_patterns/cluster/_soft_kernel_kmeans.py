@@ -30,7 +30,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from ..kernels import KernelOperator
-from ._kernel_kmeans import IntArray, _kernel_times, _KernelKMeansBase
+from ._kernel_kmeans import IntArray, _kernel_times
+from ._kmeans_base import _KernelKMeansBase
 
 FloatArray = NDArray[np.floating[Any]]
 
