@@ -11,7 +11,8 @@ and neighbourhood size and passed precomputed (the same K the estimator would bu
 
 The 20 Newsgroups rows need a corpus that cannot be fetched here (errata 6).
 
-Run: ``python benchmarks/experiment_geodesic.py [--runs 10] [--out FILE.md]``.
+Run: ``python benchmarks/experiment_geodesic.py [--runs 10] [--out FILE.md]`` (default output
+``benchmarks/results/experiment_geodesic.md``).
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def table3(runs: int) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--out", type=Path, default=Path(__file__).with_name("experiment_geodesic.md"))
+    default_out = Path(__file__).parent / "results" / "experiment_geodesic.md"
+    ap.add_argument("--out", type=Path, default=default_out)
     args = ap.parse_args()
     t0 = time.perf_counter()
     lines = ["# Soft geodesic kernel k-means: the paper's tables, reproduced", "",
