@@ -142,6 +142,28 @@ def test_disconnected_graph_is_joined_with_warning() -> None:
     assert K[0, 0] + K[-1, -1] - 2 * K[0, -1] > K0[0, 0] + K0[-1, -1] - 2 * K0[0, -1]
 
 
+@pytest.mark.parametrize("n_neighbors", [3, 4])
+def test_joined_distances_equal_all_pairs_shortest_paths(n_neighbors: int) -> None:
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components, shortest_path
+    from sklearn.neighbors import kneighbors_graph
+
+    from kernel_patterns.datasets import make_three_moons
+    from kernel_patterns.kernels._geodesic import _join_components, _neighbour_graph
+
+    X, _ = make_three_moons(random_state=0)
+    with pytest.warns(UserWarning, match="connected components"):
+        D, n_comp = _neighbour_graph(X, n_neighbors, 0.5)
+    assert n_comp >= 3
+    G = sp.csr_array(kneighbors_graph(X, n_neighbors, mode="distance"))
+    G = G.maximum(G.T).tocsr()
+    _, comp = connected_components(G, directed=False)
+    Dfin = shortest_path(G, directed=False)
+    with pytest.warns(UserWarning):
+        G2, _ = _join_components(X, G, comp, n_comp, 0.5 * np.max(Dfin[np.isfinite(Dfin)]))
+    np.testing.assert_allclose(D, shortest_path(G2, directed=False), rtol=1e-12)
+
+
 def test_input_not_modified_and_bad_input(moons: np.ndarray) -> None:
     X0 = moons.copy()
     GeodesicKernel(n_neighbors=5).fit(moons)

@@ -84,16 +84,27 @@ def _neighbour_graph(
     D = csgraph.shortest_path(G, method="D", directed=False)
     if n_comp > 1:
         penalty = join_penalty * float(np.max(D[np.isfinite(D)]))
-        G = _join_components(X, G, comp, n_comp, penalty)
-        D = csgraph.shortest_path(G, method="D", directed=False)
+        G, ends = _join_components(X, G, comp, n_comp, penalty)
+        # Every path out of a component leaves through one of its bridge endpoints, so the
+        # distances between components need shortest paths from those endpoints only:
+        # D(i, j) = min_a D(i, a) + D(a, j) over the endpoints a in i's component.
+        DE = csgraph.shortest_path(G, method="D", directed=False, indices=ends)
+        for c in range(n_comp):
+            inside = comp == c
+            rows, cols = np.flatnonzero(inside), np.flatnonzero(~inside)
+            block = None
+            for p in np.flatnonzero(comp[ends] == c):
+                cand = D[rows, ends[p]][:, None] + DE[p, cols][None, :]
+                block = cand if block is None else np.minimum(block, cand)
+            D[np.ix_(rows, cols)] = block
     return D, n_comp
 
 
 def _join_components(
     X: FloatArray, G: sparse.csr_array, comp: np.ndarray, n_comp: int, penalty: float
-) -> sparse.csr_array:
+) -> tuple[sparse.csr_array, np.ndarray]:
     """Add, along a minimum spanning tree over components, each pair's shortest Euclidean edge
-    (lengthened by ``penalty``)."""
+    (lengthened by ``penalty``). Returns the joined graph and the bridge endpoints."""
     from sklearn.metrics import pairwise_distances_argmin_min
 
     best = np.full((n_comp, n_comp), np.inf)
@@ -121,7 +132,7 @@ def _join_components(
         UserWarning,
         stacklevel=4,
     )
-    return G.maximum(extra).tocsr()
+    return G.maximum(extra).tocsr(), np.unique(np.asarray(rows, dtype=np.intp))
 
 
 # ----------------------------------------------------------------------------- Cailliez
