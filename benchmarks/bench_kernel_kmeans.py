@@ -137,7 +137,7 @@ def geodesic_section(n: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         (D, n_comp), t = timed(lambda: _neighbour_graph(X, k, 1.0))
-    print(f"| graph + paths + joining {n_comp} components (errata 10; paths twice) | {t:.2f} |")
+    print(f"| graph + paths + joining {n_comp} components (errata 10) | {t:.2f} |")
     c, t = timed(lambda: cailliez_constant(D, "arpack"))
     print(f"| Cailliez c* = {c:.4f} (ARPACK on the matrix-free 2N x 2N product) | {t:.2f} |")
     with warnings.catch_warnings():
