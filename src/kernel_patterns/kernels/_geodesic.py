@@ -202,12 +202,12 @@ def cailliez_constant(D: ArrayLike, method: str = "auto", random_state: int = 0)
 
     op = LinearOperator((2 * n, 2 * n), matvec=matmat, matmat=matmat, dtype=np.float64)
     v0 = np.random.default_rng(random_state).normal(size=2 * n)
-    # The Krylov space size matters and no value wins everywhere: on kNN-geodesic distances of
-    # moons data we measured (matrix-vector products) ncv = 20 / 40 / 80: 305 / 295 / 81 at
-    # n = 1,000, 416 / 534 / 121 at n = 3,000, but at n = 5,000 with two joined components
-    # ncv = 30 needed 397 and ncv = 80 1,841. A shift-invert variant (one Cholesky of
-    # c²I + 4cK̃(D) + 2K̃(D²) at an upper bound of c*) was slower still. We keep 80.
-    ncv = min(2 * n - 1, 80)
+    # The Krylov space size matters. Matrix-vector products measured on kNN-geodesic moons
+    # distances: ncv = 80 took 81 / 121 at n = 1,000 / 3,000 but 1,841 at n = 5,000 with two
+    # joined components; ncv = 30 took 250 / 337 / 271 (n = 2,000, joined) / 397 (n = 5,000,
+    # joined): never the best, never bad. A shift-invert variant (one Cholesky of
+    # c²I + 4cK̃(D) + 2K̃(D²) at an upper bound of c*) was slower still.
+    ncv = min(2 * n - 1, 30)
     vals = eigs(
         op, k=1, which="LR", v0=v0, ncv=ncv, tol=1e-10, maxiter=100 * n,
         return_eigenvectors=False,
