@@ -21,9 +21,11 @@ def blobs() -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def _naive_distances(K: np.ndarray, labels: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:
-    """Eq. 6.3 term by term, with loops (weighted means)."""
-    n = K.shape[0]
+def _naive_distances(
+    K: np.ndarray, labels: np.ndarray, w: np.ndarray, k: int, n_rows: int | None = None
+) -> np.ndarray:
+    """Eq. 6.3 term by term, with loops (weighted means), for the first ``n_rows`` points."""
+    n = K.shape[0] if n_rows is None else n_rows
     d = np.empty((n, k))
     for c in range(k):
         m = np.flatnonzero(labels == c)
@@ -90,7 +92,8 @@ def test_precomputed_equals_computed_and_predict_train(blobs) -> None:
     np.testing.assert_array_equal(b.predict(K), b.labels_)
     # inertia_ is eq. 8.12 / Prop. 8.24, computed by brute force, and above Prop. 8.28's bound
     w = np.ones(X.shape[0])
-    brute = sum(_naive_distances(K, a.labels_, w, 4)[i, a.labels_[i]] for i in range(60))
+    naive = _naive_distances(K, a.labels_, w, 4, n_rows=60)
+    brute = sum(naive[i, a.labels_[i]] for i in range(60))
     d, _, _ = _hard_distances(make_operator(Precomputed(), K), a.labels_, w, np.diag(K), 4)
     assert d[np.arange(60), a.labels_[:60]].sum() == pytest.approx(brute, rel=1e-10)
     assert a.inertia_ >= spectral_lower_bound(K, 4) - 1e-9

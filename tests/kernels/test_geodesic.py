@@ -82,7 +82,7 @@ def test_kernel_matrix_equals_brute_force(moons: np.ndarray) -> None:
 
 
 def test_arpack_path_on_larger_data() -> None:
-    X, _ = make_two_moons(n_samples=(200, 200), noise=0.15, random_state=0)
+    X, _ = make_two_moons(n_samples=(130, 130), noise=0.15, random_state=0)
     a = GeodesicKernel(n_neighbors=15, eigen_solver="dense").fit(X)
     b = GeodesicKernel(n_neighbors=15, eigen_solver="arpack").fit(X)
     assert b.shift_ == pytest.approx(a.shift_, rel=1e-7)
