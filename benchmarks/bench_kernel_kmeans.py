@@ -64,7 +64,7 @@ def timed(f):  # type: ignore[no-untyped-def]
 
 
 def row(name: str, seconds: float, ref: float, extra: str) -> None:
-    print(f"| {name:<44} | {seconds:9.2f} | {ref / seconds:8.1f}x | {extra} |", flush=True)
+    print(f"| {name:<44} | {seconds:9.2f} | {ref / seconds:8.2f}x | {extra} |", flush=True)
 
 
 def moons_section(n: int, n_init: int, with_tslearn: bool) -> None:
