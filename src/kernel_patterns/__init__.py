@@ -8,7 +8,7 @@ metrics, data sets and a command line, ``kernel-patterns``.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import datasets, kernels, metrics, plotting
-from .cluster import GPClustering, SpectralClustering
+from .cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
 from .embed import KernelMDS, LaplacianEmbedding
 from .rank import NuRanking, OnlineRanking
 
@@ -19,10 +19,12 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 __all__ = [
     "GPClustering",
+    "KernelKMeans",
     "KernelMDS",
     "LaplacianEmbedding",
     "NuRanking",
     "OnlineRanking",
+    "SoftKernelKMeans",
     "SpectralClustering",
     "__version__",
     "datasets",

@@ -29,6 +29,7 @@ __all__ = [
     "mean_zero_one_error",
     "ordinal_concordance_index",
     "reference_error",
+    "spectral_lower_bound",
 ]
 
 
@@ -223,3 +224,66 @@ def ordinal_concordance_index(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     if n_pairs == 0:
         raise ValueError("y_true holds a single rank: no comparable pairs.")
     return float((concordant + 0.5 * tied) / n_pairs)
+
+
+def spectral_lower_bound(K: Any, n_clusters: int) -> float:
+    """Prop. 8.28's lower bound on the k-means cost in feature space: Σ_{k>N} λ_k(K).
+
+    For every clustering A into ``n_clusters`` groups, ss(A) of Prop. 8.24 (the kernel
+    k-means ``inertia_``, eq. 8.12) is at least ``tr(K) − Σ_{k=1}^{N} λ_k``, the sum of all
+    but the N largest eigenvalues. Only the N largest eigenvalues are computed (ARPACK
+    ``eigsh`` for large matrices; dense ``eigvalsh`` for small ones).
+
+    Parameters
+    ----------
+    K : array of shape (n, n), scipy sparse matrix or KernelOperator
+        A symmetric kernel matrix.
+    n_clusters : int
+        N, the number of clusters (1 ≤ N ≤ n).
+
+    Returns
+    -------
+    bound : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.diag([3.0, 2.0, 1.0])
+    >>> spectral_lower_bound(K, 2)
+    1.0
+    """
+    from scipy import sparse
+    from scipy.sparse.linalg import eigsh
+
+    from ._validation import check_positive_int
+    from .kernels import KernelOperator, check_square_kernel
+
+    k = check_positive_int(n_clusters, "n_clusters")
+    if isinstance(K, KernelOperator):
+        n = K.n_samples
+        trace = float(np.sum(K.diag()))
+        A: Any = K.aslinearoperator()
+        dense = None
+        if n <= 500:
+            dense = K.to_dense()
+    elif sparse.issparse(K):
+        if K.shape[0] != K.shape[1]:
+            raise ValueError(f"K must be a square kernel matrix; got shape {K.shape}.")
+        n = K.shape[0]
+        A = sparse.csr_array(K, dtype=np.float64)
+        trace = float(A.diagonal().sum())
+        dense = A.toarray() if n <= 500 else None
+    else:
+        dense = check_square_kernel(K, "K")
+        n = dense.shape[0]
+        A = dense
+        trace = float(np.trace(dense))
+    if k > n:
+        raise ValueError(f"n_clusters={k} must be <= the number of samples {n}.")
+    if dense is not None or k >= n - 1:
+        M = np.asarray(dense if dense is not None else K.to_dense(), dtype=np.float64)
+        top = np.linalg.eigvalsh(M)[::-1][:k]
+    else:
+        v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
+        top = eigsh(A, k=k, which="LA", return_eigenvectors=False, v0=v0)
+    return float(trace - np.sum(top))

@@ -10,6 +10,7 @@ diagonals, row blocks and kernel rows for new points.
 
 from ._base import Kernel
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
+from ._geodesic import GeodesicKernel, cailliez_constant
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
 from ._nystrom import NystromKernelOperator
 from ._operator import (
@@ -22,6 +23,8 @@ from ._operator import (
 from ._registry import KERNELS, make_kernel, register_kernel
 from ._stationary import RBF, GPCovariance
 
+register_kernel("geodesic", GeodesicKernel)
+
 __all__ = [
     "KERNELS",
     "RBF",
@@ -30,6 +33,7 @@ __all__ = [
     "Cosine",
     "DenseKernelOperator",
     "GPCovariance",
+    "GeodesicKernel",
     "Kernel",
     "KernelOperator",
     "Linear",
@@ -38,6 +42,7 @@ __all__ = [
     "Polynomial",
     "Precomputed",
     "SparseKernelOperator",
+    "cailliez_constant",
     "check_dense_fits",
     "check_square_kernel",
     "default_memory_budget",

@@ -1,0 +1,300 @@
+"""Soft kernel k-means (Kim, Shim & Choi, "Soft geodesic kernel k-means", file ``004``).
+
+Soft k-means (MacKay) in feature space. With responsibilities R (n × K), weights w and
+W = diag(w) R, γ_j = Σ_t W_tj, the squared distance of φ(x_t) to the soft centroid μ_j is
+eq. 4,
+
+    ‖φ(x_t) − μ_j‖² = K_tt − 2/γ_j (K W)_tj + 1/γ_j² w_jᵀ K w_j,
+
+and the responsibilities are the softmax of −β times those distances (eq. 7), computed with a
+log-sum-exp so that a large stiffness β (1e6 and beyond) neither overflows nor underflows to
+0/0. Hard labels are argmax_j R_tj (eq. 8–9). The iteration is a descent on the free energy
+eq. 3, J = Σ_t Σ_j w_t R_tj ‖φ(x_t) − μ_j‖² − (1/β) Σ_t Σ_j w_t R_tj log(1/R_tj).
+
+The paper's outline updates "clusters" S_j by eq. 8–9 between responsibility updates but
+computes the distances with R (eq. 4); we follow eq. 4 (soft centroids throughout) and
+report the hard labels of eq. 8 at the end. With ``kernel=GeodesicKernel(n_neighbors=...)`` it
+is the paper's soft geodesic kernel k-means.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import logsumexp
+from sklearn.base import _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
+
+from ..kernels import KernelOperator
+from ._kernel_kmeans import IntArray, _kernel_times
+from ._kmeans_base import _KernelKMeansBase
+
+FloatArray = NDArray[np.floating[Any]]
+
+
+def _soft_distances(
+    op: KernelOperator, R: FloatArray, weights: FloatArray, diag: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Eq. 4 for every point and cluster. Returns ``(dist, coef, within)`` with
+    ``coef = W / γ`` (the centroids' expansion coefficients) and ``within = ‖μ_j‖²``."""
+    W = R * weights[:, None]
+    gamma = W.sum(axis=0)
+    coef = W / np.where(gamma > 0, gamma, 1.0)[None, :]
+    KC = _kernel_times(op, coef.astype(op.dtype, copy=False)).astype(np.float64, copy=False)
+    within = np.einsum("ij,ij->j", coef, KC)
+    dist = diag[:, None] - 2.0 * KC + within[None, :]
+    return np.maximum(dist, 0.0), coef, within
+
+
+def _responsibilities(dist: FloatArray, beta: float) -> FloatArray:
+    """Eq. 7 by log-sum-exp: R_tj = exp(−β d_tj − logsumexp_i(−β d_ti))."""
+    logits = -beta * dist
+    return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+
+
+def _reseed_vanished(R: FloatArray, dist: FloatArray | None, weights: FloatArray) -> FloatArray:
+    """Policy for a cluster whose total responsibility vanished (γ_j ≈ 0): give it, fully, the
+    point with the largest expected distance to its centroids (the point worst explained)."""
+    gamma = (R * weights[:, None]).sum(axis=0)
+    dead = np.flatnonzero(gamma <= 1e-12 * weights.sum())
+    if dead.size == 0:
+        return R
+    R = R.copy()
+    score = weights * ((R * dist).sum(axis=1) if dist is not None else 1.0)
+    score[weights <= 0] = -np.inf
+    for j in dead:
+        i = int(np.argmax(score))
+        R[i] = 0.0
+        R[i, j] = 1.0
+        score[i] = -np.inf
+    return R
+
+
+def _free_energy(
+    R: FloatArray, dist: FloatArray, weights: FloatArray, beta: float
+) -> tuple[float, float]:
+    """Expected energy and the free energy J of eq. 3 (weighted)."""
+    energy = float(np.sum(weights[:, None] * R * dist))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rlogr = np.where(R > 0, R * np.log(np.where(R > 0, R, 1.0)), 0.0)
+    return energy, energy + float(np.sum(weights[:, None] * rlogr)) / beta
+
+
+def _soft_kernel_kmeans(
+    op: KernelOperator,
+    R0: FloatArray,
+    beta: float,
+    sample_weight: FloatArray | None = None,
+    max_iter: int = 300,
+    tol: float = 1e-6,
+    diag: FloatArray | None = None,
+) -> tuple[FloatArray, float, float, int]:
+    """Soft kernel k-means iterations (eq. 4 and 7) from responsibilities ``R0``.
+
+    Returns
+    -------
+    R : ndarray (n_samples, n_clusters), rows summing to 1
+    energy : float
+        Σ w_t R_tj ‖φ(x_t) − μ_j‖² at the returned R and its centroids.
+    free_energy : float
+        J of eq. 3.
+    n_iter : int
+    """
+    R, energy, J, n_iter = _soft_kernel_kmeans_runs(
+        op, np.asarray(R0)[None], beta, sample_weight, max_iter, tol, diag
+    )
+    return R[0], float(energy[0]), float(J[0]), int(n_iter[0])
+
+
+def _soft_kernel_kmeans_runs(
+    op: KernelOperator,
+    R0: FloatArray,
+    beta: float,
+    sample_weight: FloatArray | None = None,
+    max_iter: int = 300,
+    tol: float = 1e-6,
+    diag: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
+    """Several runs (restarts, ``R0`` of shape (r, n, K)) in lock step: each iteration is one
+    product of K with the centroid coefficients of every active run (one pass over K)."""
+    R = np.array(R0, dtype=np.float64, copy=True)
+    r, n, k = R.shape
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    d = np.asarray(op.diag() if diag is None else diag, dtype=np.float64)
+    for j in range(r):
+        R[j] = _reseed_vanished(R[j], None, w)
+    active = np.ones(r, dtype=bool)
+    n_iter = np.zeros(r, dtype=np.intp)
+
+    def distances(runs: np.ndarray) -> FloatArray:
+        W = R[runs] * w[None, :, None]  # (m, n, k)
+        gamma = W.sum(axis=1)
+        coef = W / np.where(gamma > 0, gamma, 1.0)[:, None, :]
+        flat = np.ascontiguousarray(coef.transpose(1, 0, 2).reshape(n, -1))
+        KC = _kernel_times(op, flat.astype(op.dtype, copy=False)).astype(np.float64, copy=False)
+        KC = KC.reshape(n, len(runs), k).transpose(1, 0, 2)
+        within = np.einsum("mij,mij->mj", coef, KC)
+        return np.maximum(d[None, :, None] - 2.0 * KC + within[:, None, :], 0.0)
+
+    for it in range(1, max_iter + 1):
+        runs = np.flatnonzero(active)
+        if runs.size == 0:
+            break
+        dist = distances(runs)
+        for t, j in enumerate(runs.tolist()):
+            R_new = _reseed_vanished(_responsibilities(dist[t], beta), dist[t], w)
+            change = float(np.max(np.abs(R_new - R[j])))
+            R[j] = R_new
+            n_iter[j] = it
+            if change <= tol:
+                active[j] = False
+    dist = distances(np.arange(r))
+    energy = np.empty(r)
+    J = np.empty(r)
+    for j in range(r):
+        energy[j], J[j] = _free_energy(R[j], dist[j], w, beta)
+    return R, energy, J, n_iter
+
+
+class SoftKernelKMeans(_KernelKMeansBase):
+    """Soft kernel k-means, and with a geodesic kernel soft geodesic kernel k-means (file 004).
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    kernel : str, Kernel or callable, default="rbf"
+        As in :class:`KernelKMeans`; ``GeodesicKernel(n_neighbors=...)`` (or ``"geodesic"``
+        with ``kernel_params``) gives the paper's method.
+    kernel_params : dict, default=None
+    beta : float, default=10.0
+        Stiffness β > 0 of eq. 7 (β → ∞ is hard kernel k-means).
+    init : {"k-means++", "random", "kmeans", "n-k+1"} or array of labels
+        Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`).
+    n_init : int or "auto", default="auto"
+        Restarts; the run of lowest free energy (eq. 3) is kept (``"auto"``: 10, or 1 when
+        ``init`` is an array of labels).
+    max_iter : int, default=300
+    tol : float, default=1e-6
+        Stop when no responsibility changes by more than ``tol`` in an iteration.
+    random_state, operator, dtype
+        As in :class:`KernelKMeans`.
+
+    Attributes
+    ----------
+    responsibilities_ : ndarray of shape (n_samples, n_clusters)
+        R of eq. 7; rows sum to 1.
+    labels_ : ndarray of shape (n_samples,)
+        argmax_j R_tj (eq. 8).
+    inertia_ : float
+        Expected feature-space energy Σ_t Σ_j w_t R_tj ‖φ(x_t) − μ_j‖².
+    objective_ : float
+        The free energy J of eq. 3.
+    n_iter_ : int
+    kernel_ : Kernel
+    n_features_in_ : int
+
+    Notes
+    -----
+    A cluster whose total responsibility vanishes is re-seeded with the point of largest
+    expected distance to its centroids.
+
+    Examples
+    --------
+    >>> from kernel_patterns import SoftKernelKMeans
+    >>> from kernel_patterns.kernels import GeodesicKernel
+    >>> from kernel_patterns.datasets import make_two_moons
+    >>> from kernel_patterns.metrics import clustering_accuracy
+    >>> X, y = make_two_moons(random_state=0)
+    >>> skm = SoftKernelKMeans(2, kernel=GeodesicKernel(n_neighbors=6), beta=0.6,
+    ...                        random_state=0).fit(X)
+    >>> clustering_accuracy(y, skm.labels_)
+    1.0
+    >>> skm.predict_proba(X[:2]).sum(axis=1)
+    array([1., 1.])
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_KernelKMeansBase._parameter_constraints,
+        "beta": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        n_clusters: int = 8,
+        *,
+        kernel: Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        beta: float = 10.0,
+        init: Any = "k-means++",
+        n_init: int | str = "auto",
+        max_iter: int = 300,
+        tol: float = 1e-6,
+        random_state: Any = None,
+        operator: str = "auto",
+        dtype: str = "float64",
+    ) -> None:
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.beta = beta
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.operator = operator
+        self.dtype = dtype
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> SoftKernelKMeans:
+        """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
+        Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
+        rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
+        k = self.n_clusters
+        n_runs = self._n_runs()
+        R0 = np.zeros((n_runs, op.n_samples, k))
+        for j in range(n_runs):
+            lab0 = self._initial_labels(Xv, op, diag, w, rng)
+            R0[j, np.arange(op.n_samples), lab0] = 1.0
+        Rs, energies, Js, n_iters = _soft_kernel_kmeans_runs(
+            op, R0, float(self.beta), w, self.max_iter, self.tol, diag
+        )
+        b = int(np.argmin(Js))
+        R, energy, J, n_iter = Rs[b], float(energies[b]), float(Js[b]), int(n_iters[b])
+        _, coef, within = _soft_distances(op, R, w, diag)
+        self.kernel_ = kernel
+        self._X_fit = None if self._is_precomputed() else Xv
+        self._n_train = op.n_samples
+        self._centroid_coef = coef
+        self._centroid_sq_norms = within
+        self.responsibilities_ = R
+        self.labels_ = np.argmax(R, axis=1).astype(np.intp)
+        self.inertia_ = energy
+        self.objective_ = J
+        self.n_iter_ = n_iter
+        return self
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Responsibilities of eq. 7 for new points (the k(x, x) term cancels in the softmax).
+
+        With ``kernel="precomputed"``, ``X`` is the (n_new, n_train) kernel block.
+        """
+        Kx = self._cross(X)
+        dist = self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
+        return _responsibilities(dist, float(self.beta))
+
+    def predict(self, X: ArrayLike) -> IntArray:
+        """Hard labels of new points, argmax of :meth:`predict_proba` (eq. 8)."""
+        return np.argmax(self.predict_proba(X), axis=1).astype(np.intp)
+
+    def fit_predict(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> IntArray:
+        """Fit and return ``labels_``."""
+        return self.fit(X, sample_weight=sample_weight).labels_

@@ -1,0 +1,236 @@
+"""KernelKMeans: reference tests against scikit-learn KMeans and brute-force eq. 6.3."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.cluster import KMeans
+from sklearn.datasets import make_blobs
+from sklearn.utils._param_validation import InvalidParameterError
+
+from kernel_patterns import KernelKMeans
+from kernel_patterns.cluster._kernel_kmeans import _hard_distances, _lloyd_kernel_kmeans
+from kernel_patterns.datasets import make_rings
+from kernel_patterns.kernels import RBF, Linear, Precomputed, make_operator
+from kernel_patterns.metrics import clustering_accuracy, spectral_lower_bound
+
+
+@pytest.fixture(scope="module")
+def blobs() -> tuple[np.ndarray, np.ndarray]:
+    X, y = make_blobs(n_samples=300, centers=4, cluster_std=1.5, random_state=0)
+    return X, y
+
+
+def _naive_distances(
+    K: np.ndarray, labels: np.ndarray, w: np.ndarray, k: int, n_rows: int | None = None
+) -> np.ndarray:
+    """Eq. 6.3 term by term, with loops (weighted means), for the first ``n_rows`` points."""
+    n = K.shape[0] if n_rows is None else n_rows
+    d = np.empty((n, k))
+    for c in range(k):
+        m = np.flatnonzero(labels == c)
+        s = w[m].sum()
+        within = sum(w[a] * w[b] * K[a, b] for a in m for b in m) / s**2
+        for i in range(n):
+            d[i, c] = K[i, i] - 2.0 / s * sum(w[a] * K[i, a] for a in m) + within
+    return d
+
+
+def test_distances_equal_brute_force_eq_6_3() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(25, 2))
+    K = RBF(0.7)(X)
+    labels = rng.integers(0, 3, 25)
+    w = rng.uniform(0.5, 2.0, 25)
+    op = make_operator(Precomputed(), K)
+    dist, sizes, _ = _hard_distances(op, labels, w, np.diag(K), 3)
+    np.testing.assert_allclose(dist, _naive_distances(K, labels, w, 3), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(sizes, np.bincount(labels, weights=w))
+
+
+def test_within_cluster_term_changes_assignments() -> None:
+    # One tight and one wide cluster: dropping the within-cluster term (tslearn) assigns the
+    # point at 1.1 to the tight cluster; the exact distance sends it to the wide one.
+    X = np.array([[0.0], [0.02], [1.0], [2.0], [3.0], [1.1]])
+    K = RBF(1.0)(X)
+    labels = np.array([0, 0, 1, 1, 1, 0])
+    op = make_operator(Precomputed(), K)
+    dist, _, _ = _hard_distances(op, labels, np.ones(6), np.diag(K), 2)
+    naive = _naive_distances(K, labels, np.ones(6), 2)
+    np.testing.assert_allclose(dist, naive, atol=1e-12)
+    dropped = -2.0 * np.c_[K[:, labels == 0].mean(1), K[:, labels == 1].mean(1)]
+    assert np.argmin(dist[5]) != np.argmin(dropped[5])
+
+
+def test_linear_kernel_equals_sklearn_kmeans_from_same_labels(blobs) -> None:
+    X, _ = blobs
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        init = rng.integers(0, 4, X.shape[0])
+        centers = np.array([X[init == c].mean(0) for c in range(4)])
+        ref = KMeans(4, init=centers, n_init=1, tol=0.0, algorithm="lloyd").fit(X)
+        km = KernelKMeans(4, kernel="linear", init=init, max_iter=300).fit(X)
+        np.testing.assert_array_equal(km.labels_, ref.labels_)
+        assert km.inertia_ == pytest.approx(ref.inertia_, rel=1e-9)
+
+
+def test_linear_kernel_reaches_sklearn_inertia(blobs) -> None:
+    X, _ = blobs
+    ref = KMeans(4, n_init=10, random_state=0).fit(X)
+    km = KernelKMeans(4, kernel=Linear(), n_init=10, random_state=0).fit(X)
+    assert km.inertia_ <= ref.inertia_ * 1.001
+
+
+def test_precomputed_equals_computed_and_predict_train(blobs) -> None:
+    X, _ = blobs
+    K = RBF(0.05)(X)
+    a = KernelKMeans(4, kernel=RBF(0.05), random_state=3).fit(X)
+    b = KernelKMeans(4, kernel="precomputed", random_state=3).fit(K)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert a.inertia_ == pytest.approx(b.inertia_, rel=1e-12)
+    np.testing.assert_array_equal(a.predict(X), a.labels_)
+    np.testing.assert_array_equal(b.predict(K), b.labels_)
+    # inertia_ is eq. 8.12 / Prop. 8.24, computed by brute force, and above Prop. 8.28's bound
+    w = np.ones(X.shape[0])
+    naive = _naive_distances(K, a.labels_, w, 4, n_rows=60)
+    brute = sum(naive[i, a.labels_[i]] for i in range(60))
+    d, _, _ = _hard_distances(make_operator(Precomputed(), K), a.labels_, w, np.diag(K), 4)
+    assert d[np.arange(60), a.labels_[:60]].sum() == pytest.approx(brute, rel=1e-10)
+    assert a.inertia_ >= spectral_lower_bound(K, 4) - 1e-9
+
+
+def test_chunked_and_float32_operators_agree(blobs) -> None:
+    X, _ = blobs
+    a = KernelKMeans(4, kernel=RBF(0.05), random_state=0, operator="dense").fit(X)
+    b = KernelKMeans(4, kernel=RBF(0.05), random_state=0, operator="chunked").fit(X)
+    c = KernelKMeans(4, kernel=RBF(0.05), random_state=0, dtype="float32").fit(X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert a.inertia_ == pytest.approx(b.inertia_, rel=1e-10)
+    assert clustering_accuracy(a.labels_, c.labels_) > 0.99
+
+
+def test_integer_weights_equal_repeated_points(blobs) -> None:
+    X, _ = blobs
+    X = X[:80]
+    rng = np.random.default_rng(0)
+    w = rng.integers(1, 4, 80)
+    init = rng.integers(0, 3, 80)
+    a = KernelKMeans(3, kernel=RBF(0.1), init=init).fit(X, sample_weight=w)
+    rep = np.repeat(np.arange(80), w)
+    b = KernelKMeans(3, kernel=RBF(0.1), init=init[rep]).fit(X[rep])
+    np.testing.assert_array_equal(a.labels_[rep], b.labels_)
+    assert a.inertia_ == pytest.approx(b.inertia_, rel=1e-10)
+
+
+@pytest.mark.parametrize("init", ["random", "kmeans", "n-k+1", "k-means++"])
+def test_initialisations(blobs, init: str) -> None:
+    X, y = blobs
+    km = KernelKMeans(4, kernel=RBF(0.05), init=init, n_init=3, random_state=0).fit(X)
+    assert set(np.unique(km.labels_)) == {0, 1, 2, 3}
+    assert clustering_accuracy(y, km.labels_) > 0.8
+    assert km.n_iter_ >= 1
+
+
+def test_n_init_keeps_lowest_inertia(blobs) -> None:
+    X, _ = blobs
+    # the first of the n_init runs starts from the same labels as the single run
+    single = KernelKMeans(4, kernel=RBF(0.05), init="random", n_init=1, random_state=0).fit(X)
+    best = KernelKMeans(4, kernel=RBF(0.05), init="random", n_init=6, random_state=0).fit(X)
+    assert best.inertia_ <= single.inertia_ + 1e-9
+    d, _, _ = _hard_distances(
+        make_operator(RBF(0.05), X), best.labels_, np.ones(len(X)), np.ones(len(X)), 4
+    )
+    assert best.inertia_ == pytest.approx(d[np.arange(len(X)), best.labels_].sum(), rel=1e-10)
+
+
+def test_all_but_k_init_counts_and_rings() -> None:
+    from kernel_patterns.cluster._kmeans_init import _init_all_but_k
+
+    lab = _init_all_but_k(50, 4, np.random.default_rng(0))
+    assert np.bincount(lab).tolist() == [47, 1, 1, 1]
+    X, y = make_rings(radii=(0.3, 2.0), random_state=0)
+    km = KernelKMeans(2, kernel=RBF(1.0), init="n-k+1", n_init=5, random_state=0).fit(X)
+    assert clustering_accuracy(y, km.labels_) == 1.0
+
+
+def test_empty_cluster_is_reseeded() -> None:
+    X, _ = make_blobs(n_samples=60, centers=3, random_state=0)
+    init = np.zeros(60, dtype=int)
+    init[0] = 1  # cluster 2 starts empty
+    km = KernelKMeans(3, kernel=RBF(0.1), init=init).fit(X)
+    assert np.bincount(km.labels_, minlength=3).min() > 0
+    op = make_operator(RBF(0.1), X)
+    lab, inertia, _ = _lloyd_kernel_kmeans(op, init, 3)
+    assert np.bincount(lab, minlength=3).min() > 0
+    assert np.isfinite(inertia)
+
+
+def test_input_not_modified(blobs) -> None:
+    X, _ = blobs
+    X0 = X.copy()
+    K = RBF(0.05)(X)
+    K0 = K.copy()
+    KernelKMeans(4, kernel="rbf", kernel_params={"gamma": 0.05}, random_state=0).fit(X)
+    KernelKMeans(4, kernel="precomputed", random_state=0).fit(K)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(K, K0)
+
+
+def test_spectral_lower_bound_reference() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(700, 3))
+    op = make_operator(RBF(0.3), X)
+    K = op.to_dense()
+    ev = np.linalg.eigvalsh(K)
+    assert spectral_lower_bound(op, 5) == pytest.approx(ev[:-5].sum(), rel=1e-8)
+    assert spectral_lower_bound(K[:100, :100], 3) == pytest.approx(
+        np.linalg.eigvalsh(K[:100, :100])[:-3].sum(), rel=1e-10
+    )
+    km = KernelKMeans(5, kernel=RBF(0.3), n_init=2, random_state=0).fit(X)
+    assert km.inertia_ >= spectral_lower_bound(op, 5)
+    with pytest.raises(ValueError, match="n_clusters"):
+        spectral_lower_bound(K[:5, :5], 6)
+    with pytest.raises(ValueError, match="square"):
+        spectral_lower_bound(K[:5, :4], 2)
+
+
+@pytest.mark.parametrize(
+    ("X", "match"),
+    [
+        (np.array([[0.0, np.nan], [1.0, 2.0], [3.0, 4.0]]), "NaN"),
+        (np.array([[0.0, np.inf], [1.0, 2.0], [3.0, 4.0]]), "infinity"),
+        (np.empty((0, 2)), "0 sample"),
+        (np.array([[1.0, 2.0]]), "n_samples=1 should be >= n_clusters=2"),
+        (np.ones(4), "2D array"),
+    ],
+)
+def test_bad_input(X: np.ndarray, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        KernelKMeans(2).fit(X)
+
+
+def test_bad_params_and_kernels() -> None:
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="n_samples=10 should be >= n_clusters=11"):
+        KernelKMeans(11).fit(X)
+    with pytest.raises(InvalidParameterError, match="n_clusters"):
+        KernelKMeans(0).fit(X)
+    with pytest.raises(InvalidParameterError, match="init"):
+        KernelKMeans(2, init="bogus").fit(X)
+    with pytest.raises(ValueError, match="square"):
+        KernelKMeans(2, kernel="precomputed").fit(X)
+    with pytest.raises(ValueError, match="positive semidefinite"):
+        KernelKMeans(2, kernel="precomputed").fit(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    with pytest.raises(ValueError, match="input space"):
+        KernelKMeans(2, kernel="precomputed", init="kmeans").fit(RBF()(X))
+    with pytest.raises(ValueError, match="one initial label per sample"):
+        KernelKMeans(2, init=np.zeros(3, dtype=int)).fit(X)
+    with pytest.raises(ValueError, match=r"\[0, n_clusters\)"):
+        KernelKMeans(2, init=np.full(10, 5)).fit(X)
+    with pytest.raises(ValueError, match="unknown kernel"):
+        KernelKMeans(2, kernel="nope").fit(X)
+    km = KernelKMeans(2, kernel="precomputed", random_state=0).fit(RBF()(X))
+    with pytest.raises(ValueError, match="expecting 10 features"):
+        km.predict(np.ones((3, 4)))
+    with pytest.warns(UserWarning, match="n_init is ignored"):
+        KernelKMeans(2, init=np.arange(10) % 2, n_init=3).fit(X)

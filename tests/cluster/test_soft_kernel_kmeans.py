@@ -1,0 +1,119 @@
+"""SoftKernelKMeans: eq. 4 and 7 by brute force, large stiffness, the paper's accuracies."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_blobs
+from sklearn.utils._param_validation import InvalidParameterError
+
+from kernel_patterns import KernelKMeans, SoftKernelKMeans
+from kernel_patterns.cluster._soft_kernel_kmeans import _soft_distances, _soft_kernel_kmeans
+from kernel_patterns.datasets import load_iris, load_wine, make_two_moons, whiten
+from kernel_patterns.kernels import RBF, GeodesicKernel, Precomputed, make_operator
+from kernel_patterns.metrics import clustering_accuracy
+
+
+@pytest.fixture(scope="module")
+def blobs() -> tuple[np.ndarray, np.ndarray]:
+    return make_blobs(n_samples=150, centers=3, cluster_std=1.0, random_state=0)
+
+
+def test_eq4_and_eq7_by_brute_force() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    K = RBF(0.5)(X)
+    R = rng.dirichlet(np.ones(3), size=20)
+    w = rng.uniform(0.5, 2.0, 20)
+    dist, _, _ = _soft_distances(make_operator(Precomputed(), K), R, w, np.diag(K))
+    naive = np.empty((20, 3))
+    for j in range(3):
+        W = w * R[:, j]
+        g = W.sum()
+        for t in range(20):
+            naive[t, j] = K[t, t] - 2 / g * (W @ K[t]) + (W @ K @ W) / g**2
+    np.testing.assert_allclose(dist, naive, atol=1e-12)
+    # one iteration of the solver is eq. 7 applied to these distances
+    R1, _, _, _ = _soft_kernel_kmeans(make_operator(Precomputed(), K), R, 2.0, w, max_iter=1)
+    e = np.exp(-2.0 * naive)
+    # R1 is computed one step further (from its own centroids), so compare a single step:
+    from kernel_patterns.cluster._soft_kernel_kmeans import _responsibilities
+
+    np.testing.assert_allclose(_responsibilities(naive, 2.0), e / e.sum(1, keepdims=True))
+    np.testing.assert_allclose(R1.sum(1), 1.0)
+
+
+def test_responsibilities_rows_and_predict_proba(blobs) -> None:
+    X, y = blobs
+    m = SoftKernelKMeans(3, kernel=RBF(0.1), beta=20.0, random_state=0).fit(X)
+    assert m.responsibilities_.shape == (150, 3)
+    np.testing.assert_allclose(m.responsibilities_.sum(1), 1.0)
+    assert clustering_accuracy(y, m.labels_) >= 0.9
+    P = m.predict_proba(X)
+    np.testing.assert_allclose(P.sum(1), 1.0)
+    np.testing.assert_allclose(P, m.responsibilities_, atol=1e-4)
+    np.testing.assert_array_equal(m.predict(X), m.labels_)
+    assert m.objective_ <= m.inertia_ + 1e-12  # the entropy term is subtracted
+
+
+def test_large_beta_no_overflow_and_equals_hard(blobs) -> None:
+    X, _ = blobs
+    init = np.random.default_rng(0).integers(0, 3, 150)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        soft = SoftKernelKMeans(3, kernel=RBF(0.1), beta=1e6, init=init).fit(X)
+        P = soft.predict_proba(X + 0.01)
+    assert np.isfinite(soft.responsibilities_).all() and np.isfinite(P).all()
+    hard = KernelKMeans(3, kernel=RBF(0.1), init=init).fit(X)
+    np.testing.assert_array_equal(soft.labels_, hard.labels_)
+    assert soft.inertia_ == pytest.approx(hard.inertia_, rel=1e-6)
+
+
+def test_geodesic_two_moons_and_predict_new_points() -> None:
+    X, y = make_two_moons(random_state=0)
+    m = SoftKernelKMeans(2, kernel=GeodesicKernel(n_neighbors=6), beta=0.6, random_state=0)
+    with pytest.warns(UserWarning, match="connected components"):
+        m.fit(X)
+    assert clustering_accuracy(y, m.labels_) == 1.0
+    Xn, yn = make_two_moons(n_samples=(30, 30), random_state=5)
+    pred = m.predict(Xn)
+    assert clustering_accuracy(yn, pred) >= 0.95
+    np.testing.assert_array_equal(m.predict(X), m.labels_)
+    assert isinstance(m.kernel_, GeodesicKernel) and hasattr(m.kernel_, "shift_")
+    assert not hasattr(m.kernel, "shift_")  # the user's kernel object is not fitted
+
+
+def test_geodesic_iris_and_wine_accuracy() -> None:
+    X, y = load_iris(return_X_y=True)
+    m = SoftKernelKMeans(3, kernel=GeodesicKernel(n_neighbors=26), beta=0.6, random_state=0)
+    assert clustering_accuracy(y, m.fit_predict(X)) >= 0.90
+    W, yw = load_wine(return_X_y=True)
+    m = SoftKernelKMeans(3, kernel="geodesic", kernel_params={"n_neighbors": 28}, beta=0.03,
+                         random_state=0)
+    assert clustering_accuracy(yw, m.fit_predict(whiten(W))) >= 0.93
+
+
+def test_precomputed_equals_computed(blobs) -> None:
+    X, _ = blobs
+    a = SoftKernelKMeans(3, kernel=RBF(0.1), beta=5.0, random_state=1).fit(X)
+    b = SoftKernelKMeans(3, kernel="precomputed", beta=5.0, random_state=1).fit(RBF(0.1)(X))
+    np.testing.assert_allclose(a.responsibilities_, b.responsibilities_, atol=1e-12)
+    np.testing.assert_allclose(b.predict_proba(RBF(0.1)(X[:5], X)), a.predict_proba(X[:5]))
+
+
+def test_bad_input(blobs) -> None:
+    X, _ = blobs
+    X0 = X.copy()
+    SoftKernelKMeans(3, random_state=0).fit(X)
+    np.testing.assert_array_equal(X, X0)
+    for beta in (0.0, -1.0):
+        with pytest.raises(InvalidParameterError, match="beta"):
+            SoftKernelKMeans(3, beta=beta).fit(X)
+    with pytest.raises(ValueError, match="n_samples=150 should be >= n_clusters=151"):
+        SoftKernelKMeans(151).fit(X)
+    with pytest.raises(ValueError, match="n_neighbors=150 must be smaller"):
+        SoftKernelKMeans(3, kernel=GeodesicKernel(n_neighbors=150)).fit(X)
+    with pytest.raises(ValueError, match="NaN"):
+        SoftKernelKMeans(2).fit(np.array([[np.nan, 1.0], [1.0, 2.0]]))
