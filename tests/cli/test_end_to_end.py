@@ -136,13 +136,17 @@ def test_existing_output_needs_force_and_errors_are_one_line(tmp_path, moons_fra
     out.mkdir()
     (out / "keep.txt").write_text("mine")
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
-                "--out", str(out))
+                "--id-column", "id", "--out", str(out))
     assert r.returncode == 2 and "pass --force" in r.stderr
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert (out / "keep.txt").read_text() == "mine"
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "500",
-                "--out", str(tmp_path / "o2"))
+                "--id-column", "id", "--out", str(tmp_path / "o2"))
     assert r.returncode == 2 and "more than the 100 rows" in r.stderr
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--param", "nope=1",
-                "--out", str(tmp_path / "o3"))
+                "--id-column", "id", "--out", str(tmp_path / "o3"))
     assert r.returncode == 2 and "has no parameter(s) ['nope']" in r.stderr
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                "--out", str(tmp_path / "o4"))
+    assert r.returncode == 2 and "feature column(s) ['id'] are not numeric" in r.stderr
+    assert not (tmp_path / "o4").exists()

@@ -14,11 +14,11 @@ from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
-    default_out,
     finish,
     input_summary,
     json_params,
     make_scaler,
+    output_folder,
     sizes,
 )
 from ._io import read_table, staged_output
@@ -98,6 +98,7 @@ def cluster_figures(tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any) -> l
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    out = output_folder(args, args.input, f"{args.method}-clusters")
     timer = Timer()
     with timer("read"):
         table = read_table(args.input, columns=args.columns, label_column=args.label_column,
@@ -112,7 +113,6 @@ def _run(args: argparse.Namespace) -> int:
                              f"{X.shape[0]} rows")
         fixed["n_clusters"] = args.n_clusters
     est = build_estimator("kernel_patterns.cluster", METHODS[args.method], args, fixed)
-    out = Path(args.out) if args.out else default_out(args.input, f"{args.method}-clusters")
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             labels = np.asarray(est.fit_predict(X))

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import make_kernel
-from ._io import Table, parse_params
+from ._io import Table, check_output, parse_params
 from ._registry import UsageError, write_json_atomic, write_text_atomic
 from ._report import render_report
 
@@ -77,9 +77,11 @@ def build_estimator(
     return est
 
 
-def default_out(input_path: str, suffix: str) -> Path:
+def output_folder(args: argparse.Namespace, input_path: str, suffix: str) -> Path:
+    """``--out``, or ``<input stem>-<suffix>`` beside the input; checked before any work."""
     p = Path(input_path)
-    return p.with_name(f"{p.stem}-{suffix}")
+    return check_output(Path(args.out) if args.out else p.with_name(f"{p.stem}-{suffix}"),
+                        args.force)
 
 
 def json_params(est: Any) -> dict[str, Any]:

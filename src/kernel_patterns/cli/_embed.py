@@ -13,11 +13,11 @@ from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
-    default_out,
     finish,
     input_summary,
     json_params,
     make_scaler,
+    output_folder,
 )
 from ._io import read_table, staged_output
 from ._registry import UsageError, register
@@ -35,6 +35,7 @@ def _args(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    out = output_folder(args, args.input, f"{args.method}-embedding")
     timer = Timer()
     with timer("read"):
         table = read_table(args.input, columns=args.columns, label_column=args.label_column,
@@ -45,7 +46,6 @@ def _run(args: argparse.Namespace) -> int:
                          f"got {args.n_components}")
     est = build_estimator("kernel_patterns.embed", METHODS[args.method], args,
                           {"n_components": args.n_components})
-    out = Path(args.out) if args.out else default_out(args.input, f"{args.method}-embedding")
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             E = np.asarray(est.fit_transform(X))

@@ -169,14 +169,20 @@ def scale(X: np.ndarray, how: str) -> np.ndarray:
     raise UsageError(f"--scale must be minmax, standard or none; got {how!r}")
 
 
+def check_output(out: str | Path, force: bool = False) -> Path:
+    """Fail early (before any reading or fitting) when ``out`` may not be written."""
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out '{target}' exists and is not a folder")
+    if target.exists() and not force:
+        raise UsageError(f"output folder '{target}' exists; pass --force to replace it")
+    return target
+
+
 @contextlib.contextmanager
 def staged_output(out: str | Path, force: bool = False) -> Iterator[Path]:
     """Yield a temporary folder; on success it replaces ``out``, on failure it is removed."""
-    target = Path(out)
-    if target.exists() and not force:
-        raise UsageError(f"output folder '{target}' exists; pass --force to replace it")
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"--out '{target}' exists and is not a folder")
+    target = check_output(out, force)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
     try:

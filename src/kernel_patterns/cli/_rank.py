@@ -13,11 +13,11 @@ from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
-    default_out,
     finish,
     input_summary,
     json_params,
     make_scaler,
+    output_folder,
     sizes,
 )
 from ._io import read_frame, read_table, staged_output
@@ -57,6 +57,7 @@ def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> 
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    out = output_folder(args, args.train, f"{args.method}-ranking")
     timer = Timer()
     with timer("read"):
         table = read_table(args.train, columns=args.columns, label_column=args.target,
@@ -76,7 +77,6 @@ def _run(args: argparse.Namespace) -> int:
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=args.id_column, drop_na=args.drop_na, min_rows=1)
     est = build_estimator("kernel_patterns.rank", METHODS[args.method], args)
-    out = Path(args.out) if args.out else default_out(args.train, f"{args.method}-ranking")
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             est.fit(X, y)

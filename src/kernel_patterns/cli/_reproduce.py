@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._io import staged_output
+from ._io import check_output, staged_output
 from ._registry import UsageError, register, write_json_atomic
 
 
@@ -22,6 +22,7 @@ def _args(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..experiments import discover, write_tables
 
+    check_output(args.out, args.force)
     found = discover()
     if args.experiment == "all":
         chosen = list(found.values())
