@@ -9,7 +9,7 @@ from kernel_patterns.experiments import discover
 
 
 def test_every_paper_experiment_is_registered() -> None:
-    assert {"ranking"} <= set(discover())
+    assert {"geodesic", "ranking", "spectral"} <= set(discover())
 
 
 def test_quick_ranking_reproduction_writes_tables(tmp_path, capsys) -> None:
@@ -27,3 +27,22 @@ def test_unknown_experiment_exits_2(tmp_path, capsys) -> None:
     assert main(["reproduce", "nope", "--out", str(tmp_path / "x")]) == 2
     assert "unknown experiment 'nope'" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_markdown_experiments_write_their_tables_as_csv(tmp_path) -> None:
+    out = tmp_path / "rep"
+    assert main(["-q", "reproduce", "spectral", "--quick", "--out", str(out)]) == 0
+    csvs = list(out.glob("spectral_*.csv"))
+    assert len(csvs) == 1
+    frame = pd.read_csv(csvs[0])
+    assert "kernel_patterns normalized / recluster" in set(frame.iloc[:, 0])
+    assert (out / "spectral.md").read_text().startswith("# Spectral clustering")
+
+
+def test_markdown_frames_parses_captioned_tables() -> None:
+    from kernel_patterns.experiments import markdown_frames
+
+    text = "# T\n\n## First table\n\n| a | b |\n|---|---:|\n| 1 | x |\n\nnote\n\n| c |\n|---|\n| 3 |\n"
+    frames = markdown_frames(text)
+    assert list(frames) == ["first_table", "note"]
+    assert frames["first_table"].to_dict("list") == {"a": ["1"], "b": ["x"]}
