@@ -42,7 +42,8 @@ def test_markdown_experiments_write_their_tables_as_csv(tmp_path) -> None:
 def test_markdown_frames_parses_captioned_tables() -> None:
     from kernel_patterns.experiments import markdown_frames
 
-    text = "# T\n\n## First table\n\n| a | b |\n|---|---:|\n| 1 | x |\n\nnote\n\n| c |\n|---|\n| 3 |\n"
+    text = ("# T\n\n## First table\n\n| a | b |\n|---|---:|\n| 1 | x |\n\n"
+            "note\n\n| c |\n|---|\n| 3 |\n")
     frames = markdown_frames(text)
     assert list(frames) == ["first_table", "note"]
     assert frames["first_table"].to_dict("list") == {"a": ["1"], "b": ["x"]}
