@@ -165,3 +165,28 @@ def test_operators_do_not_modify_the_data() -> None:
         op.matmat(np.ones((301, 2)))
         op.cross(A[:5])
     np.testing.assert_array_equal(A, X)
+
+
+@pytest.mark.parametrize("kind", ["dense", "chunked", "nystrom", "sparse"])
+def test_sparse_right_hand_side_and_min(kind) -> None:
+    from kernel_patterns.kernels import NystromKernelOperator
+
+    A = RNG.normal(size=(120, 3))
+    if kind == "nystrom":
+        op = NystromKernelOperator(Polynomial(2, 0.5, -0.5), A, 120, random_state=0)
+    elif kind == "sparse":
+        S = sparse.random(120, 120, density=0.1, random_state=1)
+        op = make_operator(Precomputed(), (S + S.T).tocsr())
+    else:
+        op = make_operator(Polynomial(2, 0.5, -0.5), A, operator=kind, block_memory=20_000)
+    K = op.to_dense()
+    labels = RNG.integers(0, 4, 120)
+    Z = sparse.csr_array((np.ones(120), (np.arange(120), labels)), shape=(120, 4))
+    np.testing.assert_allclose(op.matmat(Z), K @ Z.toarray(), atol=1e-8)
+    np.testing.assert_allclose(op.matmat(Z.tocsc()), K @ Z.toarray(), atol=1e-8)
+    v = RNG.normal(size=120)
+    np.testing.assert_allclose(op.matvec(v), K @ v, atol=1e-8)  # symv on dense
+    np.testing.assert_allclose(op.matmat(v[:, None])[:, 0], K @ v, atol=1e-8)
+    assert op.min() == pytest.approx(float(np.min(K)), abs=1e-8)
+    with pytest.raises(ValueError, match="V must have 120 rows"):
+        op.matmat(sparse.csr_array((5, 2)))

@@ -36,12 +36,7 @@ FloatArray = NDArray[np.floating[Any]]
 
 # =============================================================================== solver
 def _kernel_times(op: KernelOperator, W: Any) -> FloatArray:
-    """``K @ W`` (n × k) through the operator; sparse W with a dense K as ``(Wᵀ K)ᵀ``."""
-    if sparse.issparse(W):
-        if isinstance(op, DenseKernelOperator):
-            # One pass over K: sparse (k × n) times dense (n × n); K is symmetric.
-            return np.asarray((W.T.tocsr() @ op.K).T)
-        W = W.toarray()
+    """``K @ W`` (n × k) through the operator (a sparse W stays sparse: one pass over K)."""
     return np.asarray(op.matmat(W))
 
 
@@ -245,7 +240,7 @@ def _lloyd_kernel_kmeans_runs(
                      (tcol, np.concatenate([mp, mp]))),
                     shape=(touched.size, n),
                 )
-                KZ[:, touched] += np.asarray(dZt @ op.K).T
+                KZ[:, touched] += op.matmat(dZt.T)
             else:
                 R = np.asarray(op.take_rows(uniq))  # (m, n) = K[moved, :]
                 delta = np.zeros((touched.size, uniq.size), dtype=R.dtype)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
+from scipy import sparse
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
@@ -176,7 +177,8 @@ class NystromKernelOperator(KernelOperator):
 
     def matmat(self, V: ArrayLike) -> FloatArray:
         Va, vec = _check_V(V, self.n_samples, self.dtype)
-        out = self.features @ (self.features.T @ Va)
+        FtV = np.asarray(Va.T @ self.features).T if sparse.issparse(Va) else self.features.T @ Va
+        out = self.features @ FtV
         return out.ravel() if vec else out
 
     def diag(self) -> FloatArray:
