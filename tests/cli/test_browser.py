@@ -60,3 +60,21 @@ def test_report_renders_with_its_images(tmp_path) -> None:
     report = tmp_path / "report.html"
     report.write_text(render_report("moons", {"n": 300}, figs, [("Result", {"k": 3})]))
     check_report_in_browser(report, tmp_path, n_images=2)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed here "
+                    "(.ci/run installs it: apt-get install chromium)")
+def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
+    import pandas as pd
+
+    from kernel_patterns.cli import main
+
+    X, y = datasets.make_rings(random_state=0)
+    src = tmp_path / "rings.csv"
+    pd.DataFrame({"x": X[:, 0], "y": X[:, 1], "ring": y}).to_csv(src, index=False)
+    out = tmp_path / "report"
+    assert main(["-q", "cluster", str(src), "--method", "gp", "--label-column", "ring",
+                 "--out", str(out)]) == 0
+    n_png = len(list(out.glob("*.png")))
+    assert n_png == 3  # clusters, variance landscape, hierarchy
+    check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)

@@ -40,7 +40,7 @@ def _run(args: argparse.Namespace) -> int:
         summary["steps"][step.name] = result
         print(f"[demo] {step.name}: {result['seconds']:.1f} s", file=sys.stderr)
         write_json_atomic(out / "summary.json", summary)  # partial results survive a failure
-    print(f"wrote {out / 'summary.json'} and {len(list(out.glob('*.png')))} figure(s) to {out}/")
+    print(f"wrote {out / 'summary.json'} and {len(list(out.rglob('*.png')))} figure(s) to {out}/")
     return 0
 
 
