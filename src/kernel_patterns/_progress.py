@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
@@ -29,3 +30,44 @@ def progress(
     from tqdm.auto import tqdm
 
     yield from tqdm(iterable, desc=desc, total=total, leave=False, **kw)
+
+
+class _NullBar:
+    """What :func:`progress_bar` yields when no bar is drawn."""
+
+    def update(self, n: int = 1) -> None:
+        """Do nothing."""
+
+    def set_postfix_str(self, s: str) -> None:
+        """Do nothing."""
+
+    def close(self) -> None:
+        """Do nothing."""
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, desc: str) -> Iterator[Any]:
+    """A tqdm bar for a long stage (kernel build, flow, restarts) on a terminal.
+
+    Yields an object with ``update(n)`` and ``set_postfix_str(s)``; a no-op in pipes, with
+    ``--quiet``, and for stages shorter than half a second (tqdm's ``delay``).
+    """
+    if not progress_enabled():
+        yield _NullBar()
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, desc=desc, leave=False, delay=0.5)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def start_progress(total: int, desc: str) -> Any:
+    """Like :func:`progress_bar` for a loop that is not a ``with`` block: call ``close()``."""
+    if not progress_enabled():
+        return _NullBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, leave=False, delay=0.5)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from .._progress import start_progress
 from .._validation import FloatArray
 from ._gp_variance import GPVarianceModel
 
@@ -125,7 +126,9 @@ def flow_to_equilibria(
             assignment[i] = len(seps) - 1
 
     n_iter = 0
+    bar = start_progress(max_iter, "flow to equilibria")
     for n_iter in range(1, max_iter + 1):  # noqa: B007 - n_iter is reported
+        bar.update(1)
         idx = np.flatnonzero(active)
         # 1. converged points
         done = idx[gnorm[idx] <= gtol]
@@ -169,6 +172,7 @@ def flow_to_equilibria(
             converged[stuck] = True
             active[stuck] = False
             settle(stuck)
+    bar.close()
     left = np.flatnonzero(active)
     if left.size:
         settle(left)

@@ -27,6 +27,7 @@ from scipy import sparse
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
+from .._progress import start_progress
 from ..kernels import DenseKernelOperator, KernelOperator
 from ._kmeans_base import _KernelKMeansBase
 
@@ -188,7 +189,9 @@ def _lloyd_kernel_kmeans_runs(
 
     full_product(np.arange(r))
     since_full = 0
+    bar = start_progress(max_iter, "kernel k-means")
     for it in range(1, max_iter + 1):
+        bar.update(1)
         moved_runs, moved_pts, old_c, new_c = [], [], [], []
         for j in np.flatnonzero(active):
             kz = KZ[:, j * k : (j + 1) * k]
@@ -246,6 +249,7 @@ def _lloyd_kernel_kmeans_runs(
                 delta = np.zeros((touched.size, uniq.size), dtype=R.dtype)
                 np.add.at(delta, (tcol, np.concatenate([inv, inv])), np.concatenate([wm, -wm]))
                 KZ[:, touched] += (delta @ R).T
+    bar.close()
     # runs stopped by tol or max_iter: the inertia of their final labels, from a full product
     redo = np.flatnonzero(active | ~np.isfinite(inertia))
     if redo.size:

@@ -29,6 +29,7 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
+from .._progress import start_progress
 from ..kernels import KernelOperator
 from ._kernel_kmeans import IntArray, _kernel_times
 from ._kmeans_base import _KernelKMeansBase
@@ -140,7 +141,9 @@ def _soft_kernel_kmeans_runs(
         within = np.einsum("mij,mij->mj", coef, KC)
         return np.maximum(d[None, :, None] - 2.0 * KC + within[:, None, :], 0.0)
 
+    bar = start_progress(max_iter, "soft kernel k-means")
     for it in range(1, max_iter + 1):
+        bar.update(1)
         runs = np.flatnonzero(active)
         if runs.size == 0:
             break
@@ -152,6 +155,7 @@ def _soft_kernel_kmeans_runs(
             n_iter[j] = it
             if change <= tol:
                 active[j] = False
+    bar.close()
     dist = distances(np.arange(r))
     energy = np.empty(r)
     J = np.empty(r)

@@ -27,6 +27,7 @@ from scipy.linalg import get_blas_funcs
 from scipy.sparse.linalg import LinearOperator
 from threadpoolctl import threadpool_limits
 
+from .._progress import progress_bar
 from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel
 from ._dot import Precomputed, check_square_kernel
@@ -280,12 +281,18 @@ def _fill_dense(kernel: Kernel, X: FloatArray, K: FloatArray, n_threads: int) ->
         if a != b:
             K[b:b1, a:a1] = block.T
 
-    if n_threads == 1 or len(tiles) == 1:
-        for t in tiles:
-            work(t)
-    else:
-        with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(n_threads) as pool:
-            list(pool.map(work, tiles))
+    with progress_bar(len(tiles), "kernel matrix") as bar:
+
+        def step(tile: tuple[int, int]) -> None:
+            work(tile)
+            bar.update(1)
+
+        if n_threads == 1 or len(tiles) == 1:
+            for t in tiles:
+                step(t)
+        else:
+            with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(n_threads) as pool:
+                list(pool.map(step, tiles))
     noise = kernel._diagonal_noise()
     if noise:
         K[np.diag_indices(n)] += noise
