@@ -26,6 +26,7 @@ demo: $(STAMP)
 	$(BIN)/kernel-patterns demo --out demo-output
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
 	$(BIN)/python benchmarks/run.py
 
 clean:
