@@ -214,6 +214,14 @@ def test_kernel_none_shrinks_the_length_scale_until_n_clusters_basins() -> None:
     # no length scale can give more basins than points: a clear error, before any fit
     with pytest.raises(ValueError, match="more than the 200 samples"):
         GPClustering(n_clusters=201).fit(X)
+    # 20 per cluster: ℓ₀/2 gives too many basins, one bisection step back (ℓ₀/2^0.75) gives 5
+    X20, _ = datasets.make_gaussians(20, n_per_cluster=20, random_state=3)
+    X20 = datasets.scale_unit_interval(X20)
+    ell0 = float(default_kernel(X20).l) ** -0.5
+    assert len(GPClustering(default_kernel(X20, 0.5)).fit(X20).equilibria_) > 5
+    gp = GPClustering(n_clusters=5).fit(X20)
+    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 * 2 ** -0.75)
+    assert len(gp.equilibria_) == 5
     three = np.repeat([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], 10, axis=0)  # at most 3 SEPs
     with pytest.raises(ValueError, match="no length scale from"):
         GPClustering(n_clusters=4).fit(three)

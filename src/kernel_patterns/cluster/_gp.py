@@ -12,6 +12,7 @@ The estimator :class:`GPClustering` is a thin layer over three pure solvers:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -40,8 +41,9 @@ from ._gp_variance import GPVarianceModel, fit_variance_model
 AUTO_QUANTILE = 0.9
 AUTO_NEIGHBOR = 5
 #: kernel=None with n_clusters: length scales tried, as factors of the data-driven one, in
-#: order (largest first) until one gives at least n_clusters SEPs with a clean cut.
-AUTO_SHRINK = tuple(2.0 ** (-k / 2) for k in range(6))
+#: order (largest first) until one gives at least n_clusters SEPs with a clean cut (plus one
+#: bisection step back when that one has more SEPs than clusters: at most 6 fits).
+AUTO_SHRINK = tuple(2.0 ** (-k / 2) for k in range(5))
 
 
 def auto_length_scale(X: FloatArray) -> float:
@@ -124,11 +126,15 @@ class GPClustering(ClusterMixin, BaseEstimator):
         or ``"gp"``/``"rbf"`` with ``kernel_params``. None chooses an isotropic GPCovariance
         from the data (see :func:`default_kernel`), exposed as ``kernel_``. With
         ``n_clusters`` too, the data-driven length scale ℓ₀ is tried first, then
-        ``ℓ₀/√2, ℓ₀/2, …, ℓ₀/2^2.5`` (``AUTO_SHRINK``, at most six fits) until the landscape
-        has at least ``n_clusters`` basins and a level that gives exactly ``n_clusters``
-        clusters; the first (longest, smoothest) such ℓ is kept. ℓ₀ is long when the nearest
-        neighbours are almost as far as the other clusters (high dimension, few points: the
-        20-D Gaussians with 40 points per cluster need ℓ₀/√2).
+        ``ℓ₀/√2, ℓ₀/2, ℓ₀/2^1.5, ℓ₀/4`` (``AUTO_SHRINK``) until the landscape has at least
+        ``n_clusters`` basins and a level that gives exactly ``n_clusters`` clusters; the first
+        (longest, smoothest) such ℓ is kept. When it has more basins than clusters, the
+        geometric middle between it and the previous (too long) ℓ is tried once and kept if it
+        works too (fewer spurious basins for the cut to isolate). At most six fits; only the
+        first one when ℓ₀ works, as on every set of the paper in its own units. ℓ₀ is too long
+        when the nearest neighbours are almost as far as the other clusters (high dimension,
+        few points, or noise features inflated by per-feature scaling: the 20-D Gaussians
+        scaled to [0, 1] with 40 points per cluster need ℓ₀/√2).
     kernel_params : dict, default=None
         Parameters of a named kernel.
     level : float, default=None
@@ -238,24 +244,32 @@ class GPClustering(ClusterMixin, BaseEstimator):
             # kernel=None with n_clusters: the data-driven length scale, shrunk step by step
             # (AUTO_SHRINK, at most 6 fits) until the landscape has n_clusters basins.
             ell0 = auto_length_scale(Xv)
+            n_clusters = int(self.n_clusters)
             error: ValueError | None = None
-            for factor in AUTO_SHRINK:
-                kernel = self._resolve_kernel(Xv, factor)
-                fit = _fit_landscape(self, kernel, Xv)
+            found: tuple[_Landscape, float] | None = None
+            for k, factor in enumerate(AUTO_SHRINK):
                 try:
-                    level = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(self.n_clusters))
-                    break
+                    found = self._try_length_scale(Xv, factor, n_clusters)
                 except ValueError as exc:
                     error = exc
-            else:
+                    continue
+                if k > 0 and found[0].S.shape[0] > n_clusters:
+                    # more basins than clusters: one bisection step back towards the last
+                    # (too long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
+                    with contextlib.suppress(ValueError):
+                        found = self._try_length_scale(
+                            Xv, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters
+                        )
+                break
+            if found is None:
                 raise ValueError(
                     f"kernel=None: no length scale from {ell0:.3g} down to "
                     f"{ell0 * AUTO_SHRINK[-1]:.3g} gives n_clusters={self.n_clusters}; last "
                     f"try: {error}"
                 ) from error
+            fit, level = found
         else:
-            kernel = self._resolve_kernel(Xv)
-            fit = _fit_landscape(self, kernel, Xv)
+            fit = _fit_landscape(self, self._resolve_kernel(Xv), Xv)
             if self.n_clusters is not None:
                 level = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(self.n_clusters))
             else:
@@ -268,7 +282,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
 
         self._model = model
         self._length_scale = ell
-        self.kernel_ = kernel
+        self.kernel_ = fit.model.kernel
         self.max_variance_ = r_star
         self.level_ = level
         self.equilibria_ = S
@@ -280,6 +294,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self.labels_ = labels
         self.n_clusters_ = int(labels.max()) + 1
         return self
+
+    def _try_length_scale(
+        self, X: FloatArray, factor: float, n_clusters: int
+    ) -> tuple[_Landscape, float]:
+        """Fit with the default kernel at ``factor`` × ℓ₀; ValueError when no level fits."""
+        fit = _fit_landscape(self, self._resolve_kernel(X, factor), X)
+        return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
 
     def _resolve_kernel(self, X: FloatArray, factor: float = 1.0) -> Kernel:
         if self.kernel is None:
