@@ -52,7 +52,9 @@ NOTES = """
   the units of ℓ (printed in units of the scaled data).
 - kernel=None with n_clusters: ℓ₀ (90th percentile of the 5th-neighbour distance) is tried
   first and shrunk by √2 (at most 6 fits) until it gives n_clusters basins; only the 20-D sets
-  scaled to [0, 1] need a shorter ℓ than ℓ₀ here.
+  scaled to [0, 1] need a shorter ℓ than ℓ₀ here. Searching from 2ℓ₀ down instead was
+  measured too: crabs (kernel=None, n_clusters=4) ARI 0.64 → 0.85, but rings 1 → −0.03 and
+  spirals 1 → 0.15 with n_clusters=2, so the search only shrinks.
 """
 
 
