@@ -78,6 +78,19 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
     perfectly for every ℓ from about 0.35 to 0.8 of its range. On the rings scaled to [0, 1]
     this rule gives ℓ ≈ 0.06 (l ≈ 280); on the 5-D Gaussians ℓ ≈ 0.18.
 
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Validated training points.
+    factor : float, default=1.0
+        Multiplies the data-driven length scale (the ``n_clusters`` search of
+        :class:`GPClustering` tries ``AUTO_SHRINK``).
+
+    Returns
+    -------
+    GPCovariance
+        ``GPCovariance(v0=1, v1=10, v2=1, l=1/ℓ²)`` with a scalar ``l``.
+
     Examples
     --------
     >>> from kernel_patterns import datasets
