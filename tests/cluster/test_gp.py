@@ -13,6 +13,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets, metrics
 from kernel_patterns.cluster import GPClustering as GPClustering2
+from kernel_patterns.cluster._gp import default_kernel
 from kernel_patterns.cluster._gp_graph import (
     candidate_pairs,
     components_at,
@@ -176,6 +177,55 @@ def test_gaussian_sets_with_five_clusters(d: int, l: float) -> None:
         gp = GPClustering(kernel, n_clusters=5).fit(X)
         assert gp.n_clusters_ == 5
         _perfect(y, gp.labels_)
+
+
+def _common_scale(X: np.ndarray) -> np.ndarray:
+    """Shift to the origin and divide by the largest feature range: one factor, shape kept."""
+    return (X - X.min(axis=0)) / np.ptp(X, axis=0).max()
+
+
+@pytest.mark.parametrize("n_per_cluster", [40, 100])
+def test_twenty_dim_gaussians_with_five_clusters(n_per_cluster: int) -> None:
+    X, y = datasets.make_gaussians(20, n_per_cluster=n_per_cluster, random_state=1)
+    Xc = _common_scale(X)
+    for kernel in (GPCovariance(**PAPER, l=2.0), None):
+        gp = GPClustering(kernel, n_clusters=5).fit(Xc)
+        assert gp.n_clusters_ == 5
+        _perfect(y, gp.labels_)
+    # kernel=None is isotropic and scale-equivariant: the raw data give the same clusters
+    raw = GPClustering(n_clusters=5).fit(X)
+    _perfect(y, raw.labels_)
+    assert float(raw.kernel_.l) == pytest.approx(float(gp.kernel_.l) / np.ptp(X, axis=0).max() ** 2)
+
+
+def test_kernel_none_shrinks_the_length_scale_until_n_clusters_basins() -> None:
+    # 20-D, 40 per cluster, every feature scaled to [0, 1]: the data-driven length scale gives
+    # only 2 basins; the search shrinks it (ℓ₀/√2) to 5 basins instead of failing.
+    X, y = datasets.make_gaussians(20, n_per_cluster=40, random_state=1)
+    X = datasets.scale_unit_interval(X)
+    ell0 = float(default_kernel(X).l) ** -0.5
+    one = GPClustering(default_kernel(X)).fit(X)
+    assert len(one.equilibria_) < 5
+    gp = GPClustering(n_clusters=5).fit(X)
+    assert gp.n_clusters_ == 5 and len(gp.equilibria_) >= 5
+    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 / np.sqrt(2))
+    # the per-feature scaling inflates the 15 noise features: good, not perfect (docstring)
+    assert adjusted_rand_score(y, gp.labels_) > 0.7
+    # no length scale can give more basins than points: a clear error, before any fit
+    with pytest.raises(ValueError, match="more than the 200 samples"):
+        GPClustering(n_clusters=201).fit(X)
+    # 20 per cluster: ℓ₀/2 gives too many basins, one bisection step back (ℓ₀/2^0.75) gives 5
+    X20, _ = datasets.make_gaussians(20, n_per_cluster=20, random_state=3)
+    X20 = datasets.scale_unit_interval(X20)
+    ell0 = float(default_kernel(X20).l) ** -0.5
+    assert len(GPClustering(default_kernel(X20, 0.5)).fit(X20).equilibria_) > 5
+    gp = GPClustering(n_clusters=5).fit(X20)
+    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 * 2 ** -0.75)
+    assert len(gp.equilibria_) == 5
+    three = np.repeat([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], 10, axis=0)  # at most 3 SEPs
+    with pytest.raises(ValueError, match="no length scale from"):
+        GPClustering(n_clusters=4).fit(three)
+    assert GPClustering(n_clusters=3).fit(three).n_clusters_ == 3
 
 
 def test_crabs_hierarchy_one_to_four_clusters() -> None:
