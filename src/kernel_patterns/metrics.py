@@ -285,5 +285,6 @@ def spectral_lower_bound(K: Any, n_clusters: int) -> float:
         top = np.linalg.eigvalsh(M)[::-1][:k]
     else:
         v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
-        top = eigsh(A, k=k, which="LA", return_eigenvectors=False, v0=v0)
+        top = eigsh(A, k=k, which="LA", return_eigenvectors=False, v0=v0,
+                    rng=np.random.default_rng(0))
     return float(trace - np.sum(top))

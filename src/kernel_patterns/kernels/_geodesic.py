@@ -210,7 +210,7 @@ def cailliez_constant(D: ArrayLike, method: str = "auto", random_state: int = 0)
     ncv = min(2 * n - 1, 30)
     vals = eigs(
         op, k=1, which="LR", v0=v0, ncv=ncv, tol=1e-10, maxiter=100 * n,
-        return_eigenvectors=False,
+        return_eigenvectors=False, rng=np.random.default_rng(random_state),
     )
     return float(np.max(vals.real))
 
