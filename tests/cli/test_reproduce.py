@@ -37,6 +37,7 @@ def test_markdown_experiments_write_their_tables_as_csv(tmp_path) -> None:
     frame = pd.read_csv(csvs[0])
     assert "kernel_patterns normalized / recluster" in set(frame.iloc[:, 0])
     assert (out / "spectral.md").read_text().startswith("# Spectral clustering")
+    assert (out / "spectral_clusters.png").read_bytes()[:4] == b"\x89PNG"  # the figures too
 
 
 def test_markdown_frames_parses_captioned_tables() -> None:
