@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -88,8 +88,9 @@ class RankerMixin:
     classes_: NDArray[Any]
     thresholds_: FloatArray
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    if TYPE_CHECKING:  # each ranker defines it; declared here for the type checker only
+
+        def decision_function(self, X: ArrayLike) -> FloatArray: ...
 
     def _predict_ranks(self, X: ArrayLike) -> NDArray[np.intp]:
         f = self.decision_function(X)
