@@ -13,7 +13,14 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ..kernels import Kernel, KernelOperator, Precomputed, make_kernel, make_operator
+from ..kernels import (
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    Kernel,
+    KernelOperator,
+    Precomputed,
+    make_kernel,
+    make_operator,
+)
 from ._kmeans_init import (
     _init_all_but_k,
     _init_input_kmeans,
@@ -37,8 +44,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
-        "operator": [StrOptions({"auto", "dense", "chunked"})],
-        "dtype": [StrOptions({"float64", "float32"})],
+        **OPERATOR_PARAMETER_CONSTRAINTS,
     }
 
     _sk_expected_failed_checks: ClassVar[dict[str, str]] = {

@@ -37,7 +37,7 @@ from .._graph import (
     sparse_components,
 )
 from .._validation import FloatArray
-from ..kernels import RBF, Kernel, KernelOperator, make_kernel
+from ..kernels import OPERATOR_PARAMETER_CONSTRAINTS, RBF, Kernel, KernelOperator, make_kernel
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
 ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
@@ -253,8 +253,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "assign": [StrOptions(set(ASSIGNMENTS))],
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        "operator": [StrOptions({"auto", "dense", "chunked"})],
-        "dtype": [StrOptions({"float64", "float32"})],
+        **OPERATOR_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
     }
 

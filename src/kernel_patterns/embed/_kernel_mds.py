@@ -18,13 +18,14 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import ritz_extremes, top_eigenpairs
 from .._graph import build_fit_operator, kernel_product
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
+    OPERATOR_PARAMETER_CONSTRAINTS,
     RBF,
     Cosine,
     GPCovariance,
@@ -144,8 +145,7 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         "kernel": [Kernel, str, callable],
         "kernel_params": [dict, None],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        "operator": [StrOptions({"auto", "dense", "chunked"})],
-        "dtype": [StrOptions({"float64", "float32"})],
+        **OPERATOR_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
     }
 

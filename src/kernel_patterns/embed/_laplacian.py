@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.extmath import _deterministic_vector_sign_flip
 
 from .._eigen import top_eigenpairs
@@ -39,7 +39,7 @@ from .._graph import (
     sparse_components,
 )
 from .._validation import FloatArray
-from ..kernels import RBF, Kernel, KernelOperator, make_kernel
+from ..kernels import OPERATOR_PARAMETER_CONSTRAINTS, RBF, Kernel, KernelOperator, make_kernel
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
@@ -144,8 +144,7 @@ class LaplacianEmbedding(BaseEstimator):
         "kernel": [Kernel, str, callable],
         "kernel_params": [dict, None],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        "operator": [StrOptions({"auto", "dense", "chunked"})],
-        "dtype": [StrOptions({"float64", "float32"})],
+        **OPERATOR_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
     }
 

@@ -14,6 +14,7 @@ from ._geodesic import GeodesicKernel, cailliez_constant
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
 from ._nystrom import NystromKernelOperator
 from ._operator import (
+    OPERATOR_PARAMETER_CONSTRAINTS,
     ChunkedKernelOperator,
     DenseKernelOperator,
     KernelOperator,
@@ -27,6 +28,7 @@ register_kernel("geodesic", GeodesicKernel)
 
 __all__ = [
     "KERNELS",
+    "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
     "CallableKernel",
     "ChunkedKernelOperator",

@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from scipy.linalg import get_blas_funcs
 from scipy.sparse.linalg import LinearOperator
+from sklearn.utils._param_validation import StrOptions
 from threadpoolctl import threadpool_limits
 
 from .._progress import progress_bar
@@ -34,6 +35,13 @@ from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 
 OperatorKind = Literal["auto", "dense", "chunked"]
+
+#: ``_parameter_constraints`` entries of every estimator that builds its operator with
+#: :func:`make_operator` (``operator=`` and ``dtype=`` as that function accepts them).
+OPERATOR_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
+    "operator": [StrOptions({"auto", "dense", "chunked"})],
+    "dtype": [StrOptions({"float64", "float32"})],
+}
 
 #: default bytes of kernel rows a chunked operator holds at once (all threads together).
 DEFAULT_BLOCK_MEMORY = 256 * 1024**2
