@@ -36,11 +36,6 @@ from .kernels import (
 )
 
 
-def kernel_product(op: KernelOperator) -> MatMat:
-    """``V -> K @ V`` (the dense operator multiplies one vector by BLAS ``?symv``)."""
-    return op.matmat
-
-
 def min_affinity(op: KernelOperator) -> float:
     """The smallest entry of K (0 when the kernel cannot produce negative values).
 
@@ -85,7 +80,7 @@ def check_positive_degrees(degrees: FloatArray, what: str) -> None:
 def normalized_matmat(op: KernelOperator, degrees: FloatArray) -> MatMat:
     """``V -> D^-1/2 K D^-1/2 V`` (no N × N temporary)."""
     s = (1.0 / np.sqrt(degrees)).astype(op.dtype)[:, None]
-    product = kernel_product(op)
+    product = op.matmat
 
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)
@@ -99,7 +94,7 @@ def shifted_laplacian_matmat(op: KernelOperator, degrees: FloatArray) -> tuple[M
     sigma = 2.0 * float(np.max(degrees)) if degrees.size else 0.0
     sigma = max(sigma, float(np.finfo(np.float64).tiny))
     c = (sigma - degrees).astype(op.dtype)[:, None]
-    product = kernel_product(op)
+    product = op.matmat
 
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)

@@ -31,7 +31,6 @@ from .._graph import (
     check_positive_degrees,
     component_basis,
     deflated_top_eigenpairs,
-    kernel_product,
     normalized_matmat,
     shifted_laplacian_matmat,
     sparse_components,
@@ -80,7 +79,7 @@ def _spectral_vectors(
     """
     n = op.n_samples
     if matrix == "K":
-        w, V = top_eigenpairs(kernel_product(op), n, n_vectors, dtype=op.dtype,
+        w, V = top_eigenpairs(op.matmat, n, n_vectors, dtype=op.dtype,
                               random_state=random_state, tol=tol)
         return w, V, w, 0
     what = f"matrix={matrix!r}"

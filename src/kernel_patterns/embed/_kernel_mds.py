@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import ritz_extremes, top_eigenpairs
-from .._graph import build_fit_operator, kernel_product
+from .._graph import build_fit_operator
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -53,7 +53,7 @@ def _known_psd(kernel: Kernel) -> bool:
 def _centred_matmat(op: KernelOperator) -> Any:
     """``V -> H K H V`` with H = I − j jᵀ/N (the centring of Algorithm 8.29, line 2)."""
 
-    product = kernel_product(op)
+    product = op.matmat
 
     def matmat(V: FloatArray) -> FloatArray:
         V = np.asarray(V).reshape(op.n_samples, -1)
