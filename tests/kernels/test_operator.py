@@ -15,12 +15,14 @@ from kernel_patterns.kernels import (
     GPCovariance,
     Linear,
     MemoryBudgetError,
+    NystromKernelOperator,
     Polynomial,
     Precomputed,
     SparseKernelOperator,
     check_dense_fits,
     check_square_kernel,
     make_operator,
+    resolve_dtype,
 )
 
 RNG = np.random.default_rng(1)
@@ -136,7 +138,7 @@ def test_sparse_operator_never_densifies_and_matches() -> None:
 def test_memory_guard_names_the_chunked_option() -> None:
     with pytest.raises(MemoryBudgetError, match="operator='chunked'"):
         make_operator(RBF(1.0), X, operator="dense", memory_budget=1000)
-    with pytest.raises(MemoryBudgetError, match="Nystrom"):
+    with pytest.raises(MemoryBudgetError, match="approximation='nystrom'"):
         check_dense_fits(200_000, 200_000, np.float32)
     # auto falls back to chunked under a small budget, dense otherwise
     assert isinstance(make_operator(RBF(1.0), X, memory_budget=1000), ChunkedKernelOperator)
@@ -147,7 +149,7 @@ def test_memory_guard_names_the_chunked_option() -> None:
 
 
 def test_operator_argument_errors() -> None:
-    with pytest.raises(ValueError, match="dtype must be float32 or float64"):
+    with pytest.raises(ValueError, match=r"dtype must be float32, float64 or .auto."):
         make_operator(RBF(1.0), X, dtype=np.int64)
     with pytest.raises(ValueError, match="operator must be"):
         make_operator(RBF(1.0), X, operator="sparse")  # type: ignore[arg-type]
@@ -190,3 +192,19 @@ def test_sparse_right_hand_side_and_min(kind) -> None:
     assert op.min() == pytest.approx(float(np.min(K)), abs=1e-8)
     with pytest.raises(ValueError, match="V must have 120 rows"):
         op.matmat(sparse.csr_array((5, 2)))
+
+
+def test_make_operator_nystrom_and_auto_dtype() -> None:
+    op = make_operator(RBF(0.4), X, approximation="nystrom", n_components=301, random_state=0)
+    assert isinstance(op, NystromKernelOperator)
+    np.testing.assert_allclose(op.to_dense(), RBF(0.4)(X), atol=1e-6)
+    small = make_operator(RBF(0.4), X, approximation="nystrom", random_state=0)
+    assert small.features.shape[0] == 301  # default min(300, n) landmarks
+    assert make_operator(RBF(0.4), X, dtype="auto").dtype == np.float64
+    assert resolve_dtype("auto", 20_001) == np.float32
+    with pytest.raises(ValueError, match="approximation must be"):
+        make_operator(RBF(0.4), X, approximation="svd")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs a kernel function"):
+        make_operator(Precomputed(), RBF(0.4)(X), approximation="nystrom")
+    with pytest.raises(ValueError, match="dtype must be"):
+        make_operator(RBF(0.4), X, dtype=np.int64)

@@ -14,12 +14,14 @@ from ._geodesic import GeodesicKernel, cailliez_constant
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
 from ._nystrom import NystromKernelOperator
 from ._operator import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     ChunkedKernelOperator,
     DenseKernelOperator,
     KernelOperator,
     SparseKernelOperator,
     make_operator,
+    resolve_dtype,
 )
 from ._registry import KERNELS, make_kernel, register_kernel
 from ._stationary import RBF, GPCovariance
@@ -27,6 +29,7 @@ from ._stationary import RBF, GPCovariance
 register_kernel("geodesic", GeodesicKernel)
 
 __all__ = [
+    "APPROXIMATION_PARAMETER_CONSTRAINTS",
     "KERNELS",
     "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
@@ -51,4 +54,5 @@ __all__ = [
     "make_kernel",
     "make_operator",
     "register_kernel",
+    "resolve_dtype",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from numbers import Integral
 from typing import Any, Literal
 
 import numpy as np
@@ -25,7 +26,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from scipy.linalg import get_blas_funcs
 from scipy.sparse.linalg import LinearOperator
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from .._progress import progress_bar
@@ -35,13 +36,45 @@ from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 
 OperatorKind = Literal["auto", "dense", "chunked"]
+Approximation = Literal["exact", "nystrom"]
+Landmarks = Literal["uniform", "kmeans++", "leverage"]
+
+#: with ``dtype="auto"``, float64 up to this many samples and float32 beyond (at scale the
+#: halved memory and doubled GEMM speed matter more than the last digits).
+AUTO_FLOAT32_ABOVE = 20_000
 
 #: ``_parameter_constraints`` entries of every estimator that builds its operator with
 #: :func:`make_operator` (``operator=`` and ``dtype=`` as that function accepts them).
 OPERATOR_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "operator": [StrOptions({"auto", "dense", "chunked"})],
-    "dtype": [StrOptions({"float64", "float32"})],
+    "dtype": [StrOptions({"float64", "float32", "auto"})],
 }
+
+#: ``_parameter_constraints`` entries of every estimator that accepts a low-rank kernel
+#: approximation (``approximation=``, ``n_components=`` and ``landmarks=`` of
+#: :func:`make_operator`).
+APPROXIMATION_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
+    "approximation": [StrOptions({"exact", "nystrom"})],
+    "n_components": [Interval(Integral, 1, None, closed="left"), None],
+    "landmarks": [StrOptions({"uniform", "kmeans++", "leverage"})],
+}
+
+#: landmarks used by ``approximation="nystrom"`` when ``n_components`` is None.
+DEFAULT_N_COMPONENTS = 300
+
+
+def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
+    """The operator dtype: ``"auto"`` is float64 up to 20,000 samples, float32 beyond.
+
+    >>> resolve_dtype("auto", 100), resolve_dtype("auto", 50_000), resolve_dtype("float32", 5)
+    (dtype('float64'), dtype('float32'), dtype('float32'))
+    """
+    if isinstance(dtype, str) and dtype == "auto":
+        return np.dtype(np.float64 if n_samples <= AUTO_FLOAT32_ABOVE else np.float32)
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32, float64 or 'auto'; got {dt}.")
+    return dt
 
 #: default bytes of kernel rows a chunked operator holds at once (all threads together).
 DEFAULT_BLOCK_MEMORY = 256 * 1024**2
@@ -441,6 +474,11 @@ def make_operator(
     memory_budget: int | None = None,
     block_memory: int | None = None,
     check_psd: bool = False,
+    approximation: Approximation = "exact",
+    n_components: int | None = None,
+    landmarks: Landmarks = "uniform",
+    rank: int | None = None,
+    random_state: Any = None,
 ) -> KernelOperator:
     """Build the kernel operator an algorithm will use.
 
@@ -453,13 +491,26 @@ def make_operator(
     operator : {"auto", "dense", "chunked"}, default="auto"
         ``"dense"`` computes K once (error when it exceeds ``memory_budget``); ``"chunked"``
         recomputes row blocks under ``block_memory``; ``"auto"`` is dense when it fits.
-    dtype : float32 or float64, default=float64
+    dtype : float32, float64 or "auto", default=float64
+        ``"auto"`` is float64 up to 20,000 samples and float32 beyond.
     memory_budget : int, default=half the available memory
         Ceiling in bytes for one dense N × N matrix.
     block_memory : int, default=256 MB
         Bytes of rows a chunked operator holds at once.
     check_psd : bool, default=False
         For a precomputed kernel, also reject matrices that are not PSD.
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"`` returns a :class:`NystromKernelOperator` (``K ≈ F Fᵀ`` from
+        ``n_components`` landmarks; memory O(N m), never N²); ``operator`` is then ignored.
+    n_components : int, default=None
+        Nyström landmarks ``m`` (default ``min(300, n_samples)``); only with
+        ``approximation="nystrom"``.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block (rank-restricted Nyström).
+    random_state : int, RandomState or None
+        Seeds the landmark choice.
 
     Examples
     --------
@@ -472,11 +523,26 @@ def make_operator(
     >>> bool(np.allclose(dense.matmat(V), chunked.matmat(V)))
     True
     """
-    dt = np.dtype(dtype)
-    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
-        raise ValueError(f"dtype must be float32 or float64; got {dt}.")
     if operator not in ("auto", "dense", "chunked"):
         raise ValueError(f"operator must be 'auto', 'dense' or 'chunked'; got {operator!r}.")
+    if approximation not in ("exact", "nystrom"):
+        raise ValueError(
+            f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
+        )
+    n_rows = X.shape[0] if hasattr(X, "shape") else len(X)  # type: ignore[arg-type]
+    dt = resolve_dtype(dtype, int(n_rows))
+    if approximation == "nystrom":
+        if isinstance(kernel, Precomputed):
+            raise ValueError(
+                "approximation='nystrom' needs a kernel function, not a precomputed matrix."
+            )
+        from ._nystrom import NystromKernelOperator  # imports this module
+
+        Xn = check_matrix(X, "X")
+        m = min(DEFAULT_N_COMPONENTS, Xn.shape[0]) if n_components is None else n_components
+        return NystromKernelOperator(
+            kernel, Xn, m, rank=rank, landmarks=landmarks, dtype=dt, random_state=random_state
+        )
     if isinstance(kernel, Precomputed):
         if sparse.issparse(X):
             return SparseKernelOperator(X, dtype=dt)
@@ -497,10 +563,12 @@ def make_operator(
 
 
 __all__ = [
+    "APPROXIMATION_PARAMETER_CONSTRAINTS",
     "ChunkedKernelOperator",
     "DenseKernelOperator",
     "KernelOperator",
     "MemoryBudgetError",
     "SparseKernelOperator",
     "make_operator",
+    "resolve_dtype",
 ]
