@@ -12,7 +12,7 @@ from ._base import Kernel
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._geodesic import GeodesicKernel, cailliez_constant
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
-from ._nystrom import NystromKernelOperator
+from ._nystrom import LowRankKernelOperator, NystromKernelOperator
 from ._operator import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -42,6 +42,7 @@ __all__ = [
     "Kernel",
     "KernelOperator",
     "Linear",
+    "LowRankKernelOperator",
     "MemoryBudgetError",
     "NystromKernelOperator",
     "Polynomial",

@@ -94,7 +94,77 @@ def _leverage_landmarks(
     return rng.choice(n, size=m, replace=False, p=p / p.sum())
 
 
-class NystromKernelOperator(KernelOperator):
+class LowRankKernelOperator(KernelOperator):
+    """``K = F Fᵀ`` from a feature matrix ``F`` (n_samples × r): products in O(N r k).
+
+    The base of every low-rank operator (Nyström, landmark geodesic): subclasses set
+    ``features`` and may override :meth:`transform` (features of new points), which
+    :meth:`cross` uses.
+
+    Parameters
+    ----------
+    features : ndarray of shape (n_samples, r)
+    kernel, X : optional
+        The kernel and training points the features stand for (None when unknown).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> F = np.arange(6.0).reshape(3, 2)
+    >>> op = LowRankKernelOperator(F)
+    >>> bool(np.allclose(op.matmat(np.eye(3)), F @ F.T)), op.rank
+    (True, 2)
+    """
+
+    features: FloatArray
+
+    def __init__(
+        self, features: ArrayLike, kernel: Kernel | None = None, X: FloatArray | None = None
+    ) -> None:
+        F = check_matrix(features, "features")
+        self.features = F
+        self.n_samples = F.shape[0]
+        self.dtype = F.dtype
+        self.kernel = kernel
+        self.X = X
+
+    @property
+    def rank(self) -> int:
+        """The number of feature columns kept."""
+        return int(self.features.shape[1])
+
+    def low_rank_factor(self) -> FloatArray:
+        return self.features
+
+    def matmat(self, V: ArrayLike) -> FloatArray:
+        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        FtV = np.asarray(Va.T @ self.features).T if sparse.issparse(Va) else self.features.T @ Va
+        out = self.features @ FtV
+        return out.ravel() if vec else out
+
+    def diag(self) -> FloatArray:
+        return np.einsum("ij,ij->i", self.features, self.features)
+
+    def rows(self, start: int, stop: int) -> FloatArray:
+        return self.features[start:stop] @ self.features.T
+
+    def _take_rows(self, idx: np.ndarray) -> FloatArray:
+        return self.features[idx] @ self.features.T
+
+    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
+        check_dense_fits(self.n_samples, self.n_samples, self.dtype, memory_budget)
+        return self.features @ self.features.T
+
+    def transform(self, Y: ArrayLike) -> FloatArray:
+        """Features of new points (``K(Y, X) ≈ transform(Y) Fᵀ``)."""
+        raise ValueError("this low-rank operator has no features for new points.")
+
+    def cross(self, Y: ArrayLike) -> FloatArray:
+        """Approximate ``K(Y, X)`` = features(Y) Fᵀ."""
+        return self.transform(Y) @ self.features.T
+
+
+class NystromKernelOperator(LowRankKernelOperator):
     """Low-rank ``K ≈ F Fᵀ`` from ``n_components`` landmarks; same interface as the exact ones.
 
     Parameters
@@ -170,30 +240,6 @@ class NystromKernelOperator(KernelOperator):
         C = _kernel_columns(kernel, Xv, Xv[idx], self.dtype)
         self.features, self._map = _features(C, C[idx], rank)
 
-    @property
-    def rank(self) -> int:
-        """The number of feature columns kept."""
-        return int(self.features.shape[1])
-
-    def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
-        FtV = np.asarray(Va.T @ self.features).T if sparse.issparse(Va) else self.features.T @ Va
-        out = self.features @ FtV
-        return out.ravel() if vec else out
-
-    def diag(self) -> FloatArray:
-        return np.einsum("ij,ij->i", self.features, self.features)
-
-    def rows(self, start: int, stop: int) -> FloatArray:
-        return self.features[start:stop] @ self.features.T
-
-    def _take_rows(self, idx: np.ndarray) -> FloatArray:
-        return self.features[idx] @ self.features.T
-
-    def to_dense(self, memory_budget: int | None = None) -> FloatArray:
-        check_dense_fits(self.n_samples, self.n_samples, self.dtype, memory_budget)
-        return self.features @ self.features.T
-
     def transform(self, Y: ArrayLike) -> FloatArray:
         """Features of new points: ``K(Y, L) U_r Λ_r^{-1/2}``."""
         Yv = check_matrix(Y, "X")
@@ -202,7 +248,3 @@ class NystromKernelOperator(KernelOperator):
         L = self.X[self.landmark_indices]
         C = _kernel_columns(self.kernel, Yv, L, self.dtype)
         return C @ self._map.astype(self.dtype)
-
-    def cross(self, Y: ArrayLike) -> FloatArray:
-        """Approximate ``K(Y, X)`` = features(Y) Fᵀ."""
-        return self.transform(Y) @ self.features.T

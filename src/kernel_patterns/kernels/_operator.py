@@ -183,6 +183,15 @@ class KernelOperator(metaclass=ABCMeta):
     def to_dense(self, memory_budget: int | None = None) -> FloatArray:
         """The full matrix (guarded by the memory budget; a copy for chunked operators)."""
 
+    def low_rank_factor(self) -> FloatArray | None:
+        """``F`` with ``K = F Fᵀ`` for a low-rank operator, else None.
+
+        Solvers may use it for shortcuts that are exact for a low-rank K (an r × r eigen
+        problem instead of ARPACK on N × N, k-means on F); everything else goes through the
+        products above.
+        """
+        return None
+
     # -- new points ---------------------------------------------------------------
     def cross(self, Y: ArrayLike) -> FloatArray:
         """``K(Y, X_train)`` of shape (n_new, n_samples): kernel rows for new points.
