@@ -1,6 +1,8 @@
 """Run the benchmarks (every ``bench_*.py`` here, or those named) and print their tables.
 
 ``python benchmarks/run.py [name ...]``; each result is also kept in ``benchmarks/results/``.
+The scaling curves (``bench_scale_*.py``, several minutes each, up to a million points) run
+only when named, or all together with ``python benchmarks/run.py scale``.
 Benchmarks are never part of the test suite: timings depend on the machine and its load.
 """
 
@@ -15,8 +17,12 @@ HERE = Path(__file__).parent
 
 def main(names: list[str]) -> int:
     scripts = sorted(HERE.glob("bench_*.py"))
-    if names:
+    if names == ["scale"]:
+        scripts = [s for s in scripts if s.stem.startswith("bench_scale_")]
+    elif names:
         scripts = [s for s in scripts if s.stem.removeprefix("bench_") in names or s.stem in names]
+    else:
+        scripts = [s for s in scripts if not s.stem.startswith("bench_scale_")]
     status = 0
     for s in scripts:
         print(f"\n=== {s.name} ===", flush=True)
