@@ -243,8 +243,10 @@ def test_bad_parameters_and_input_not_modified(moons: np.ndarray) -> None:
         _landmark(0).fit(moons)
     with pytest.raises(ValueError, match=r"n_components .* positive integer"):
         _landmark(True).fit(moons)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=f"between 1 and n_samples={n}; got {n + 1}"):
+    with pytest.raises(ValueError, match=f"between 2 and n_samples={n} .*; got {n + 1}"):
         _landmark(n + 1).fit(moons)
+    with pytest.raises(ValueError, match="one landmark has no geometry"):
+        _landmark(1).fit(moons)
     with pytest.raises(ValueError, match="landmarks must be 'maxmin' or 'uniform'"):
         _landmark(10, landmarks="kmeans++").fit(moons)
     with pytest.raises(ValueError, match="n_neighbors=400 must be smaller"):

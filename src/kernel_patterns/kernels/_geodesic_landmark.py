@@ -207,10 +207,10 @@ def landmark_geodesic_state(
             f"n_neighbors={n_neighbors} must be smaller than n_samples={n} (the neighbourhood "
             "graph needs points outside each neighbourhood)."
         )
-    if not 1 <= n_landmarks <= n:
+    if not 2 <= n_landmarks <= n:
         raise ValueError(
-            f"n_components (the number of landmarks) must be between 1 and n_samples={n}; "
-            f"got {n_landmarks}."
+            f"n_components (the number of landmarks) must be between 2 and n_samples={n} "
+            f"(one landmark has no geometry); got {n_landmarks}."
         )
     X64 = X.astype(np.float64, copy=False)
     G = _knn_graph(X64, n_neighbors)
@@ -220,10 +220,7 @@ def landmark_geodesic_state(
         _join_landmark_distances(X64, G, comp, n_comp, idx, D, join_penalty)
     D_LL = D[:, idx]
     D_LL = 0.5 * (D_LL + D_LL.T)  # Dijkstra sums may differ in the last bit
-    if shift == "cailliez":
-        c = max(cailliez_constant(D_LL, eigen_solver), 0.0) if n_landmarks > 1 else 0.0
-    else:
-        c = float(shift)
+    c = max(cailliez_constant(D_LL, eigen_solver), 0.0) if shift == "cailliez" else float(shift)
     mu, M = _lmds_map(_shifted_squares(D_LL, c) * (1 - np.eye(n_landmarks)))
     F = _raw_features(D, c, mu, M)
     F_mean = F.mean(axis=0)
@@ -270,6 +267,22 @@ class LandmarkGeodesicOperator(LowRankKernelOperator):
     ----------
     features : ndarray of shape (n_samples, r)
     landmark_indices : ndarray of shape (n_components,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.datasets import make_two_moons
+    >>> from kernel_patterns.kernels import GeodesicKernel, make_operator
+    >>> X, _ = make_two_moons(n_samples=(300, 300), noise=0.1, random_state=0)
+    >>> k = GeodesicKernel(n_neighbors=10, approximation="landmark", n_components=50,
+    ...                    random_state=0)
+    >>> op = make_operator(k, X)
+    >>> type(op).__name__, op.features.shape[0], op.rank <= 49
+    ('LandmarkGeodesicOperator', 600, True)
+    >>> bool(np.allclose(op.matmat(np.eye(600)[:, :2]), op.features @ op.features[:2].T))
+    True
+    >>> op.cross(X[:3] + 0.01).shape
+    (3, 600)
     """
 
     def __init__(self, kernel: Any, X: FloatArray, dtype: DTypeLike = np.float64) -> None:
