@@ -255,3 +255,10 @@ def test_bad_parameters_and_input_not_modified(moons: np.ndarray) -> None:
         _landmark(2).fit(np.array([[0.0, np.nan], [1.0, 1.0], [2.0, 2.0]]))
     with pytest.raises(ValueError, match="features"):
         lk(np.ones((2, 3)), X)
+
+
+def test_nystrom_of_a_data_dependent_kernel_is_refused(moons: np.ndarray) -> None:
+    # Nyström columns K(X, L) of a geodesic kernel would refit it on the landmarks alone
+    g = GeodesicKernel(n_neighbors=10).fit(moons)
+    with pytest.raises(ValueError, match=r"GeodesicKernel\(approximation='landmark'\)"):
+        make_operator(g, moons, approximation="nystrom", n_components=50)

@@ -557,6 +557,13 @@ def make_operator(
             raise ValueError(
                 "approximation='nystrom' needs a kernel function, not a precomputed matrix."
             )
+        if hasattr(kernel, "fit"):
+            # a data-dependent kernel evaluated against landmark points would refit on them
+            raise ValueError(
+                f"approximation='nystrom' needs a fixed kernel function; {type(kernel).__name__}"
+                " depends on the training data as a whole (use "
+                "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
+            )
         from ._nystrom import NystromKernelOperator  # imports this module
 
         Xn = check_matrix(X, "X")
