@@ -11,6 +11,7 @@ diagonals, row blocks and kernel rows for new points.
 from ._base import Kernel
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._geodesic import GeodesicKernel, cailliez_constant
+from ._geodesic_landmark import LandmarkGeodesicOperator
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
 from ._nystrom import LowRankKernelOperator, NystromKernelOperator
 from ._operator import (
@@ -41,6 +42,7 @@ __all__ = [
     "GeodesicKernel",
     "Kernel",
     "KernelOperator",
+    "LandmarkGeodesicOperator",
     "Linear",
     "LowRankKernelOperator",
     "MemoryBudgetError",

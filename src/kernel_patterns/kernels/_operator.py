@@ -521,6 +521,11 @@ def make_operator(
     random_state : int, RandomState or None
         Seeds the landmark choice.
 
+    Notes
+    -----
+    A kernel that is low-rank by construction (``GeodesicKernel(approximation="landmark")``)
+    returns its own low-rank operator when ``approximation="exact"``.
+
     Examples
     --------
     >>> import numpy as np
@@ -540,10 +545,24 @@ def make_operator(
         )
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)  # type: ignore[arg-type]
     dt = resolve_dtype(dtype, int(n_rows))
+    # A kernel that is itself low-rank (GeodesicKernel(approximation="landmark")) offers its
+    # own operator, K = F Fᵀ, never N × N; ``operator`` and the memory guard do not apply.
+    low_rank = getattr(kernel, "_low_rank_operator", None)
+    if approximation == "exact" and low_rank is not None:
+        op: KernelOperator | None = low_rank(check_matrix(X, "X"), dt)
+        if op is not None:
+            return op
     if approximation == "nystrom":
         if isinstance(kernel, Precomputed):
             raise ValueError(
                 "approximation='nystrom' needs a kernel function, not a precomputed matrix."
+            )
+        if hasattr(kernel, "fit"):
+            # a data-dependent kernel evaluated against landmark points would refit on them
+            raise ValueError(
+                f"approximation='nystrom' needs a fixed kernel function; {type(kernel).__name__}"
+                " depends on the training data as a whole (use "
+                "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
             )
         from ._nystrom import NystromKernelOperator  # imports this module
 
