@@ -89,7 +89,7 @@ def dask_backend(
     >>> X, y = make_rings(radii=(0.3, 2.0), random_state=0)
     >>> local = KernelKMeans(2, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
     >>> with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-    ...                   host="127.0.0.1", dashboard_address=None) as cluster, \\
+    ...                   dashboard_address=None) as cluster, \\
     ...         Client(cluster) as client, dask_backend(client):
     ...     km = KernelKMeans(2, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
     >>> bool((km.labels_ == local.labels_).all())
