@@ -137,6 +137,42 @@ def test_backend_operator_modes(client):
     assert isinstance(pre, DenseKernelOperator)  # a given matrix stays local
 
 
+def test_backend_memory_guard(client, monkeypatch):
+    import kernel_patterns.distributed._operator as dop
+    from kernel_patterns.kernels import MemoryBudgetError
+
+    monkeypatch.setattr(dop, "worker_memory", lambda c: 100_000)  # 100 kB of workers
+    X = np.random.default_rng(4).normal(size=(200, 2))  # K: 320 kB
+    with dask_backend(client):
+        with pytest.raises(MemoryBudgetError, match="approximation='nystrom'"):
+            make_operator(RBF(1.0), X, operator="dense")
+        auto = make_operator(RBF(1.0), X)
+    assert not auto.resident  # recomputed blocks instead
+    assert np.allclose(auto.matvec(np.ones(200)), make_operator(RBF(1.0), X).row_sums())
+
+
+def test_operator_release_and_lazy_scatter(client):
+    X = np.random.default_rng(5).normal(size=(50, 2))
+    op = DaskKernelOperator(RBF(1.0), X, client=client)
+    assert op._X_scattered is None  # nothing sent until a product needs it
+    assert op.cross(X[:3]).shape == (3, 50)
+    assert op._X_scattered is None
+    op.persist()
+    assert op._block_futures is not None
+    op.release()
+    assert op._block_futures is None and op._X_scattered is None
+    assert np.allclose(op.matvec(np.ones(50)), make_operator(RBF(1.0), X).row_sums())
+
+
+def test_backend_gp_clustering_same_labels(client, rings):
+    X, _ = rings
+    gp = GPClustering(kernel=GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=400.0))
+    local = gp.fit(X).labels_.copy()
+    with dask_backend(client):
+        dist = gp.fit(X).labels_
+    assert np.array_equal(local, dist)
+
+
 def _precomputed():
     from kernel_patterns.kernels import Precomputed
 
@@ -184,8 +220,8 @@ def test_dask_kmeans_equals_lloyd_reference(client):
 
 def test_nystrom_kmeans_moons_generated_on_workers(client):
     X, y = make_moons(20_000, chunks=6_000, random_state=0)
-    res = nystrom_kmeans(X, 2, kernel_params={"gamma": 5.0}, n_components=150,
-                         random_state=0, client=client)
+    res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_components=100,
+                         sample_size=5_000, random_state=0, client=client)
     assert isinstance(res.labels, da.Array)
     labels = client.compute(res.labels).result()
     truth = client.compute(y).result()

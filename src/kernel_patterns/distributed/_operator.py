@@ -150,10 +150,18 @@ class DaskKernelOperator(KernelOperator):
         self.blocks = [(int(a), int(b)) for a, b in itertools.pairwise(edges)]
         self._noise = float(kernel._diagonal_noise())
         self._diag = np.asarray(kernel._diag(Xv), dtype=self.dtype)
-        self._X_future = self.client.scatter(
-            Xv.astype(self.dtype, copy=False), broadcast=True, hash=False
-        )
+        self._X_scattered: Any = None
         self._block_futures: list[Any] | None = None
+
+    @property
+    def _X_future(self) -> Any:
+        """The training points on every worker (scattered on first use: an operator built
+        only for ``cross`` or ``diag`` never touches the cluster)."""
+        if self._X_scattered is None:
+            self._X_scattered = check_client(self.client).scatter(
+                self.X.astype(self.dtype, copy=False), broadcast=True, hash=False  # type: ignore[union-attr]
+            )
+        return self._X_scattered
 
     # -- the resident blocks -------------------------------------------------------------
     def _resident_blocks(self) -> list[Any]:
@@ -178,8 +186,9 @@ class DaskKernelOperator(KernelOperator):
 
     def release(self) -> None:
         """Drop the resident blocks and the scattered points from the workers."""
-        futures = [*(self._block_futures or []), self._X_future]
+        futures = [f for f in (*(self._block_futures or []), self._X_scattered) if f is not None]
         self._block_futures = None
+        self._X_scattered = None
         if self.client.status == "running":
             self.client.cancel(futures)
 
