@@ -193,6 +193,22 @@ def test_nystrom_features_equal_local(client):
     assert np.allclose(nmap.transform(X[:20]), local.transform(X[:20]), atol=1e-8)
 
 
+def test_nystrom_features_full_rank_and_sampled_landmarks(client):
+    X, _ = make_two_moons((600, 600), random_state=4)
+    Xd = da.from_array(X, chunks=(500, 2))
+    F, _ = nystrom_features(Xd, RBF(5.0), 100, dtype="float64", random_state=0, client=client)
+    local = NystromKernelOperator(RBF(5.0), X, 100, random_state=0).features
+    Fd = client.compute(F).result()
+    # at full rank the smallest kept eigenvalues are ill-conditioned: compare F Fᵀ
+    assert np.allclose(Fd @ Fd.T, local @ local.T, atol=1e-7)
+    F2, nmap = nystrom_features(Xd, RBF(5.0), 30, landmarks="kmeans++", sample_size=400,
+                                random_state=0, client=client)
+    assert F2.shape[0] == 1200 and nmap.landmarks.shape == (30, 2)
+    assert nmap.landmark_indices is None  # chosen from a sample
+    # every landmark is a row of X
+    assert (np.abs(X[None] - nmap.landmarks[:, None]).sum(2).min(1) == 0).all()
+
+
 def test_backend_nystrom_operator_equals_local(client):
     X, _ = make_two_moons((500, 500), random_state=2)
     local = make_operator(RBF(5.0), X, approximation="nystrom", n_components=80, rank=40,
