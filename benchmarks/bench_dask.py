@@ -3,12 +3,15 @@
 * exact kernel k-means, 5,000 two-moons points (RBF γ = 5, float64): ``KernelKMeans`` local
   against the same estimator inside ``dask_backend(client)`` (row blocks of K resident on the
   workers); times and whether the labels are equal.
+* GPClustering fitted on a 1,000-point subsample of rings, then every point of 10,000 assigned
+  by its flow to the SEPs: ``gp.predict`` against ``distributed.gp_predict`` (the fitted model
+  broadcast, one partition per worker); times, labels equal, accuracy.
 * Nyström kernel k-means of 1,000,000 two-moons points generated ON the workers
   (``distributed.make_moons``), ``distributed.nystrom_kmeans`` (300 landmarks, float32): time,
   ARI against the truth (the contingency table is summed on the workers) and the driver's
   peak RSS above its start (``_scaling.measure_rss``): the data never reach the driver.
 
-Run: ``python benchmarks/bench_dask.py [--quick]`` (quick: 100,000 Nyström points).
+Run: ``python benchmarks/bench_dask.py [--quick]`` (quick: 100,000 Nyström points, 4,000 GP).
 Timings under ``flock /tmp/kp-bench.lock``.
 """
 
@@ -93,6 +96,31 @@ def nystrom_row(client: Any, n: int) -> list[Any]:
             f"{peak_mb:.0f}"]
 
 
+def gp_rows(client: Any, n: int) -> list[list[Any]]:
+    from kernel_patterns import GPClustering
+    from kernel_patterns.datasets import make_rings
+    from kernel_patterns.distributed import gp_predict
+    from kernel_patterns.metrics import clustering_accuracy
+
+    X, y = make_rings(n_samples=(n // 3, n - n // 3), random_state=0)
+    X = (X - X.min(0)) / (X.max(0) - X.min(0))
+    sub = np.random.default_rng(0).choice(n, 1000, replace=False)
+    gp = GPClustering(n_clusters=2).fit(X[sub])  # SEPs from a 1,000-point subsample
+    t0 = time.perf_counter()
+    local = gp.predict(X)
+    t_local = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    dist = gp_predict(gp, X, client=client)
+    t_dask = time.perf_counter() - t0
+    acc = clustering_accuracy(y, dist)
+    case = f"GP predict (flow to SEPs), {n:,} rings"
+    return [
+        [case, "local", f"{t_local:.1f}", "", "", ""],
+        [case, "Dask (2 workers)", f"{t_dask:.1f}", f"{t_dask / t_local:.2f}",
+         f"labels equal: {bool(np.array_equal(local, dist))}, accuracy {acc:.4f}", ""],
+    ]
+
+
 def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="100,000 Nyström points")
@@ -103,6 +131,7 @@ def main(argv: list[str] | None = None) -> str:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
         rows = exact_rows(client, 1) + exact_rows(client, 10)
+        rows += gp_rows(client, 4_000 if args.quick else 10_000)
         rows.append(nystrom_row(client, n))
     text = "\n".join([
         "# Dask LocalCluster (2 workers × 1 thread, processes) against the local path",
