@@ -22,7 +22,7 @@ from .._validation import FloatArray, check_matrix
 from ..kernels import Kernel, KernelOperator, MemoryBudgetError, Precomputed
 from ..kernels._memory import check_dense_fits, dense_nbytes
 from ..kernels._operator import DEFAULT_BLOCK_MEMORY, _check_V
-from ._client import check_client, worker_memory, worker_threads
+from ._client import check_client, import_distributed, worker_memory, worker_threads
 
 
 # ------------------------------------------------------------------- worker-side functions
@@ -180,8 +180,7 @@ class DaskKernelOperator(KernelOperator):
 
     def persist(self) -> DaskKernelOperator:
         """Compute the resident blocks now (otherwise at the first product) and wait."""
-        distributed = __import__("distributed")
-        distributed.wait(self._resident_blocks())
+        import_distributed().wait(self._resident_blocks())
         return self
 
     def release(self) -> None:
