@@ -32,6 +32,7 @@ from kernel_patterns.distributed._client import import_distributed
 from kernel_patterns.kernels import (
     RBF,
     DenseKernelOperator,
+    GeodesicKernel,
     GPCovariance,
     NystromKernelOperator,
     make_operator,
@@ -135,6 +136,10 @@ def test_backend_operator_modes(client):
     assert not auto.resident and dense.resident and not chunked.resident
     assert len(auto.blocks) == 4
     assert isinstance(pre, DenseKernelOperator)  # a given matrix stays local
+    geo = GeodesicKernel(n_neighbors=8).fit(X)
+    with dask_backend(client):
+        op = make_operator(geo, X)
+    assert not isinstance(op, DaskKernelOperator)  # a data-dependent kernel stays local
 
 
 def test_backend_memory_guard(client, monkeypatch):

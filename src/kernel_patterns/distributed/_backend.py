@@ -2,9 +2,10 @@
 
 The context manager sets two context variables: this package's active backend (so the drivers
 find the client) and ``kernels._operator.OPERATOR_BACKEND``, which :func:`make_operator`
-consults. While it is active, every exact operator an estimator asks for (kernel function,
-not a precomputed matrix) is a :class:`DaskKernelOperator` with its row blocks on the
-workers, and ``approximation="nystrom"`` computes the Nyström features on the workers.
+consults. While it is active, every exact operator an estimator asks for (a fixed kernel
+function: not a precomputed matrix, not a data-dependent kernel such as the geodesic one) is
+a :class:`DaskKernelOperator` with its row blocks on the workers, and
+``approximation="nystrom"`` computes the Nyström features on the workers.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def _operator_on(backend: DaskBackend) -> Any:
         rank: int | None,
         random_state: Any,
     ) -> KernelOperator | None:
+        if hasattr(kernel, "fit") or getattr(kernel, "_low_rank_operator", None) is not None:
+            # data-dependent kernels (GeodesicKernel) and kernels that are low-rank by
+            # construction follow make_operator's own rules, locally
+            return None
         if approximation == "nystrom":
             from ._nystrom import DaskNystromOperator
 
