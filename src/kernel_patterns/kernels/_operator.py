@@ -545,17 +545,18 @@ def make_operator(
         raise ValueError(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
-    n_rows = X.shape[0] if hasattr(X, "shape") else len(X)  # type: ignore[arg-type]
-    dt = resolve_dtype(dtype, int(n_rows))
     backend = OPERATOR_BACKEND.get()
     if backend is not None and not isinstance(kernel, Precomputed):
         op = backend(
-            kernel, X, operator=operator, dtype=dt, memory_budget=memory_budget,
+            kernel, X, operator=operator, dtype=dtype, memory_budget=memory_budget,
             approximation=approximation, n_components=n_components, landmarks=landmarks,
             rank=rank, random_state=random_state,
         )
         if op is not None:
             return op
+
+    n_rows = X.shape[0] if hasattr(X, "shape") else len(X)  # type: ignore[arg-type]
+    dt = resolve_dtype(dtype, int(n_rows))
     if approximation == "nystrom":
         if isinstance(kernel, Precomputed):
             raise ValueError(
