@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
-
-from ..kernels import Kernel, KernelOperator
+from .._validation import check_matrix
+from ..kernels import Kernel, KernelOperator, resolve_dtype
 from ..kernels._operator import OPERATOR_BACKEND
 from ._client import ACTIVE_BACKEND, DaskBackend, check_client
 from ._operator import DaskKernelOperator, resident_fits
@@ -30,7 +29,7 @@ def _operator_on(backend: DaskBackend) -> Any:
         X: Any,
         *,
         operator: str,
-        dtype: np.dtype[Any],
+        dtype: Any,
         memory_budget: int | None,
         approximation: str,
         n_components: int | None,
@@ -42,22 +41,24 @@ def _operator_on(backend: DaskBackend) -> Any:
             # data-dependent kernels (GeodesicKernel) and kernels that are low-rank by
             # construction follow make_operator's own rules, locally
             return None
+        Xv = check_matrix(X, "X")
+        dt = resolve_dtype(dtype, Xv.shape[0])
         if approximation == "nystrom":
             from ._nystrom import DaskNystromOperator
 
             return DaskNystromOperator(
-                kernel, X, n_components, rank=rank, landmarks=landmarks, dtype=dtype,
+                kernel, Xv, n_components, rank=rank, landmarks=landmarks, dtype=dt,
                 random_state=random_state, client=backend.client,
             )
         if operator == "chunked":
             resident: bool | str = False
         elif operator == "dense":
-            resident_fits(backend.client, int(np.shape(X)[0]), dtype)
+            resident_fits(backend.client, Xv.shape[0], dt)
             resident = True
         else:
             resident = backend.resident
         return DaskKernelOperator(
-            kernel, X, backend.client, dtype=dtype, resident=resident, n_blocks=backend.n_blocks
+            kernel, Xv, backend.client, dtype=dt, resident=resident, n_blocks=backend.n_blocks
         )
 
     return build
