@@ -16,8 +16,9 @@ or, when they really need it, the full matrix. They never build K themselves, so
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from numbers import Integral
 from typing import Any, Literal
 
@@ -75,6 +76,12 @@ def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
     if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
         raise ValueError(f"dtype must be float32, float64 or 'auto'; got {dt}.")
     return dt
+
+#: A backend that may build the operator instead (``kernel_patterns.distributed.dask_backend``
+#: sets it): called with make_operator's arguments, it returns an operator or None (not mine).
+OPERATOR_BACKEND: ContextVar[Callable[..., KernelOperator | None] | None] = ContextVar(
+    "kernel_patterns_operator_backend", default=None
+)
 
 #: default bytes of kernel rows a chunked operator holds at once (all threads together).
 DEFAULT_BLOCK_MEMORY = 256 * 1024**2
@@ -543,6 +550,16 @@ def make_operator(
         raise ValueError(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
+    backend = OPERATOR_BACKEND.get()
+    if backend is not None and not isinstance(kernel, Precomputed):
+        op = backend(
+            kernel, X, operator=operator, dtype=dtype, memory_budget=memory_budget,
+            approximation=approximation, n_components=n_components, landmarks=landmarks,
+            rank=rank, random_state=random_state,
+        )
+        if op is not None:
+            return op
+
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)  # type: ignore[arg-type]
     dt = resolve_dtype(dtype, int(n_rows))
     # A kernel that is itself low-rank (GeodesicKernel(approximation="landmark")) offers its

@@ -1,0 +1,40 @@
+"""Dask as the distributed engine (optional extra: ``pip install kernel-patterns[distributed]``).
+
+* :func:`dask_backend` — ``with dask_backend(client): KernelKMeans(...).fit(X)``: the same
+  estimators, with every exact kernel operator a :class:`DaskKernelOperator` (row blocks of K
+  computed and kept on the workers; a product moves only V and K·V) and
+  ``approximation="nystrom"`` features computed on the workers.
+* :class:`DaskKernelOperator` — the operator itself (``client=``), usable by any solver.
+* :func:`nystrom_features`, :func:`nystrom_kmeans`, :func:`dask_kmeans` — Nyström kernel
+  k-means of a Dask array with ``map_blocks``: data, features and labels stay on the workers.
+* :func:`gp_flow`, :func:`gp_predict` — GP-variance clustering's flow (eq. 4.2) partition by
+  partition, the fitted variance model broadcast to the workers.
+* :func:`make_moons` — two moons generated on the workers, block by block.
+
+Dask is imported on first use; without it, those calls raise an ImportError naming the extra.
+"""
+
+from ._backend import dask_backend
+from ._client import INSTALL_HINT
+from ._data import make_moons
+from ._gp import DaskFlowResult, gp_flow, gp_predict
+from ._kmeans import DaskKMeansResult, dask_kmeans, nystrom_kmeans
+from ._nystrom import DaskNystromOperator, NystromMap, fit_nystrom_map, nystrom_features
+from ._operator import DaskKernelOperator
+
+__all__ = [
+    "INSTALL_HINT",
+    "DaskFlowResult",
+    "DaskKMeansResult",
+    "DaskKernelOperator",
+    "DaskNystromOperator",
+    "NystromMap",
+    "dask_backend",
+    "dask_kmeans",
+    "fit_nystrom_map",
+    "gp_flow",
+    "gp_predict",
+    "make_moons",
+    "nystrom_features",
+    "nystrom_kmeans",
+]

@@ -1,0 +1,206 @@
+"""GP-variance clustering's flow (eq. 4.2) partition by partition on Dask workers.
+
+The fitted variance model (:class:`~kernel_patterns.cluster._gp_variance.GPVarianceModel`:
+kernel, training points and Cholesky factor; a picklable dataclass) is broadcast once to
+every worker with ``client.scatter(model, broadcast=True)``; each partition of the points
+descends σ² with the existing batched solver
+:func:`~kernel_patterns.cluster._gp_flow.flow_to_equilibria`. The driver then merges the
+partitions' SEPs with the solver's own rule: a SEP within ``merge_radius`` length scales of
+one already known joins it, otherwise it is new.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import FloatArray, check_matrix
+from ..cluster._gp_flow import flow_to_equilibria
+from ..cluster._gp_variance import GPVarianceModel
+from ._client import check_client, worker_threads
+from ._nystrom import _check_dask_X, _is_dask
+
+
+@dataclass
+class DaskFlowResult:
+    """Where the points went (the distributed counterpart of ``FlowResult``).
+
+    Attributes
+    ----------
+    equilibria : ndarray of shape (n_equilibria, n_features)
+        The SEPs (known ones first, then new ones, partition by partition).
+    assignment : ndarray of shape (n_points,)
+        Index into ``equilibria`` of the SEP each point reached.
+    n_iter : int
+        Largest number of descent iterations of a partition.
+    n_unconverged : int
+        Points stopped by ``max_iter``.
+    """
+
+    equilibria: FloatArray
+    assignment: NDArray[np.intp]
+    n_iter: int
+    n_unconverged: int
+
+
+def _flow_partition(model: GPVarianceModel, X0: FloatArray, kwargs: dict[str, Any]) -> tuple[
+    FloatArray, NDArray[np.intp], int, int
+]:
+    """One partition's flow on a worker (arrays out; endpoints stay there)."""
+    X0 = np.asarray(X0, dtype=np.float64)
+    if not np.all(np.isfinite(X0)):
+        raise ValueError("X contains NaN or infinity.")
+    res = flow_to_equilibria(model, X0, **kwargs)
+    return res.equilibria, res.assignment, res.n_iter, res.n_unconverged
+
+
+def _merge_seps(
+    parts: list[tuple[FloatArray, NDArray[np.intp], int, int]],
+    known: FloatArray | None,
+    radius: float,
+    d: int,
+) -> tuple[FloatArray, NDArray[np.intp]]:
+    """Union of the partitions' SEPs (nearest within ``radius`` joins) and the assignment."""
+    seps: list[FloatArray] = [] if known is None else [s.copy() for s in known]
+    assignment = []
+    for eq, assign, _, _ in parts:
+        mapping = np.empty(eq.shape[0], dtype=np.intp)
+        for j, s in enumerate(eq):
+            if seps:
+                dist = np.linalg.norm(np.asarray(seps) - s, axis=1)
+                i = int(np.argmin(dist))
+                if dist[i] <= radius:
+                    mapping[j] = i
+                    continue
+            seps.append(np.array(s, dtype=np.float64))
+            mapping[j] = len(seps) - 1
+        assignment.append(mapping[assign])
+    equilibria = np.asarray(seps, dtype=np.float64).reshape(-1, d)
+    return equilibria, np.concatenate(assignment).astype(np.intp)
+
+
+def _partition_futures(X: Any, client: Any, n_partitions: int | None) -> tuple[list[Any], int]:
+    """Futures of the row partitions of ``X`` (numpy: scattered; Dask: its blocks)."""
+    if _is_dask(X):
+        Xd = _check_dask_X(X)
+        return list(client.compute(Xd.to_delayed().ravel().tolist())), int(Xd.shape[1])
+    Xv = check_matrix(X, "X")
+    n = Xv.shape[0]
+    p = n_partitions or sum(worker_threads(client).values())
+    edges = np.linspace(0, n, min(int(p), n) + 1).round().astype(int)
+    parts = [Xv[a:b] for a, b in itertools.pairwise(edges)]
+    return list(client.scatter(parts, hash=False)), int(Xv.shape[1])
+
+
+def gp_flow(
+    model: GPVarianceModel,
+    X: Any,
+    *,
+    length_scale: float,
+    variance_scale: float,
+    tol: float = 1e-4,
+    max_iter: int = 500,
+    merge_radius: float = 0.1,
+    capture: float = 2.0,
+    known: FloatArray | None = None,
+    share_new: bool = True,
+    n_partitions: int | None = None,
+    client: Any = None,
+) -> DaskFlowResult:
+    """:func:`flow_to_equilibria` of every row of ``X``, partition by partition on Dask.
+
+    Parameters
+    ----------
+    model : GPVarianceModel
+        The fitted variance model (broadcast once to every worker).
+    X : ndarray or dask.array.Array of shape (n_points, n_features)
+        Starting points: a numpy array is split into ``n_partitions`` row ranges; a Dask
+        array flows block by block where its blocks are.
+    length_scale, variance_scale, tol, max_iter, merge_radius, capture, known, share_new
+        As in :func:`~kernel_patterns.cluster._gp_flow.flow_to_equilibria` (per partition).
+    n_partitions : int, default=None
+        For a numpy ``X``: partitions (default one per worker thread).
+    client : distributed.Client, default=None
+
+    Returns
+    -------
+    DaskFlowResult
+    """
+    client = check_client(client)
+    if not isinstance(model, GPVarianceModel):
+        raise TypeError(f"model must be a GPVarianceModel; got {type(model).__name__}.")
+    if not (np.isfinite(length_scale) and length_scale > 0):
+        raise ValueError(f"length_scale must be a finite number > 0; got {length_scale!r}.")
+    if not (np.isfinite(variance_scale) and variance_scale > 0):
+        raise ValueError(f"variance_scale must be a finite number > 0; got {variance_scale!r}.")
+    parts, d = _partition_futures(X, client, n_partitions)
+    if d != model.X.shape[1]:
+        raise ValueError(f"X has {d} features, but the model was fitted on {model.X.shape[1]}.")
+    kwargs = {
+        "length_scale": float(length_scale), "variance_scale": float(variance_scale), "tol": tol,
+        "max_iter": max_iter, "merge_radius": merge_radius, "capture": capture, "known": known,
+        "share_new": share_new,
+    }
+    model_future = client.scatter(model, broadcast=True, hash=False)
+    try:
+        futs = [client.submit(_flow_partition, model_future, part, kwargs, pure=False)
+                for part in parts]
+        results = list(client.gather(futs))
+    finally:
+        client.cancel([model_future])  # parts: released with their last reference
+    equilibria, assignment = _merge_seps(results, known, merge_radius * length_scale, d)
+    return DaskFlowResult(
+        equilibria=equilibria,
+        assignment=assignment,
+        n_iter=max(r[2] for r in results),
+        n_unconverged=sum(r[3] for r in results),
+    )
+
+
+def _predict_partition(estimator: Any, X: FloatArray) -> NDArray[np.intp]:
+    return np.asarray(estimator.predict(X), dtype=np.intp)
+
+
+def gp_predict(
+    estimator: Any, X: Any, *, n_partitions: int | None = None, client: Any = None
+) -> NDArray[np.intp]:
+    """Clusters of many new points from a fitted :class:`GPClustering`, partition by partition.
+
+    The fitted estimator (its variance model, SEPs and their clusters) is broadcast to every
+    worker; each partition runs ``estimator.predict`` (a flow to the known SEPs, each point
+    independent of the others), so the labels equal ``estimator.predict(X)``.
+
+    Parameters
+    ----------
+    estimator : GPClustering
+        Fitted.
+    X : ndarray or dask.array.Array of shape (n_points, n_features)
+    n_partitions : int, default=None
+        For a numpy ``X`` (default: one per worker thread).
+    client : distributed.Client, default=None
+
+    Returns
+    -------
+    labels : ndarray of shape (n_points,)
+    """
+    from sklearn.utils.validation import check_is_fitted
+
+    client = check_client(client)
+    check_is_fitted(estimator)
+    parts, d = _partition_futures(X, client, n_partitions)
+    if d != estimator.n_features_in_:
+        raise ValueError(
+            f"X has {d} features, but the estimator was fitted on {estimator.n_features_in_}."
+        )
+    est_future = client.scatter(estimator, broadcast=True, hash=False)
+    try:
+        futs = [client.submit(_predict_partition, est_future, part, pure=False)
+                for part in parts]
+        labels = list(client.gather(futs))
+    finally:
+        client.cancel([est_future])
+    return np.concatenate(labels).astype(np.intp)

@@ -1,0 +1,312 @@
+"""Nyström features on a Dask array, block by block on the workers.
+
+``K ≈ F Fᵀ`` with ``F = K(X, L) U_r Λ_r^{-1/2}`` (the rank-restricted Nyström map of
+``kernels/_nystrom.py``; Wang, Gittens & Mahoney, JMLR 2019). The landmarks ``L`` (m points)
+are chosen in the driver, from the same random stream as :class:`NystromKernelOperator`
+("uniform": the same indices) or from a uniform sample of the rows ("kmeans++", "leverage");
+the m × r map is computed once in the driver, and ``dask.array.map_blocks`` applies
+``x ↦ k(x, L) U_r Λ_r^{-1/2}`` to every row block of X where it lives. Only the landmarks
+(m × d) and the map (m × r) travel; X and F stay on the workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
+from sklearn.utils import check_random_state
+
+from .._validation import FloatArray, check_matrix, check_same_features
+from ..kernels import Kernel, LowRankKernelOperator, Precomputed, make_kernel, resolve_dtype
+from ..kernels._nystrom import (
+    _features,
+    _kernel_columns,
+    _kmeanspp_landmarks,
+    _leverage_landmarks,
+)
+from ._client import check_client, import_dask_array
+
+#: rows of X gathered to the driver to choose "kmeans++"/"leverage" landmarks (default).
+DEFAULT_SAMPLE = 20_000
+
+
+def _landmark_map(
+    kernel: Kernel, L: FloatArray, rank: int | None, dtype: np.dtype[Any]
+) -> FloatArray:
+    """``U_r Λ_r^{-1/2}`` of the landmark block ``W = K(L, L)`` (m × r, float64)."""
+    W = _kernel_columns(kernel, L, L, dtype)
+    return _features(W, W, rank)[1]
+
+
+def _feature_block(
+    Xb: FloatArray, kernel: Kernel, L: FloatArray, M: FloatArray, dtype: np.dtype[Any]
+) -> FloatArray:
+    """Features of one row block (on a worker); non-finite input is a clear error."""
+    if not np.all(np.isfinite(Xb)):
+        raise ValueError("X contains NaN or infinity.")
+    return _kernel_columns(kernel, Xb, L, dtype) @ M.astype(dtype)
+
+
+@dataclass
+class NystromMap:
+    """A fitted Nyström feature map ``x ↦ k(x, L) U_r Λ_r^{-1/2}``.
+
+    Attributes
+    ----------
+    kernel : Kernel
+    landmarks : ndarray of shape (m, n_features)
+        The landmark points L.
+    components : ndarray of shape (m, r)
+        ``U_r Λ_r^{-1/2}`` (float64).
+    dtype : numpy dtype
+        Precision of the features.
+    landmark_indices : ndarray or None
+        Row indices of the landmarks in X (None when they came from a sample).
+    """
+
+    kernel: Kernel
+    landmarks: FloatArray
+    components: FloatArray
+    dtype: np.dtype[Any]
+    landmark_indices: np.ndarray | None = None
+
+    @property
+    def rank(self) -> int:
+        return int(self.components.shape[1])
+
+    def transform(self, X: Any) -> Any:
+        """Features of ``X``: a numpy array in, numpy out; a Dask array in, Dask out (lazy)."""
+        if _is_dask(X):
+            X = _check_dask_X(X, self.landmarks.shape[1])
+            return X.map_blocks(
+                _feature_block, self.kernel, self.landmarks, self.components, self.dtype,
+                chunks=(X.chunks[0], (self.rank,)), dtype=self.dtype,
+            )
+        Xv = check_matrix(X, "X")
+        check_same_features(self.landmarks, Xv, "the landmarks", "X")
+        return _feature_block(Xv, self.kernel, self.landmarks, self.components, self.dtype)
+
+
+def _is_dask(X: Any) -> bool:
+    return type(X).__module__.startswith("dask.")
+
+
+def _check_dask_X(X: Any, n_features: int | None = None) -> Any:
+    """A 2-D float Dask array chunked by rows only (one chunk across the features)."""
+    da = import_dask_array()
+    if not isinstance(X, da.Array):
+        raise TypeError(f"X must be a dask.array.Array; got {type(X).__name__}.")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
+    if any(np.isnan(s) for s in X.shape):
+        raise ValueError("X has unknown chunk sizes; call X.compute_chunk_sizes() first.")
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise ValueError(f"X must not be empty; got shape {X.shape}.")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but the landmarks have {n_features}."
+        )
+    if X.dtype.kind not in "fiu":
+        raise ValueError(f"X must hold numbers; got dtype {X.dtype}.")
+    if X.dtype.kind != "f":
+        X = X.astype(np.float64)
+    if len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    return X
+
+
+def _sample_rows(X: Any, size: int, rng: np.random.RandomState, client: Any) -> FloatArray:
+    """``size`` rows of a Dask array drawn uniformly without replacement, in the driver."""
+    idx = np.sort(rng.choice(X.shape[0], size=size, replace=False))
+    return check_matrix(client.compute(X[idx]).result(), "X")
+
+
+def fit_nystrom_map(
+    X: Any,
+    kernel: Kernel,
+    n_components: int,
+    *,
+    landmarks: str | ArrayLike = "uniform",
+    rank: int | None = None,
+    dtype: DTypeLike | str = "auto",
+    sample_size: int | None = None,
+    random_state: Any = None,
+    client: Any = None,
+) -> NystromMap:
+    """Choose landmarks from a Dask array ``X`` and fit the Nyström map (in the driver).
+
+    ``landmarks="uniform"`` draws the same indices as :class:`NystromKernelOperator` with the
+    same ``random_state``; "kmeans++" and "leverage" run the local selection on a uniform
+    sample of ``sample_size`` rows (default 20,000); an array gives the landmark points.
+    """
+    client = check_client(client)
+    X = _check_dask_X(X)
+    n, d = X.shape
+    if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)):
+        raise TypeError(f"n_components must be an integer; got {n_components!r}.")
+    if not 1 <= n_components <= n:
+        raise ValueError(f"n_components must be between 1 and n_samples={n}; got {n_components}.")
+    if rank is not None and not 1 <= rank <= n_components:
+        raise ValueError(f"rank must be between 1 and n_components; got {rank}.")
+    dt = resolve_dtype(dtype, n)
+    rng = check_random_state(random_state)
+    idx: np.ndarray | None = None
+    if isinstance(landmarks, str):
+        if landmarks == "uniform":
+            idx = np.sort(rng.choice(n, size=n_components, replace=False))
+            L = check_matrix(client.compute(X[idx]).result(), "X")
+        elif landmarks in ("kmeans++", "leverage"):
+            s = min(n, max(n_components, sample_size or DEFAULT_SAMPLE))
+            S = _sample_rows(X, s, rng, client)
+            pick = (
+                _kmeanspp_landmarks(kernel, S, n_components, rng)
+                if landmarks == "kmeans++"
+                else _leverage_landmarks(kernel, S, n_components, rng, dt)
+            )
+            L = S[pick]
+        else:
+            raise ValueError(
+                "landmarks must be 'uniform', 'kmeans++', 'leverage' or an array of points; "
+                f"got {landmarks!r}."
+            )
+    else:
+        L = check_matrix(landmarks, "landmarks")
+        if L.shape[1] != d:
+            raise ValueError(f"landmarks have {L.shape[1]} features, X has {d}.")
+        if rank is not None and rank > L.shape[0]:
+            raise ValueError(f"rank must be at most the number of landmarks; got {rank}.")
+    return NystromMap(kernel, L, _landmark_map(kernel, L, rank, dt), dt, idx)
+
+
+def nystrom_features(
+    X: Any,
+    kernel: Any = "rbf",
+    n_components: int = 300,
+    *,
+    kernel_params: dict[str, Any] | None = None,
+    landmarks: str | ArrayLike = "uniform",
+    rank: int | None = None,
+    dtype: DTypeLike | str = "auto",
+    sample_size: int | None = None,
+    random_state: Any = None,
+    client: Any = None,
+    persist: bool = True,
+) -> tuple[Any, NystromMap]:
+    """Nyström features of a Dask array, computed with ``map_blocks`` on the workers.
+
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data (it may be generated on the workers and never exist in the driver).
+    kernel : str, Kernel or callable, default="rbf"
+    n_components : int, default=300
+        Landmarks m.
+    kernel_params : dict, default=None
+    landmarks : {"uniform", "kmeans++", "leverage"} or array of shape (m, n_features)
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block.
+    dtype : float32, float64 or "auto", default="auto"
+        "auto": float64 up to 20,000 samples, float32 beyond.
+    sample_size : int, default=20,000
+        Rows gathered to choose "kmeans++"/"leverage" landmarks.
+    random_state : int, RandomState or None
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+    persist : bool, default=True
+        Persist the features on the workers (else return the lazy array).
+
+    Returns
+    -------
+    features : dask.array.Array of shape (n_samples, r)
+    nystrom_map : NystromMap
+        The landmarks and map (``transform`` gives features of new points).
+    """
+    client = check_client(client)
+    k = make_kernel(kernel, kernel_params)
+    if isinstance(k, Precomputed):
+        raise ValueError("Nyström features need a kernel function, not 'precomputed'.")
+    X = _check_dask_X(X)
+    nmap = fit_nystrom_map(
+        X, k, n_components, landmarks=landmarks, rank=rank, dtype=dtype,
+        sample_size=sample_size, random_state=random_state, client=client,
+    )
+    F = nmap.transform(X)
+    return (client.persist(F) if persist else F), nmap
+
+
+class DaskNystromOperator(LowRankKernelOperator):
+    """:class:`NystromKernelOperator` with the features computed on Dask workers.
+
+    Same landmarks as the local operator for the same ``random_state`` (chosen in the driver
+    by the same code), features ``F`` computed block-wise on the workers and gathered
+    (N × r). What ``make_operator(approximation="nystrom")`` returns inside
+    :func:`dask_backend`.
+
+    Attributes
+    ----------
+    features : ndarray of shape (n_samples, r)
+    landmark_indices : ndarray of shape (n_components,)
+    """
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        X: ArrayLike,
+        n_components: int | None,
+        *,
+        rank: int | None = None,
+        landmarks: str = "uniform",
+        dtype: DTypeLike = np.float64,
+        random_state: Any = None,
+        client: Any = None,
+        n_blocks: int | None = None,
+    ) -> None:
+        from ..kernels._operator import DEFAULT_N_COMPONENTS
+
+        da = import_dask_array()
+        client = check_client(client)
+        if isinstance(kernel, Precomputed):
+            raise ValueError("the Nystrom operator needs a kernel function, not 'precomputed'.")
+        Xv = check_matrix(X, "X")
+        n = Xv.shape[0]
+        m = min(DEFAULT_N_COMPONENTS, n) if n_components is None else n_components
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
+            raise TypeError(f"n_components must be an integer; got {m!r}.")
+        m = int(m)
+        if not 1 <= m <= n:
+            raise ValueError(f"n_components must be between 1 and n_samples={n}; got {m}.")
+        if rank is not None and not 1 <= rank <= m:
+            raise ValueError(f"rank must be between 1 and n_components; got {rank}.")
+        dt = np.dtype(dtype)
+        rng = check_random_state(random_state)
+        if landmarks == "uniform":
+            idx = np.sort(rng.choice(n, size=m, replace=False))
+        elif landmarks == "kmeans++":
+            idx = _kmeanspp_landmarks(kernel, Xv, m, rng)
+        elif landmarks == "leverage":
+            idx = _leverage_landmarks(kernel, Xv, m, rng, dt)
+        else:
+            raise ValueError(
+                f"landmarks must be 'uniform', 'kmeans++' or 'leverage'; got {landmarks!r}."
+            )
+        L = Xv[idx]
+        W = _kernel_columns(kernel, L, L, dt)
+        M = _features(W, W, rank)[1]
+        nb = n_blocks or max(1, sum(dict(client.nthreads()).values()))
+        Xd = da.from_array(Xv, chunks=(-(-n // nb), Xv.shape[1]))
+        F = Xd.map_blocks(
+            _feature_block, kernel, L, M, dt, chunks=(Xd.chunks[0], (M.shape[1],)), dtype=dt
+        )
+        super().__init__(client.compute(F).result(), kernel=kernel, X=Xv)
+        self.landmark_indices = idx
+        self._map = M
+
+    def transform(self, Y: ArrayLike) -> FloatArray:
+        """Features of new points: ``K(Y, L) U_r Λ_r^{-1/2}``."""
+        Yv = check_matrix(Y, "X")
+        assert self.X is not None and self.kernel is not None
+        check_same_features(self.X, Yv, "the training data", "X")
+        return _feature_block(Yv, self.kernel, self.X[self.landmark_indices], self._map,
+                              self.dtype)
