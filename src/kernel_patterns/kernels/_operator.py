@@ -551,6 +551,7 @@ def make_operator(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
     backend = OPERATOR_BACKEND.get()
+    op: KernelOperator | None
     if backend is not None and not isinstance(kernel, Precomputed):
         op = backend(
             kernel, X, operator=operator, dtype=dtype, memory_budget=memory_budget,
@@ -566,7 +567,7 @@ def make_operator(
     # own operator, K = F Fᵀ, never N × N; ``operator`` and the memory guard do not apply.
     low_rank = getattr(kernel, "_low_rank_operator", None)
     if approximation == "exact" and low_rank is not None:
-        op: KernelOperator | None = low_rank(check_matrix(X, "X"), dt)
+        op = low_rank(check_matrix(X, "X"), dt)
         if op is not None:
             return op
     if approximation == "nystrom":
