@@ -31,12 +31,22 @@ from .._graph import (
     check_positive_degrees,
     component_basis,
     deflated_top_eigenpairs,
+    inverse_sqrt_degrees,
+    low_rank_degrees,
     normalized_matmat,
     shifted_laplacian_matmat,
     sparse_components,
 )
+from .._lowrank import low_rank_top_eigenpairs
 from .._validation import FloatArray
-from ..kernels import OPERATOR_PARAMETER_CONSTRAINTS, RBF, Kernel, KernelOperator, make_kernel
+from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    RBF,
+    Kernel,
+    KernelOperator,
+    make_kernel,
+)
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
 ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
@@ -58,8 +68,18 @@ def _spectral_vectors(
     *,
     random_state: Any = None,
     tol: float = 0.0,
+    components: str = "n_components",
 ) -> tuple[FloatArray, FloatArray, FloatArray, int]:
     """Eigenpairs of the chosen matrix, never materialising it.
+
+    When the operator has a low-rank factor ``F`` (``K = F Fᵀ``, e.g. Nyström), the
+    eigenpairs of K and of the normalised / random-walk matrices come from the r × r problem
+    of :func:`kernel_patterns._lowrank.low_rank_top_eigenpairs` (``D^-½ K D^-½ = G Gᵀ`` with
+    ``G = D^-½ F``, degrees ``D = F (Fᵀ 1)``): exact for that K, O(N r²), no ARPACK. The
+    Laplacian ``D − F Fᵀ`` is a diagonal plus a low-rank matrix, not a low-rank one: it keeps
+    the ARPACK path (its products cost O(N r) each). Low-rank degrees below a point's own
+    self-affinity (an artefact of a coarse approximation) are repaired with a warning naming
+    ``components``, the estimator's landmark parameter (:func:`low_rank_degrees`).
 
     Returns
     -------
@@ -78,7 +98,11 @@ def _spectral_vectors(
         Laplacian): a lower bound on the number of connected components (0 for "K").
     """
     n = op.n_samples
+    F = op.low_rank_factor()
     if matrix == "K":
+        fast = None if F is None else low_rank_top_eigenpairs(F, n_vectors)
+        if fast is not None:
+            return fast[0], fast[1], fast[0], 0
         w, V = top_eigenpairs(op.matmat, n, n_vectors, dtype=op.dtype,
                               random_state=random_state, tol=tol)
         return w, V, w, 0
@@ -95,6 +119,16 @@ def _spectral_vectors(
         lam = np.maximum(sigma - w, 0.0)
         n_trivial = int(np.sum(lam <= _trivial_rtol(op.dtype) * sigma))
         return lam, V, w, n_trivial
+    if F is not None:
+        degrees = low_rank_degrees(F, degrees, what, components)
+        scale = inverse_sqrt_degrees(degrees)
+        fast = low_rank_top_eigenpairs(F, n_vectors, scale=scale)
+        if fast is not None:
+            w, V, _ = fast
+            n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
+            if matrix == "random_walk":
+                V = V * scale[:, None]
+            return w, V, w, n_trivial
     check_positive_degrees(degrees, what)
     mm = normalized_matmat(op, degrees)
     U = component_basis(op, np.sqrt(degrees))
@@ -215,11 +249,27 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
     operator : {"auto", "dense", "chunked"}, default="auto"
-        Kernel operator (see :func:`kernel_patterns.kernels.make_operator`).
-    dtype : {"float64", "float32"}, default="float64"
-        Precision of the kernel operator.
+        Kernel operator of the exact method (see
+        :func:`kernel_patterns.kernels.make_operator`).
+    dtype : {"auto", "float64", "float32"}, default="auto"
+        Precision of the kernel operator; ``"auto"`` is float64 up to 20,000 samples and
+        float32 beyond.
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"``: the affinity is the Nyström approximation ``K ≈ F Fᵀ`` from
+        ``n_components`` landmarks (memory O(N m), never N²). The eigenvectors of K, D⁻¹K and
+        D^-½KD^-½ then come from an m × m eigenproblem (exact for that approximate K, no
+        ARPACK), so a million points take seconds; ``matrix="laplacian"`` still uses ARPACK,
+        on O(N m) products. Not available with ``kernel="precomputed"``.
+    n_components : int, default=None
+        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
+        ``approximation="exact"``. The name is the one of every estimator of this library
+        and of scikit-learn's ``Nystroem``; note that scikit-learn's ``SpectralClustering``
+        uses ``n_components`` for the number of eigenvectors, which here is always
+        ``n_clusters``. More landmarks than samples is reduced to n_samples with a warning.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
-        Seeds ARPACK's start vector and k-means.
+        Seeds the landmarks, ARPACK's start vector and k-means.
 
     Attributes
     ----------
@@ -242,6 +292,14 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     1.0
     >>> sc.eigenvalues_.round(4)  # 1 is the trivial eigenvalue of D^-½KD^-½
     array([1.    , 0.9995])
+
+    The Nyström approximation with 100 landmarks gives the same clusters:
+
+    >>> ny = SpectralClustering(2, kernel="rbf", kernel_params={"gamma": 10.0},
+    ...                         approximation="nystrom", n_components=100,
+    ...                         random_state=0).fit(X)
+    >>> adjusted_rand_score(y, ny.labels_)
+    1.0
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -253,6 +311,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
         **OPERATOR_PARAMETER_CONSTRAINTS,
+        **APPROXIMATION_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
     }
 
@@ -267,7 +326,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         n_init: int = 10,
         eigen_tol: float = 0.0,
         operator: str = "auto",
-        dtype: str = "float64",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        n_components: int | None = None,
+        landmarks: str = "uniform",
         random_state: Any = None,
     ) -> None:
         self.n_clusters = n_clusters
@@ -279,6 +341,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.eigen_tol = eigen_tol
         self.operator = operator
         self.dtype = dtype
+        self.approximation = approximation
+        self.n_components = n_components
+        self.landmarks = landmarks
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -296,7 +361,11 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         """
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        op = build_fit_operator(
+            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            n_components=self.n_components, landmarks=self.landmarks,
+            random_state=self.random_state,
+        )
         n = op.n_samples
         k = self.n_clusters
         if k > n:
@@ -332,5 +401,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     @classmethod
     def _sk_check_instances(cls) -> list[SpectralClustering]:
-        return [cls(random_state=0), cls(matrix="laplacian", assign="qr", random_state=0)]
+        return [
+            cls(random_state=0),
+            cls(matrix="laplacian", assign="qr", random_state=0),
+            cls(approximation="nystrom", n_components=20, random_state=0),
+        ]
 
