@@ -104,16 +104,19 @@ def low_rank_degrees(
     self_affinity = np.einsum("ij,ij->i", F, F, dtype=np.float64)
     top = float(np.max(np.abs(degrees))) if degrees.size else 0.0
     tol = float(np.sqrt(np.finfo(F.dtype).eps)) * max(top, np.finfo(np.float64).tiny)
-    bad = degrees < self_affinity - tol
+    bad = (degrees < self_affinity - tol) | (degrees <= 0)
     if not np.any(bad):
         return degrees
     n_neg = int(np.sum(degrees[bad] <= 0))
+    n_zero = int(np.sum(self_affinity[bad] <= 0))
+    isolated = (f"; {n_zero} of them have no feature at all (far from every landmark) and "
+                "stay isolated" if n_zero else "")
     warnings.warn(
         f"{what}: the low-rank (Nyström) affinity gives {int(bad.sum())} point(s) a degree "
         f"below their own self-affinity ({n_neg} of them ≤ 0), which no non-negative kernel "
-        f"matrix does; those degrees were raised to the self-affinity. The approximation is "
-        f"too coarse there: increase {components} (the number of landmarks), try "
-        "landmarks='kmeans++', or widen the kernel.",
+        f"matrix does; those degrees were raised to the self-affinity{isolated}. The "
+        f"approximation is too coarse there: increase {components} (the number of "
+        "landmarks), try landmarks='kmeans++', or widen the kernel.",
         UserWarning,
         stacklevel=3,
     )

@@ -16,6 +16,7 @@ mapped back block by block.
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ._validation import FloatArray
 
@@ -86,7 +87,9 @@ def low_rank_top_eigenpairs(
     if k > r and not pad:
         return None
     gram = low_rank_gram(F, scale, mean)
-    w, W = np.linalg.eigh(gram)
+    # r × r: one BLAS thread is several times faster than a team on a busy machine.
+    with threadpool_limits(1, user_api="blas"):
+        w, W = np.linalg.eigh(gram)
     order = np.argsort(w)[::-1][:k]
     w, W = w[order], W[:, order]
     if w.size < k:
