@@ -78,7 +78,8 @@ def test_rings_with_few_landmarks(landmarks):
 
 def test_float32_and_reproducible(rings_small):
     X, y = rings_small
-    params = dict(kernel_params=GAMMA, approximation="nystrom", n_components=80, random_state=3)
+    params = {"kernel_params": GAMMA, "approximation": "nystrom", "n_components": 80,
+              "random_state": 3}
     a = SpectralClustering(2, dtype="float32", **params).fit(X)
     b = SpectralClustering(2, dtype="float32", **params).fit(X)
     c = SpectralClustering(2, dtype="float64", **params).fit(X)
