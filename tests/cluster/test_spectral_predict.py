@@ -94,7 +94,7 @@ def test_nystrom_extension_uses_the_approximate_kernel():
 
 def test_precomputed_dense_and_sparse(rings, fresh):
     X, _ = rings
-    Xn, yn = fresh
+    Xn, _ = fresh
     K, Kn = RBF(10.0)(X), RBF(10.0)(Xn, X)
     by_kernel = SpectralClustering(2, kernel_params=GAMMA, random_state=0).fit(X)
     pre = SpectralClustering(2, kernel="precomputed", random_state=0).fit(K)
