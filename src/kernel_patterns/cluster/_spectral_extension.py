@@ -97,9 +97,10 @@ class KernelRowProducts:
             self.feature_map = copy.copy(op)
             self.feature_map.features = F[:0]  # transform needs X, landmarks and the map
             self.B: FloatArray = np.zeros((F.shape[1], B.shape[1]))
-            step = 65_536  # Fᵀ B accumulated in float64 over row blocks (F may be float32)
+            # Fᵀ B: block products in F's precision, accumulated in float64 (16k-row blocks)
+            step = 16_384
             for a in range(0, F.shape[0], step):
-                self.B += np.asarray(F[a : a + step], dtype=np.float64).T @ B[a : a + step]
+                self.B += F[a : a + step].T @ B[a : a + step].astype(F.dtype)
         else:
             self.kernel, self.X = op.kernel, op.X
             self.B = B
