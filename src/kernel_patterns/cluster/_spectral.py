@@ -287,6 +287,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     three approaches, or by thresholding for two clusters. All matrices are products on the
     kernel operator (no N × N copy is made, a sparse affinity stays sparse), and the
     eigenproblems are partial (ARPACK seeded from ``random_state``; dense only for small N).
+    With ``approximation="nystrom"`` they are exact m × m problems on the approximate affinity.
+    :meth:`predict` labels new points by the out-of-sample extension of the eigenvectors.
 
     Parameters
     ----------
