@@ -15,7 +15,7 @@ increasing N, until a run exceeds ``--time-limit`` seconds or the memory guard s
   method's embedding variance recovers (1 = the exact kernel-PCA variance; for peers run on
   a different approximation it says how close they get), computed as
   ``sum(var(embedding)) · N / sum(exact top-2 eigenvalues)`` on sizes where the exact
-  eigenvalues are known (≤ 20,000), else blank.
+  eigenvalues are known (≤ 20,000), else nan.
 
 Results: ``benchmarks/results/scale_spectral.md`` (tables + acceptance lines),
 ``scale_spectral.png`` (clustering curves) and ``scale_spectral_embedding.png``; the rows of
