@@ -14,6 +14,7 @@ materialised here, so a chunked or sparse operator stays chunked or sparse.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,16 @@ def min_affinity(op: KernelOperator) -> float:
         isinstance(kernel, GPCovariance) and float(np.min(kernel.v1)) >= 0
     ):
         return 0.0
+    F = op.low_rank_factor()
+    if F is not None:
+        # K = F Fᵀ: scanning all N² entries would defeat the low rank. Check the block among
+        # the landmarks (where the Nyström approximation reproduces K exactly) or, for other
+        # low-rank operators, among 512 evenly spaced points.
+        idx = getattr(op, "landmark_indices", None)
+        if idx is None:
+            idx = np.unique(np.linspace(0, op.n_samples - 1, 512).astype(np.intp))
+        S = np.asarray(F[idx], dtype=np.float64)
+        return float(np.min(S @ S.T))
     return op.min()
 
 
@@ -75,6 +86,51 @@ def check_positive_degrees(degrees: FloatArray, what: str) -> None:
             f"(isolated in the affinity graph: sample(s) {shown}). Widen the kernel (smaller "
             "gamma, more neighbours), drop those points, or use matrix='laplacian' or 'K'."
         )
+
+
+def low_rank_degrees(
+    F: FloatArray, degrees: FloatArray, what: str, components: str
+) -> FloatArray:
+    """Degrees of a low-rank affinity ``K ≈ F Fᵀ``, repaired where the approximation fails.
+
+    For a non-negative affinity ``d_i = Σ_j K_ij ≥ K_ii``; an approximate K (Nyström) can
+    break that, with a degree near or below 0 for points the landmarks represent badly, and
+    ``D^-1/2`` would then blow up or be undefined. Such degrees are raised to the point's own
+    approximate self-affinity ``‖F_i‖²`` (the lower bound that holds for the true K), with a
+    warning naming the parameter ``components`` (the number of landmarks) to increase. A
+    point whose features vanish keeps degree 0: it is isolated, and its scaling is 0 (see
+    :func:`inverse_sqrt_degrees`).
+    """
+    self_affinity = np.einsum("ij,ij->i", F, F, dtype=np.float64)
+    top = float(np.max(np.abs(degrees))) if degrees.size else 0.0
+    tol = float(np.sqrt(np.finfo(F.dtype).eps)) * max(top, np.finfo(np.float64).tiny)
+    bad = (degrees < self_affinity - tol) | (degrees <= 0)
+    if not np.any(bad):
+        return degrees
+    n_neg = int(np.sum(degrees[bad] <= 0))
+    n_zero = int(np.sum(self_affinity[bad] <= 0))
+    isolated = (f"; {n_zero} of them have no feature at all (far from every landmark) and "
+                "stay isolated" if n_zero else "")
+    warnings.warn(
+        f"{what}: the low-rank (Nyström) affinity gives {int(bad.sum())} point(s) a degree "
+        f"below their own self-affinity ({n_neg} of them ≤ 0), which no non-negative kernel "
+        f"matrix does; those degrees were raised to the self-affinity{isolated}. The "
+        f"approximation is too coarse there: increase {components} (the number of "
+        "landmarks), try landmarks='kmeans++', or widen the kernel.",
+        UserWarning,
+        stacklevel=3,
+    )
+    out = degrees.copy()
+    out[bad] = self_affinity[bad]
+    return np.maximum(out, 0.0)
+
+
+def inverse_sqrt_degrees(degrees: FloatArray) -> FloatArray:
+    """``D^-1/2`` with 0 for isolated points (degree 0), float64."""
+    pos = degrees > 0
+    out = np.zeros_like(degrees, dtype=np.float64)
+    out[pos] = 1.0 / np.sqrt(degrees[pos])
+    return out
 
 
 def normalized_matmat(op: KernelOperator, degrees: FloatArray) -> MatMat:
@@ -181,15 +237,35 @@ def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affi
 
 
 def build_fit_operator(
-    est: BaseEstimator, X: ArrayLike, kernel: Kernel, operator: str, dtype: str
+    est: BaseEstimator,
+    X: ArrayLike,
+    kernel: Kernel,
+    operator: str,
+    dtype: str,
+    *,
+    approximation: str = "exact",
+    n_components: int | None = None,
+    landmarks: str = "uniform",
+    random_state: Any = None,
+    components_name: str = "n_components",
 ) -> KernelOperator:
     """Validate ``X`` once and build the kernel operator.
 
     scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and rejects
     complex, object, empty and 1-D input with its usual messages; :func:`check_matrix` then
     names NaN and infinite values.
+
+    With ``approximation="nystrom"`` the operator is a :class:`NystromKernelOperator` with
+    ``n_components`` landmarks (the estimator's parameter is called ``components_name``); as
+    scikit-learn's ``Nystroem`` does, more landmarks than samples is reduced to n_samples with
+    a warning.
     """
     precomputed = isinstance(kernel, Precomputed)
+    if precomputed and approximation != "exact":
+        raise ValueError(
+            f"approximation={approximation!r} needs a kernel function to evaluate at the "
+            "landmarks, not kernel='precomputed'; use approximation='exact'."
+        )
     Xa = validate_data(
         est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
         dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
@@ -201,4 +277,18 @@ def build_fit_operator(
     Xv = check_matrix(Xa, "X", min_samples=2)
     if precomputed:
         return make_operator(kernel, Xv, dtype=dtype)
+    if approximation == "nystrom":
+        n = Xv.shape[0]
+        m = n_components
+        if m is not None and m > n:
+            warnings.warn(
+                f"{components_name}={m} landmarks is more than n_samples={n}; using {n} "
+                "(the Nyström approximation is then the exact kernel, at a higher cost).",
+                UserWarning,
+                stacklevel=3,
+            )
+            m = n
+        return make_operator(kernel, Xv, dtype=dtype, approximation="nystrom",
+                             n_components=m, landmarks=landmarks,  # type: ignore[arg-type]
+                             random_state=random_state)
     return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from scipy import linalg
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from .._eigen import localise_degenerate, top_eigenpairs
@@ -31,12 +32,30 @@ from .._graph import (
     check_positive_degrees,
     component_basis,
     deflated_top_eigenpairs,
+    inverse_sqrt_degrees,
+    low_rank_degrees,
     normalized_matmat,
     shifted_laplacian_matmat,
     sparse_components,
 )
+from .._lowrank import low_rank_top_eigenpairs
 from .._validation import FloatArray
-from ..kernels import OPERATOR_PARAMETER_CONSTRAINTS, RBF, Kernel, KernelOperator, make_kernel
+from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    RBF,
+    Kernel,
+    KernelOperator,
+    Precomputed,
+    make_kernel,
+)
+from ._spectral_extension import (
+    KernelRowProducts,
+    check_new_points,
+    extension_basis,
+    new_rows,
+    predict_labels,
+)
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
 ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
@@ -51,15 +70,25 @@ def _trivial_rtol(dtype: Any) -> float:
 
 
 # --------------------------------------------------------------------------- solvers
-def _spectral_vectors(
+def _spectral_eigen(
     op: KernelOperator,
     n_vectors: int,
     matrix: str,
     *,
     random_state: Any = None,
     tol: float = 0.0,
-) -> tuple[FloatArray, FloatArray, FloatArray, int]:
+    components: str = "n_components",
+) -> tuple[FloatArray, FloatArray, FloatArray, int, FloatArray | None]:
     """Eigenpairs of the chosen matrix, never materialising it.
+
+    When the operator has a low-rank factor ``F`` (``K = F Fᵀ``, e.g. Nyström), the
+    eigenpairs of K and of the normalised / random-walk matrices come from the r × r problem
+    of :func:`kernel_patterns._lowrank.low_rank_top_eigenpairs` (``D^-½ K D^-½ = G Gᵀ`` with
+    ``G = D^-½ F``, degrees ``D = F (Fᵀ 1)``): exact for that K, O(N r²), no ARPACK. The
+    Laplacian ``D − F Fᵀ`` is a diagonal plus a low-rank matrix, not a low-rank one: it keeps
+    the ARPACK path (its products cost O(N r) each). Low-rank degrees below a point's own
+    self-affinity (an artefact of a coarse approximation) are repaired with a warning naming
+    ``components``, the estimator's landmark parameter (:func:`low_rank_degrees`).
 
     Returns
     -------
@@ -76,12 +105,19 @@ def _spectral_vectors(
     n_trivial : int
         How many computed eigenvalues are trivial (1 for the normalised matrices, 0 for the
         Laplacian): a lower bound on the number of connected components (0 for "K").
+    scale : ndarray (n,) or None
+        ``D^-½`` as used (after the low-rank repair) for "normalized" and "random_walk";
+        the degrees D for "laplacian"; None for "K".
     """
     n = op.n_samples
+    F = op.low_rank_factor()
     if matrix == "K":
+        fast = None if F is None else low_rank_top_eigenpairs(F, n_vectors)
+        if fast is not None:
+            return fast[0], fast[1], fast[0], 0, None
         w, V = top_eigenpairs(op.matmat, n, n_vectors, dtype=op.dtype,
                               random_state=random_state, tol=tol)
-        return w, V, w, 0
+        return w, V, w, 0, None
     what = f"matrix={matrix!r}"
     degrees = check_affinity(op, what)
     solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
@@ -94,7 +130,17 @@ def _spectral_vectors(
             w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, sigma, -sigma, **solver)
         lam = np.maximum(sigma - w, 0.0)
         n_trivial = int(np.sum(lam <= _trivial_rtol(op.dtype) * sigma))
-        return lam, V, w, n_trivial
+        return lam, V, w, n_trivial, degrees
+    if F is not None:
+        degrees = low_rank_degrees(F, degrees, what, components)
+        scale = inverse_sqrt_degrees(degrees)
+        fast = low_rank_top_eigenpairs(F, n_vectors, scale=scale)
+        if fast is not None:
+            w, V, _ = fast
+            n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
+            if matrix == "random_walk":
+                V = V * scale[:, None]
+            return w, V, w, n_trivial, scale
     check_positive_degrees(degrees, what)
     mm = normalized_matmat(op, degrees)
     U = component_basis(op, np.sqrt(degrees))
@@ -103,9 +149,26 @@ def _spectral_vectors(
     else:
         w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, 1.0, -2.0, **solver)
     n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
+    scale = 1.0 / np.sqrt(degrees)
     if matrix == "random_walk":
-        V = V / np.sqrt(degrees)[:, None]
-    return w, V, w, n_trivial
+        V = V * scale[:, None]
+    return w, V, w, n_trivial, scale
+
+
+def _spectral_vectors(
+    op: KernelOperator,
+    n_vectors: int,
+    matrix: str,
+    *,
+    random_state: Any = None,
+    tol: float = 0.0,
+    components: str = "n_components",
+) -> tuple[FloatArray, FloatArray, FloatArray, int]:
+    """Eigenpairs of the chosen matrix: the first four results of :func:`_spectral_eigen`."""
+    lam, V, solved, n_trivial, _ = _spectral_eigen(
+        op, n_vectors, matrix, random_state=random_state, tol=tol, components=components
+    )
+    return lam, V, solved, n_trivial
 
 
 def _threshold_split(x: FloatArray) -> tuple[np.ndarray, float]:
@@ -139,12 +202,18 @@ def _qr_labels(V: FloatArray) -> np.ndarray:
     The book prints the QR without pivoting; pivoting makes R11 the best-conditioned choice of
     k "prototype" points, without which the triangular factor depends on the order of the data.
     """
+    return _qr_labels_and_map(V)[0]
+
+
+def _qr_labels_and_map(V: FloatArray) -> tuple[np.ndarray, FloatArray]:
+    """:func:`_qr_labels` and the k × k map ``T = R11⁻¹ Q̂ᵀ``: column j of ``R11⁻¹ R`` is
+    ``T v_{piv[j]}``, so a new row v is labelled ``argmax |T v|``."""
     k = V.shape[1]
-    R, piv = linalg.qr(V.T, pivoting=True, mode="r")
+    Q, R, piv = linalg.qr(V.T, pivoting=True, mode="economic")
     Rhat = linalg.solve_triangular(R[:, :k], R, lower=False)
     labels = np.empty(V.shape[0], dtype=np.int64)
     labels[piv] = np.argmax(np.abs(Rhat), axis=0)
-    return labels
+    return labels, linalg.solve_triangular(R[:, :k], Q.T, lower=False)
 
 
 def _assign_labels(
@@ -158,20 +227,43 @@ def _assign_labels(
     random_state: Any = None,
 ) -> np.ndarray:
     """Turn the first ``n_clusters`` eigenvectors into labels (§8.2.3)."""
+    return _assign_labels_and_state(vectors, solved, n_clusters, matrix, assign,
+                                    n_init=n_init, random_state=random_state)[0]
+
+
+def _assign_labels_and_state(
+    vectors: FloatArray,
+    solved: FloatArray,
+    n_clusters: int,
+    matrix: str,
+    assign: str,
+    *,
+    n_init: int = 10,
+    random_state: Any = None,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """:func:`_assign_labels` and what labels new rows the same way
+    (:func:`kernel_patterns.cluster._spectral_extension.predict_labels`)."""
     V = vectors[:, :n_clusters]
     w = solved[:n_clusters]
+    state: dict[str, Any] = {"kind": assign, "n_clusters": n_clusters}
     if assign == "threshold":
         # Two clusters: the leading non-trivial vector is the second one for every matrix (the
         # first is the Perron vector of K, D^½1 / 1 for the degree-based ones).
-        return _threshold_split(vectors[:, 1])[0]
+        labels, state["threshold"] = _threshold_split(vectors[:, 1])
+        return labels, state
     if assign == "qr":
-        return _qr_labels(V)
+        labels, state["map"] = _qr_labels_and_map(V)
+        return labels, state
     if assign == "eigenvector":
         # W = V_N √Λ_N, argmax of each row. Within a (numerically) degenerate eigenspace the
         # eigensolver's basis is arbitrary, so it is first rotated to its most localised basis.
-        W = localise_degenerate(V, w) * np.sqrt(np.maximum(w, 0.0))
-        return np.argmax(W, axis=1).astype(np.int64)
+        local = localise_degenerate(V, w)
+        state["rotation"] = np.linalg.lstsq(V, local, rcond=None)[0]
+        state["weights"] = np.sqrt(np.maximum(w, 0.0))
+        W = local * state["weights"]
+        return np.argmax(W, axis=1).astype(np.int64), state
     rows = V
+    state["normalize_rows"] = matrix in ("normalized", "K")
     if matrix in ("normalized", "K"):
         # Ng, Jordan & Weiss: rows of the normalised-affinity (and K) eigenvectors carry the
         # cluster in their direction and the point's degree in their length: renormalise.
@@ -181,7 +273,9 @@ def _assign_labels(
     # The rows are n × k with k small: one thread is 10-40x faster than OpenMP's team on a
     # busy machine (measured 0.012 vs 0.47 s for 4,000 × 2, n_init=10).
     with threadpool_limits(1, user_api="openmp"):
-        return km.fit(rows).labels_.astype(np.int64)
+        labels = km.fit(rows).labels_.astype(np.int64)
+    state["kmeans"] = km
+    return labels, state
 
 
 # --------------------------------------------------------------------------- estimator
@@ -193,6 +287,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     three approaches, or by thresholding for two clusters. All matrices are products on the
     kernel operator (no N × N copy is made, a sparse affinity stays sparse), and the
     eigenproblems are partial (ARPACK seeded from ``random_state``; dense only for small N).
+    With ``approximation="nystrom"`` they are exact m × m problems on the approximate affinity.
+    :meth:`predict` labels new points by the out-of-sample extension of the eigenvectors.
 
     Parameters
     ----------
@@ -215,11 +311,27 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
     operator : {"auto", "dense", "chunked"}, default="auto"
-        Kernel operator (see :func:`kernel_patterns.kernels.make_operator`).
-    dtype : {"float64", "float32"}, default="float64"
-        Precision of the kernel operator.
+        Kernel operator of the exact method (see
+        :func:`kernel_patterns.kernels.make_operator`).
+    dtype : {"auto", "float64", "float32"}, default="auto"
+        Precision of the kernel operator; ``"auto"`` is float64 up to 20,000 samples and
+        float32 beyond.
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"``: the affinity is the Nyström approximation ``K ≈ F Fᵀ`` from
+        ``n_components`` landmarks (memory O(N m), never N²). The eigenvectors of K, D⁻¹K and
+        D^-½KD^-½ then come from an m × m eigenproblem (exact for that approximate K, no
+        ARPACK), so a million points take seconds; ``matrix="laplacian"`` still uses ARPACK,
+        on O(N m) products. Not available with ``kernel="precomputed"``.
+    n_components : int, default=None
+        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
+        ``approximation="exact"``. The name is the one of every estimator of this library
+        and of scikit-learn's ``Nystroem``; note that scikit-learn's ``SpectralClustering``
+        uses ``n_components`` for the number of eigenvectors, which here is always
+        ``n_clusters``. More landmarks than samples is reduced to n_samples with a warning.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
-        Seeds ARPACK's start vector and k-means.
+        Seeds the landmarks, ARPACK's start vector and k-means.
 
     Attributes
     ----------
@@ -242,6 +354,14 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     1.0
     >>> sc.eigenvalues_.round(4)  # 1 is the trivial eigenvalue of D^-½KD^-½
     array([1.    , 0.9995])
+
+    The Nyström approximation with 100 landmarks gives the same clusters:
+
+    >>> ny = SpectralClustering(2, kernel="rbf", kernel_params={"gamma": 10.0},
+    ...                         approximation="nystrom", n_components=100,
+    ...                         random_state=0).fit(X)
+    >>> adjusted_rand_score(y, ny.labels_)
+    1.0
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -253,6 +373,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
         **OPERATOR_PARAMETER_CONSTRAINTS,
+        **APPROXIMATION_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
     }
 
@@ -267,7 +388,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         n_init: int = 10,
         eigen_tol: float = 0.0,
         operator: str = "auto",
-        dtype: str = "float64",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        n_components: int | None = None,
+        landmarks: str = "uniform",
         random_state: Any = None,
     ) -> None:
         self.n_clusters = n_clusters
@@ -279,6 +403,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.eigen_tol = eigen_tol
         self.operator = operator
         self.dtype = dtype
+        self.approximation = approximation
+        self.n_components = n_components
+        self.landmarks = landmarks
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -296,7 +423,11 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         """
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        op = build_fit_operator(
+            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            n_components=self.n_components, landmarks=self.landmarks,
+            random_state=self.random_state,
+        )
         n = op.n_samples
         k = self.n_clusters
         if k > n:
@@ -306,7 +437,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                 f"assign='threshold' splits the data in two; it needs n_clusters=2, got {k}."
             )
         n_vectors = min(k + 1, n)  # one more: tells whether the graph has > k components
-        lam, V, solved, n_trivial = _spectral_vectors(
+        lam, V, solved, n_trivial, scale = _spectral_eigen(
             op, n_vectors, self.matrix, random_state=self.random_state, tol=self.eigen_tol
         )
         if self.matrix != "K":
@@ -323,14 +454,57 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                     UserWarning,
                     stacklevel=2,
                 )
-        labels = _assign_labels(V, solved, k, self.matrix, self.assign, n_init=self.n_init,
-                                random_state=self.random_state)
+        labels, state = _assign_labels_and_state(
+            V, solved, k, self.matrix, self.assign, n_init=self.n_init,
+            random_state=self.random_state,
+        )
+        n_ext = n_vectors if self.assign == "threshold" else k
+        self._extension = KernelRowProducts(
+            op, extension_basis(V[:, :n_ext], lam[:n_ext], self.matrix, scale)
+        )
+        self._extension_eigenvalues = lam[:n_ext]
+        self._assign_state = state
+        self._precomputed = isinstance(kernel, Precomputed)
         self.labels_ = labels
         self.eigenvalues_ = lam[:k]
         self.embedding_ = V[:, :k]
         return self
 
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Labels of new points by the out-of-sample extension of the eigenvectors.
+
+        Each eigenvector is extended to a new point y by its own eigen-equation with k(y, ·)
+        in place of a kernel row (``v(y) = d_y^-½ k(y, X) D^-½ v / λ`` for the normalised
+        matrix; see :mod:`kernel_patterns.cluster._spectral_extension`), and the new row is
+        labelled by the fitted rule: the fitted k-means, the eigenvector approach's argmax,
+        the QR approach's map or the threshold. On the training points this gives back
+        ``labels_`` (up to rounding at ties). With ``approximation="nystrom"`` a new point
+        costs m kernel evaluations (its features), not N.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_features), or (n_new, n_samples_train) kernel
+            values between new and training points with ``kernel="precomputed"``
+
+        Returns
+        -------
+        labels : ndarray of shape (n_new,)
+        """
+        check_is_fitted(self, "labels_")
+        Y = validate_data(
+            self, X, reset=False, accept_sparse=("csr", "csc") if self._precomputed else False,
+            dtype=[np.float64, np.float32], ensure_all_finite=False,
+        )
+        check_new_points(Y)
+        KB, self_affinity = self._extension(Y)
+        rows = new_rows(KB, self._extension_eigenvalues, self.matrix, self_affinity)
+        return predict_labels(rows, self._assign_state)
+
     @classmethod
     def _sk_check_instances(cls) -> list[SpectralClustering]:
-        return [cls(random_state=0), cls(matrix="laplacian", assign="qr", random_state=0)]
+        return [
+            cls(random_state=0),
+            cls(matrix="laplacian", assign="qr", random_state=0),
+            cls(approximation="nystrom", n_components=20, random_state=0),
+        ]
 

@@ -7,10 +7,17 @@ v_j with eigenvalues λ_j, set α^j = v_j / √λ_j and map a point x to
 The centring ``K̃ = K − (1/N) j jᵀK − (1/N) K j jᵀ + (1/N²)(jᵀKj) j jᵀ`` (the algorithm's second
 line) is applied through products only: ``K̃ V = H K H V`` with H = I − j jᵀ/N costs one
 ``K @ V`` and two column-mean subtractions, no N × N copy.
+
+With a low-rank operator ``K = F Fᵀ`` (Nyström), ``K̃ = (H F)(H F)ᵀ``: the top eigenpairs are
+those of the r × r matrix ``(H F)ᵀ(H F) = W Λ Wᵀ`` (thin SVD of the centred features), the
+embedding is ``(F − F̄) W`` and a new point with features φ lands at ``(φ − F̄) W``
+(Algorithm 8.29's projection with the centred approximate kernel): O(N r²), no ARPACK, and no
+n_new × N kernel block for new points.
 """
 
 from __future__ import annotations
 
+import copy
 import warnings
 from numbers import Integral, Real
 from typing import Any, ClassVar
@@ -23,8 +30,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import ritz_extremes, top_eigenpairs
 from .._graph import build_fit_operator
+from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     RBF,
     Cosine,
@@ -32,6 +41,7 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Linear,
+    LowRankKernelOperator,
     Polynomial,
     Precomputed,
     make_kernel,
@@ -63,6 +73,27 @@ def _centred_matmat(op: KernelOperator) -> Any:
     return matmat
 
 
+def _low_rank_kernel_mds(
+    F: FloatArray, n_components: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Kernel MDS of ``K = F Fᵀ`` from the r × r problem of the centred features.
+
+    Returns
+    -------
+    eigenvalues : ndarray (n_components,), decreasing, ≥ 0 (0 beyond the rank of H F)
+    vectors : ndarray (n_samples, n_components), unit eigenvectors of K̃ (0 for a 0 eigenvalue)
+    components : ndarray (r, n_components)
+        ``W`` with embedding ``(F − F̄) W``.
+    mean : ndarray (r,)
+        The feature mean ``F̄``.
+    """
+    mean = factor_mean(F)
+    found = low_rank_top_eigenpairs(F, n_components, mean=mean, pad=True)
+    assert found is not None  # pad=True always answers
+    w, V, W = found
+    return w, V, W, mean
+
+
 def _kernel_mds(
     op: KernelOperator,
     n_components: int,
@@ -71,7 +102,7 @@ def _kernel_mds(
     random_state: Any = None,
     tol: float = 0.0,
 ) -> tuple[FloatArray, FloatArray, float, float]:
-    """Top eigenpairs of the centred kernel.
+    """Top eigenpairs of the centred kernel (ARPACK on products).
 
     Returns
     -------
@@ -111,9 +142,25 @@ class KernelMDS(TransformerMixin, BaseEstimator):
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
     operator : {"auto", "dense", "chunked"}, default="auto"
-    dtype : {"float64", "float32"}, default="float64"
+        Kernel operator of the exact method.
+    dtype : {"auto", "float64", "float32"}, default="auto"
+        ``"auto"``: float64 up to 20,000 samples, float32 beyond.
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"``: kernel PCA of the Nyström approximation ``K ≈ F Fᵀ`` from
+        ``nystrom_components`` landmarks: an m × m eigenproblem of the centred features
+        (exact for that K, no ARPACK, memory O(N m)), and ``transform`` costs O(m) kernel
+        evaluations per new point instead of N. Not available with ``kernel="precomputed"``.
+    nystrom_components : int, default=None
+        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
+        ``approximation="exact"``. Every other estimator of the library (and scikit-learn's
+        ``Nystroem``) calls this ``n_components``; here, as in scikit-learn's ``KernelPCA``
+        and ``MDS``, ``n_components`` is the dimension of the embedding, a meaning this class
+        had first and keeps. More landmarks than samples is reduced to n_samples with a
+        warning.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
-        Seeds ARPACK's start vector.
+        Seeds the landmarks and ARPACK's start vector.
 
     Attributes
     ----------
@@ -138,6 +185,13 @@ class KernelMDS(TransformerMixin, BaseEstimator):
     (50, 2)
     >>> bool(np.allclose(mds.transform(X), Z))
     True
+
+    With as many Nyström landmarks as points the approximation is exact:
+
+    >>> ny = KernelMDS(n_components=2, kernel="linear", approximation="nystrom",
+    ...                nystrom_components=50, random_state=0)
+    >>> bool(np.allclose(np.abs(ny.fit_transform(X)), np.abs(Z)))
+    True
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -146,6 +200,9 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         "kernel_params": [dict, None],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
         **OPERATOR_PARAMETER_CONSTRAINTS,
+        "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
+        "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
+        "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
         "random_state": ["random_state"],
     }
 
@@ -157,7 +214,10 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         kernel_params: dict[str, Any] | None = None,
         eigen_tol: float = 0.0,
         operator: str = "auto",
-        dtype: str = "float64",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        nystrom_components: int | None = None,
+        landmarks: str = "uniform",
         random_state: Any = None,
     ) -> None:
         self.n_components = n_components
@@ -166,6 +226,9 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         self.eigen_tol = eigen_tol
         self.operator = operator
         self.dtype = dtype
+        self.approximation = approximation
+        self.nystrom_components = nystrom_components
+        self.landmarks = landmarks
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: Any = None) -> KernelMDS:
@@ -183,16 +246,29 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        op = build_fit_operator(
+            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            n_components=self.nystrom_components, landmarks=self.landmarks,
+            random_state=self.random_state, components_name="nystrom_components",
+        )
         n, k = op.n_samples, self.n_components
         if k >= n:
             raise ValueError(
                 f"n_components={k} must be smaller than the number of samples ({n})."
             )
-        w, V, trace, lam_min = _kernel_mds(
-            op, k, check_psd=not _known_psd(kernel), random_state=self.random_state,
-            tol=self.eigen_tol,
-        )
+        F = op.low_rank_factor()
+        components = feature_mean = None
+        if F is not None:  # K = F Fᵀ is PSD by construction
+            w, V, components, feature_mean = _low_rank_kernel_mds(F, k)
+            # tr K̃ = Σ ‖F_i − F̄‖² = Σ ‖F_i‖² − N ‖F̄‖² (no N × r temporary)
+            trace = float(np.einsum("ij,ij->", F, F, dtype=np.float64)
+                          - n * feature_mean @ feature_mean)
+            lam_min = 0.0
+        else:
+            w, V, trace, lam_min = _kernel_mds(
+                op, k, check_psd=not _known_psd(kernel), random_state=self.random_state,
+                tol=self.eigen_tol,
+            )
         top = max(float(w[0]), 0.0)
         if lam_min < 0 and -lam_min > _NEG_RTOL * max(top, np.finfo(np.float64).tiny):
             warnings.warn(
@@ -213,14 +289,26 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         lam = np.maximum(w, 0.0)
         root = np.sqrt(lam)
         inv = np.divide(1.0, root, out=np.zeros_like(root), where=root > 0)
-        r = np.asarray(op.row_sums(), dtype=np.float64)
-        self._col_means = r / n
-        self._total_mean = float(r.sum() / n**2)
+        self._low_rank = components is not None
+        self._feature_map: LowRankKernelOperator | None = None
+        if components is not None:
+            assert feature_mean is not None and F is not None
+            # New points: features φ(Y) from the operator's own map, then (φ − F̄) W. A copy
+            # without the N × r features keeps only what transform needs (X, landmarks, map).
+            if isinstance(op, LowRankKernelOperator):
+                self._feature_map = copy.copy(op)
+                self._feature_map.features = F[:0]
+            self._components = components
+            self._feature_mean = feature_mean
+        else:
+            r = np.asarray(op.row_sums(), dtype=np.float64)
+            self._col_means = r / n
+            self._total_mean = float(r.sum() / n**2)
         self._kernel = kernel
         self._X_fit = None if isinstance(kernel, Precomputed) else np.asarray(op.X)
         self.eigenvalues_ = lam
         self.alphas_ = V * inv
-        self.embedding_ = V * root
+        self.embedding_ = V * root  # = (F − F̄) W in the low-rank case
         self.explained_variance_ratio_ = lam / trace if trace > 0 else np.zeros_like(lam)
         return self
 
@@ -247,6 +335,13 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         ndarray of shape (n_new, n_components)
         """
         check_is_fitted(self, "alphas_")
+        if self._low_rank:
+            Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
+                               ensure_all_finite=False)
+            if self._feature_map is None:
+                raise ValueError("this low-rank kernel has no features for new points.")
+            phi = self._feature_map.transform(check_matrix(Xa, "X"))
+            return np.asarray((phi - self._feature_mean) @ self._components)
         Kn = self._cross(X)
         Kc = Kn - Kn.mean(axis=1, keepdims=True) - self._col_means + self._total_mean
         return Kc @ self.alphas_
@@ -265,3 +360,7 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         for a in range(0, Y.shape[0], step):
             out[a : a + step] = self._kernel._pairwise(Y[a : a + step].astype(Xf.dtype), Xf)
         return out
+
+    @classmethod
+    def _sk_check_instances(cls) -> list[KernelMDS]:
+        return [cls(), cls(approximation="nystrom", nystrom_components=20, random_state=0)]

@@ -39,7 +39,14 @@ from .._graph import (
     sparse_components,
 )
 from .._validation import FloatArray
-from ..kernels import OPERATOR_PARAMETER_CONSTRAINTS, RBF, Kernel, KernelOperator, make_kernel
+from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    RBF,
+    Kernel,
+    KernelOperator,
+    make_kernel,
+)
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
@@ -110,9 +117,24 @@ class LaplacianEmbedding(BaseEstimator):
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
     operator : {"auto", "dense", "chunked"}, default="auto"
-    dtype : {"float64", "float32"}, default="float64"
+        Kernel operator of the exact method.
+    dtype : {"auto", "float64", "float32"}, default="auto"
+        ``"auto"``: float64 up to 20,000 samples, float32 beyond.
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"``: the affinity is the Nyström approximation ``K ≈ F Fᵀ`` from
+        ``nystrom_components`` landmarks (memory O(N m), each product O(N m)). The Laplacian
+        ``D − F Fᵀ`` is a diagonal plus a low-rank matrix, not a low-rank one, so the
+        eigenproblem stays iterative (ARPACK on those products). Not available with
+        ``kernel="precomputed"``.
+    nystrom_components : int, default=None
+        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
+        ``approximation="exact"``. Called ``n_components`` by the clustering estimators and
+        scikit-learn's ``Nystroem``; here, as in scikit-learn's ``SpectralEmbedding``,
+        ``n_components`` is the dimension of the embedding.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
-        Seeds ARPACK's start vector.
+        Seeds the landmarks and ARPACK's start vector.
 
     Attributes
     ----------
@@ -145,6 +167,9 @@ class LaplacianEmbedding(BaseEstimator):
         "kernel_params": [dict, None],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
         **OPERATOR_PARAMETER_CONSTRAINTS,
+        "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
+        "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
+        "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
         "random_state": ["random_state"],
     }
 
@@ -156,7 +181,10 @@ class LaplacianEmbedding(BaseEstimator):
         kernel_params: dict[str, Any] | None = None,
         eigen_tol: float = 0.0,
         operator: str = "auto",
-        dtype: str = "float64",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        nystrom_components: int | None = None,
+        landmarks: str = "uniform",
         random_state: Any = None,
     ) -> None:
         self.n_components = n_components
@@ -165,6 +193,9 @@ class LaplacianEmbedding(BaseEstimator):
         self.eigen_tol = eigen_tol
         self.operator = operator
         self.dtype = dtype
+        self.approximation = approximation
+        self.nystrom_components = nystrom_components
+        self.landmarks = landmarks
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: Any = None) -> LaplacianEmbedding:
@@ -182,7 +213,11 @@ class LaplacianEmbedding(BaseEstimator):
         """
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(self, X, kernel, self.operator, self.dtype)
+        op = build_fit_operator(
+            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            n_components=self.nystrom_components, landmarks=self.landmarks,
+            random_state=self.random_state, components_name="nystrom_components",
+        )
         n, k = op.n_samples, self.n_components
         if k >= n:
             raise ValueError(
@@ -213,3 +248,7 @@ class LaplacianEmbedding(BaseEstimator):
     def fit_transform(self, X: ArrayLike, y: Any = None) -> FloatArray:
         """Fit and return ``embedding_``."""
         return self.fit(X).embedding_
+
+    @classmethod
+    def _sk_check_instances(cls) -> list[LaplacianEmbedding]:
+        return [cls(), cls(approximation="nystrom", nystrom_components=20, random_state=0)]
