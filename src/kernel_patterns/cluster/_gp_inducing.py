@@ -1,0 +1,258 @@
+"""An inducing-point GP variance (DTC or FITC) with a closed-form gradient, for N ≫ 10⁴.
+
+The exact variance of eq. 3.1, ``σ²(x) = κ(x) − k(x)ᵀ C⁻¹ k(x)``, needs the Cholesky factor of
+the N × N matrix C (O(N³)) and costs O(N) per query point and O(N²) per descent step of one
+point. With ``m`` inducing points ``U`` (pseudo-inputs of the latent function), the
+*deterministic training conditional* (DTC) and the *fully independent training conditional*
+(FITC) approximations (Quiñonero-Candela & Rasmussen, JMLR 2005, eq. 20/24 and their
+predictive variances) give, with ``k_u(x) = K(U, x)``, ``K_uu = K(U, U)`` *without* the noise
+and ``Q(x, y) = k_u(x)ᵀ K_uu⁻¹ k_u(y)``::
+
+    σ²(x) = κ(x) − Q(x, x) + k_u(x)ᵀ Σ k_u(x),   Σ = (K_uu + K_uf Λ⁻¹ K_fu)⁻¹,
+
+where κ(x) is the prior variance *with* the noise v2 (as in the exact model), and
+``Λ = v2·I`` (DTC) or ``Λ = diag(K_ff − Q_ff) + v2·I`` (FITC). Far from ``U`` the variance goes
+back to the prior κ, as the exact one does, so the level set {σ² ≤ r*} still estimates the
+support of the data. The *subset of regressors* (SoR) form is deliberately NOT offered: its
+predictive variance is ``k_uᵀ Σ k_u + v2`` only, which vanishes (down to the noise) away from
+the inducing points and the data, so far-away regions would fall *inside* every level set
+and break the support estimate.
+
+Computation, all O(m²) per query point after an O(N m²) fit (and never an N × N matrix):
+``L_u = chol(K_uu)``, ``a(x) = L_u⁻¹ k_u(x)``, ``A = L_u⁻¹ K_uf Λ^{-½}``, ``B = I + A Aᵀ`` and
+``W = I − B⁻¹`` (symmetric, eigenvalues in [0, 1)). Then ``Q(x, x) = aᵀa`` and
+``k_uᵀ Σ k_u = aᵀ B⁻¹ a``, so
+
+    σ²(x) = κ(x) − a(x)ᵀ W a(x),     ∇σ²(x) = ∇κ(x) − 2 Σ_j β_j(x) ∇_x k(x, u_j),
+    β(x) = L_u⁻ᵀ W a(x) = (K_uu⁻¹ − Σ) k_u(x),
+
+the same shape of formula as the exact gradient (``C⁻¹k`` replaced by β), evaluated with two
+triangular solves, one m × m product and the kernel's ``contract_gradient`` (GEMMs).
+
+With ``U = X`` (m = N) both forms are exact: ``K_uu = K`` (noise-free) gives
+``Q_ff = K``, ``Λ = v2·I`` in both, and ``K⁻¹ − v2 (K + v2 I)⁻¹ K⁻¹ = (K + v2 I)⁻¹``, i.e.
+``σ² = κ − kᵀ (K + v2 I)⁻¹ k``, eq. 3.1. This is why ``K_uu`` must be built *without* the
+noise v2 (the inducing points are latent function values, not noisy observations): adding
+v2 to ``K_uu`` as well would count the noise twice.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from scipy.linalg import LinAlgError, cho_solve, cholesky, solve_triangular
+
+from .._validation import FloatArray
+from ..kernels import Kernel
+from ._gp_variance import _self_gradient
+
+InducingForm = Literal["dtc", "fitc"]
+Landmarks = Literal["kmeans", "kmeans++", "uniform"]
+
+#: relative jitter tried, in order, when K_uu does not factorise (near-duplicate inducing
+#: points). Relative to the mean of its diagonal.
+_JITTERS = (1e-10, 1e-8, 1e-6, 1e-4)
+#: smallest noise (relative to the prior variance) used when the kernel has none (v2 = 0): the
+#: DTC/FITC forms divide by the noise.
+_NOISE_FLOOR = 1e-6
+#: query points per block (bounds the ``block × m`` kernel blocks held at once).
+_BLOCK = 4096
+#: k-means iterations when ``landmarks="kmeans"`` (the centres only need to cover the data).
+_KMEANS_ITER = 30
+
+
+@dataclass
+class InducingVarianceModel:
+    """A fitted inducing-point variance function (DTC or FITC; see the module docstring).
+
+    Plain arrays and a kernel object: picklable, so it can be broadcast to workers. Same
+    methods as :class:`~._gp_variance.GPVarianceModel` (``variance``, ``value_and_gradient``,
+    ``gradient``), so :func:`~._gp_flow.flow_to_equilibria` and the segment checks take either.
+
+    Attributes
+    ----------
+    kernel : Kernel
+    U : ndarray of shape (m, n_features)
+        Inducing points.
+    L : ndarray of shape (m, m)
+        Lower Cholesky factor of ``K_uu + jitter·I`` (noise-free K_uu).
+    W : ndarray of shape (m, m)
+        ``I − B⁻¹`` with ``B = I + A Aᵀ``, ``A = L⁻¹ K_uf Λ^{-½}``.
+    noise : float
+        The noise variance used in Λ (the kernel's v2, or a floor when it has none).
+    jitter : float
+        Absolute jitter added to the diagonal of K_uu.
+    form : {"dtc", "fitc"}
+    """
+
+    kernel: Kernel
+    U: FloatArray
+    L: FloatArray
+    W: FloatArray
+    noise: float
+    jitter: float
+    form: str
+
+    def _kappa(self, Q: FloatArray) -> FloatArray:
+        return np.asarray(self.kernel._diag(Q), dtype=np.float64)
+
+    def _half(self, Q: FloatArray) -> FloatArray:
+        """``a = L⁻¹ k_u(Q)``, shape (m, n)."""
+        Kq = np.asarray(self.kernel._pairwise(Q, self.U, same=False), dtype=np.float64)
+        return solve_triangular(self.L, Kq.T, lower=True, check_finite=False)
+
+    def variance(self, Q: FloatArray) -> FloatArray:
+        """σ²(q) = κ(q) − a(q)ᵀ W a(q) for every row of ``Q``, clipped at 0."""
+        out = np.empty(Q.shape[0])
+        for s in range(0, Q.shape[0], _BLOCK):
+            Qb = Q[s : s + _BLOCK]
+            a = self._half(Qb)
+            out[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", a, self.W @ a)
+        np.maximum(out, 0.0, out=out)
+        return out
+
+    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """σ²(q) (clipped at 0) and its closed-form gradient ∇σ²(q) for every row of ``Q``."""
+        n = Q.shape[0]
+        val = np.empty(n)
+        grad = np.empty(Q.shape)
+        for s in range(0, n, _BLOCK):
+            Qb = Q[s : s + _BLOCK]
+            a = self._half(Qb)
+            Wa = self.W @ a
+            val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", a, Wa)
+            beta = solve_triangular(self.L, Wa, lower=True, trans="T", check_finite=False)
+            g = self.kernel._contract_gradient(Qb, self.U, np.ascontiguousarray(beta.T))
+            g *= -2.0
+            if not self.kernel.stationary:
+                g += 2.0 * _self_gradient(self.kernel, Qb)
+            grad[s : s + _BLOCK] = g
+        np.maximum(val, 0.0, out=val)
+        return val, grad
+
+    def gradient(self, Q: FloatArray) -> FloatArray:
+        """∇σ²(q) for every row of ``Q``."""
+        return self.value_and_gradient(Q)[1]
+
+    @property
+    def n_components(self) -> int:
+        """Number of inducing points m."""
+        return int(self.U.shape[0])
+
+
+def choose_inducing_points(
+    X: FloatArray, n_components: int, landmarks: Landmarks, rng: np.random.RandomState
+) -> FloatArray:
+    """``n_components`` inducing points for ``X``.
+
+    ``"kmeans"``: the centres of a k-means run (k-means++ start, ``_KMEANS_ITER`` Lloyd
+    iterations, one init; they cover the data evenly, which is what the variance needs);
+    ``"kmeans++"``: data points by k-means++ D² sampling; ``"uniform"``: data points drawn
+    uniformly without replacement. ``n_components ≥ n_samples`` gives all of ``X`` (the
+    exact model, whatever ``landmarks``). Every random choice comes from ``rng``.
+    """
+    n = X.shape[0]
+    m = min(int(n_components), n)
+    if m >= n:
+        return X.copy()
+    if landmarks == "uniform":
+        return X[np.sort(rng.choice(n, m, replace=False))].copy()
+    from sklearn.cluster import KMeans, kmeans_plusplus
+
+    seed = int(rng.randint(np.iinfo(np.int32).max))
+    if landmarks == "kmeans++":
+        _, idx = kmeans_plusplus(X, m, random_state=seed)
+        return X[np.sort(idx)].copy()
+    if landmarks == "kmeans":
+        with warnings.catch_warnings():
+            # fewer distinct points than m: duplicate centres are removed below
+            warnings.simplefilter("ignore", category=UserWarning)
+            km = KMeans(m, n_init=1, max_iter=_KMEANS_ITER, random_state=seed).fit(X)
+        return np.unique(km.cluster_centers_, axis=0)
+    raise ValueError(f"landmarks must be 'kmeans', 'kmeans++' or 'uniform'; got {landmarks!r}.")
+
+
+def fit_inducing_model(
+    kernel: Kernel,
+    X: FloatArray,
+    U: FloatArray,
+    form: InducingForm = "fitc",
+    block: int = _BLOCK,
+) -> InducingVarianceModel:
+    """Fit the DTC or FITC variance of ``X`` with inducing points ``U`` in O(N m²).
+
+    ``X`` is read in blocks of ``block`` rows (memory O(block · m + m²)). ``K_uu`` gets the
+    smallest jitter of ``_JITTERS`` (relative to its mean diagonal) that lets it factorise;
+    a kernel without noise (``v2 = 0``, or an RBF) gets a noise floor of
+    ``_NOISE_FLOOR`` × its prior variance, with a warning.
+    """
+    if form not in ("dtc", "fitc"):
+        raise ValueError(f"form must be 'dtc' or 'fitc'; got {form!r}.")
+    m = U.shape[0]
+    noise = float(kernel._diagonal_noise())
+    # K_uu without the noise (the inducing values are latent f, not noisy y: see module doc)
+    Kuu = np.asarray(kernel._pairwise(U, U, same=True), dtype=np.float64)
+    if noise:
+        Kuu[np.diag_indices(m)] -= noise
+    Kuu = 0.5 * (Kuu + Kuu.T)
+    prior = float(np.mean(kernel._diag(U))) - noise  # mean noise-free prior variance
+    if not np.isfinite(prior) or prior <= 0:
+        raise ValueError(
+            "the GP covariance of the inducing points is not positive definite (its diagonal "
+            "is not positive); check the kernel parameters."
+        )
+    L, jitter = _cholesky_jitter(Kuu, prior)
+    floor = _NOISE_FLOOR * prior
+    if noise < floor:
+        warnings.warn(
+            f"the kernel has no noise (v2={noise:g}); the inducing-point variance uses a noise "
+            f"of {floor:.3g} (give the kernel some noise v2 > 0).",
+            UserWarning,
+            stacklevel=3,
+        )
+        noise = floor
+    P = np.zeros((m, m))
+    for s in range(0, X.shape[0], block):
+        Xb = X[s : s + block]
+        Kub = np.asarray(kernel._pairwise(Xb, U, same=False), dtype=np.float64).T
+        a = solve_triangular(L, Kub, lower=True, check_finite=False)
+        if form == "fitc":
+            # Λ_i = k(x_i, x_i) − Q_ii + v2 (noise-free prior variance minus its projection)
+            lam = np.asarray(kernel._diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
+            lam = np.maximum(lam - float(kernel._diagonal_noise()), 0.0) + noise
+        else:
+            lam = np.full(Xb.shape[0], noise)
+        P += (a / lam) @ a.T
+    B = P
+    B[np.diag_indices(m)] += 1.0
+    B = 0.5 * (B + B.T)
+    LB = cholesky(B, lower=True, check_finite=False)
+    W = -cho_solve((LB, True), np.eye(m), check_finite=False)
+    W[np.diag_indices(m)] += 1.0
+    W = 0.5 * (W + W.T)
+    return InducingVarianceModel(
+        kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64), L=L, W=W,
+        noise=noise, jitter=jitter, form=form,
+    )
+
+
+def _cholesky_jitter(K: FloatArray, scale: float) -> tuple[FloatArray, float]:
+    """Cholesky factor of ``K + jitter·I`` with the smallest jitter of ``_JITTERS`` that works."""
+    n = K.shape[0]
+    last: Any = None
+    for rel in _JITTERS:
+        jitter = rel * scale
+        try:
+            L = cholesky(K + jitter * np.eye(n), lower=True, check_finite=False)
+        except LinAlgError as exc:
+            last = exc
+            continue
+        if np.all(np.isfinite(L)):
+            return L, jitter
+    raise ValueError(
+        "the kernel matrix of the inducing points is not positive definite, even with a "
+        f"jitter of {_JITTERS[-1]:g} × its mean diagonal; use a positive-definite kernel."
+    ) from last
