@@ -7,12 +7,16 @@ is assigned here, block by block, by :func:`assign_to_equilibria`:
 1. **short flow**: ``n_steps`` batched Armijo descent steps on σ² (same step rule as
    :func:`~._gp_flow.flow_to_equilibria`); a point that comes within ``capture ×
    merge_radius`` length scales of a SEP stops and takes it;
-2. **basin check**: every other point takes its nearest SEP ``s`` if σ² along the segment from
-   its end point ``z`` to ``s`` (``n_check_points`` points) never rises above σ²(z) (plus
-   ``tol`` × the variance scale): then ``z`` and ``s`` lie in one connected part of the level
-   set ``{σ² ≤ σ²(z)}``, and so does the starting point (the flow only descends), hence in
-   the same cluster at every level ≥ σ²(x) — in particular at r* — as in the exact method;
-3. **fallback**: points that fail the check (a ridge between them and the nearest SEP) flow
+2. **segment check**: every other point takes its nearest SEP ``s`` if σ² along the segment
+   from its end point ``z`` to ``s`` (``n_check_points`` points) never rises above σ²(x) at
+   its *starting* point x (plus ``tol`` × the variance scale): the flow only descends, so x,
+   ``z`` and ``s`` then lie in one connected part of the level set ``{σ² ≤ σ²(x)}``, and x
+   gets the cluster the exact method gives it at every level ≥ σ²(x), in particular at r*
+   (which is ≥ σ²(x) for every training point). The basin may differ from the exact one
+   when two basins merge below σ²(x): ``labels_at`` a level below σ²(x) can then differ
+   for such points. A point that fails is checked the same way against its next
+   ``N_CANDIDATES − 1`` nearest SEPs (first that passes);
+3. **fallback**: points that fail every check (a ridge between them and the near SEPs) flow
    to the end with :func:`~._gp_flow.flow_to_equilibria` (``known`` = the SEPs); a point
    that stops at an equilibrium that is not known takes the SEP, among its
    ``N_FALLBACK_SEPS`` nearest, whose segment to it has the lowest largest σ² (the rule of
@@ -40,6 +44,8 @@ from ._gp_variance import VarianceFunction
 BLOCK_BYTES = 64 * 2**20
 #: known SEPs compared by segment checks for a point whose full flow ends elsewhere.
 N_FALLBACK_SEPS = 10
+#: nearest SEPs tried by the segment check after the short flow.
+N_CANDIDATES = 4
 
 
 @dataclass
@@ -116,16 +122,26 @@ def assign_to_equilibria(
     basins = np.empty(n, dtype=np.intp)
     failed: list[NDArray[np.intp]] = []
     sq_S = np.einsum("ij,ij->i", S, S)
+    k = min(N_CANDIDATES, p)
     for s in range(0, n, b):
-        z, f, done = _short_flow(model, X[s : s + b], S, sq_S, length_scale=length_scale,
-                                 n_steps=n_steps, radius=capture * merge_radius * length_scale)
-        nearest = _nearest(z, S, sq_S)
-        basins[s : s + b] = nearest
+        z, f0, done = _short_flow(model, X[s : s + b], S, sq_S, length_scale=length_scale,
+                                  n_steps=n_steps, radius=capture * merge_radius * length_scale)
+        d2 = sq_S[None, :] - 2.0 * (z @ S.T)
+        if k < p:
+            cand = np.argpartition(d2, k - 1, axis=1)[:, :k]
+        else:
+            cand = np.tile(np.arange(p), (z.shape[0], 1))
+        cand = np.take_along_axis(cand, np.argsort(np.take_along_axis(d2, cand, 1), 1), 1)
+        basins[s : s + b] = cand[:, 0]
         todo = np.flatnonzero(~done)
-        if todo.size:
-            ok = _downhill(model, z[todo], S[nearest[todo]], f[todo],
-                           n_check_points, tol * variance_scale)
-            failed.append(s + todo[~ok])
+        for c in range(k):
+            if todo.size == 0:
+                break
+            ok = _below(model, z[todo], S[cand[todo, c]], f0[todo] + tol * variance_scale,
+                        n_check_points)
+            basins[s + todo[ok]] = cand[todo[ok], c]
+            todo = todo[~ok]
+        failed.append(s + todo)
     bad = np.concatenate(failed) if failed else np.empty(0, dtype=np.intp)
     for s in range(0, bad.size, b):
         part = bad[s : s + b]
@@ -134,11 +150,6 @@ def assign_to_equilibria(
                                   merge_radius=merge_radius, capture=capture,
                                   n_points=max(n_check_points, 2))
     return Assignment(basins=basins, n_fallback=int(bad.size))
-
-
-def _nearest(z: FloatArray, S: FloatArray, sq_S: FloatArray) -> NDArray[np.intp]:
-    d2 = sq_S[None, :] - 2.0 * (z @ S.T)
-    return np.argmin(d2, axis=1).astype(np.intp)
 
 
 def _short_flow(
@@ -151,9 +162,10 @@ def _short_flow(
     n_steps: int,
     radius: float,
 ) -> tuple[FloatArray, FloatArray, NDArray[np.bool_]]:
-    """``n_steps`` batched Armijo steps; returns end points, their σ² and the captured mask."""
+    """``n_steps`` batched Armijo steps: end points, σ² at the *start* and the captured mask."""
     x = np.array(X0, dtype=np.float64, copy=True)
     f, g = model.value_and_gradient(x)
+    f0 = f.copy()
     gnorm = np.linalg.norm(g, axis=1)
     max_step = _MAX_STEP * length_scale
     t = max_step / np.maximum(gnorm, 1e-300)
@@ -178,22 +190,17 @@ def _short_flow(
         gnorm[acc] = np.linalg.norm(gt[ok], axis=1)
         t[acc] = 2.0 * step[ok]
         t[idx[~ok]] = 0.5 * step[~ok]
-    return x, f, done
+    return x, f0, done
 
 
-def _downhill(
-    model: VarianceFunction,
-    Z: FloatArray,
-    T: FloatArray,
-    fz: FloatArray,
-    n_points: int,
-    slack: float,
+def _below(
+    model: VarianceFunction, Z: FloatArray, T: FloatArray, bound: FloatArray, n_points: int
 ) -> NDArray[np.bool_]:
-    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ σ²(Z[i]) + slack."""
+    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ ``bound[i]``."""
     ts = np.arange(1, n_points + 1) / n_points  # includes the SEP itself (t = 1)
     Q = (Z[:, None, :] + ts[None, :, None] * (T - Z)[:, None, :]).reshape(-1, Z.shape[1])
     v = model.variance(Q).reshape(Z.shape[0], n_points)
-    return np.asarray(v.max(axis=1) <= fz + slack)
+    return np.asarray(v.max(axis=1) <= bound)
 
 
 def _full_flow(

@@ -26,8 +26,12 @@ Computation, all O(m²) per query point after an O(N m²) fit (and never an N ×
     σ²(x) = κ(x) − a(x)ᵀ W a(x),     ∇σ²(x) = ∇κ(x) − 2 Σ_j β_j(x) ∇_x k(x, u_j),
     β(x) = L_u⁻ᵀ W a(x) = (K_uu⁻¹ − Σ) k_u(x),
 
-the same shape of formula as the exact gradient (``C⁻¹k`` replaced by β), evaluated with two
-triangular solves, one m × m product and the kernel's ``contract_gradient`` (GEMMs).
+the same shape of formula as the exact gradient (``C⁻¹k`` replaced by β). With the
+eigendecomposition ``A Aᵀ = V diag(p) Vᵀ``, ``W = V diag(p / (1 + p)) Vᵀ``, so with the m × r
+factor ``G = L_u⁻ᵀ V diag(√(p / (1 + p)))`` (directions with ``p/(1+p) ≤ _RANK_TOL`` dropped,
+which moves σ² by less than ``_RANK_TOL · κ``), ``σ² = κ − ‖Gᵀ k_u‖²`` and
+``β = G (Gᵀ k_u)``: two GEMMs of m × r per block of query points, plus the kernel block and the
+kernel's ``contract_gradient`` (GEMMs, never an n × m × d array).
 
 With ``U = X`` (m = N) both forms are exact: ``K_uu = K`` (noise-free) gives
 ``Q_ff = K``, ``Λ = v2·I`` in both, and ``K⁻¹ − v2 (K + v2 I)⁻¹ K⁻¹ = (K + v2 I)⁻¹``, i.e.
@@ -43,10 +47,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_solve, cholesky, solve_triangular
+from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
 from .._validation import FloatArray
 from ..kernels import Kernel
+from ..kernels._stationary import _StationaryKernel
 from ._gp_variance import _self_gradient
 
 InducingForm = Literal["dtc", "fitc"]
@@ -60,8 +65,12 @@ _JITTERS = (1e-10, 1e-8, 1e-6, 1e-4)
 _NOISE_FLOOR = 1e-6
 #: query points per block (bounds the ``block × m`` kernel blocks held at once).
 _BLOCK = 4096
+#: eigen-directions of W with weight p/(1+p) at most this are dropped from G.
+_RANK_TOL = 1e-12
 #: k-means iterations when ``landmarks="kmeans"`` (the centres only need to cover the data).
 _KMEANS_ITER = 30
+#: ``landmarks="kmeans"`` runs on at most this many points per centre (a uniform sample).
+_KMEANS_SAMPLE = 50
 
 
 @dataclass
@@ -77,10 +86,9 @@ class InducingVarianceModel:
     kernel : Kernel
     U : ndarray of shape (m, n_features)
         Inducing points.
-    L : ndarray of shape (m, m)
-        Lower Cholesky factor of ``K_uu + jitter·I`` (noise-free K_uu).
-    W : ndarray of shape (m, m)
-        ``I − B⁻¹`` with ``B = I + A Aᵀ``, ``A = L⁻¹ K_uf Λ^{-½}``.
+    G : ndarray of shape (m, r)
+        Factor with ``G Gᵀ = K_uu⁻¹ − Σ = L_u⁻ᵀ W L_u⁻¹`` (``L_u`` the Cholesky factor of
+        ``K_uu + jitter·I``, noise-free ``K_uu``).
     noise : float
         The noise variance used in Λ (the kernel's v2, or a floor when it has none).
     jitter : float
@@ -90,8 +98,7 @@ class InducingVarianceModel:
 
     kernel: Kernel
     U: FloatArray
-    L: FloatArray
-    W: FloatArray
+    G: FloatArray
     noise: float
     jitter: float
     form: str
@@ -100,17 +107,17 @@ class InducingVarianceModel:
         return np.asarray(self.kernel._diag(Q), dtype=np.float64)
 
     def _half(self, Q: FloatArray) -> FloatArray:
-        """``a = L⁻¹ k_u(Q)``, shape (m, n)."""
+        """``c = k_u(Q) G``, shape (n, r): σ² = κ − ‖c‖²."""
         Kq = np.asarray(self.kernel._pairwise(Q, self.U, same=False), dtype=np.float64)
-        return solve_triangular(self.L, Kq.T, lower=True, check_finite=False)
+        return Kq @ self.G
 
     def variance(self, Q: FloatArray) -> FloatArray:
-        """σ²(q) = κ(q) − a(q)ᵀ W a(q) for every row of ``Q``, clipped at 0."""
+        """σ²(q) = κ(q) − ‖Gᵀ k_u(q)‖² for every row of ``Q``, clipped at 0."""
         out = np.empty(Q.shape[0])
         for s in range(0, Q.shape[0], _BLOCK):
             Qb = Q[s : s + _BLOCK]
-            a = self._half(Qb)
-            out[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", a, self.W @ a)
+            c = self._half(Qb)
+            out[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
         np.maximum(out, 0.0, out=out)
         return out
 
@@ -121,11 +128,22 @@ class InducingVarianceModel:
         grad = np.empty(Q.shape)
         for s in range(0, n, _BLOCK):
             Qb = Q[s : s + _BLOCK]
-            a = self._half(Qb)
-            Wa = self.W @ a
-            val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", a, Wa)
-            beta = solve_triangular(self.L, Wa, lower=True, trans="T", check_finite=False)
-            g = self.kernel._contract_gradient(Qb, self.U, np.ascontiguousarray(beta.T))
+            Kq = np.asarray(self.kernel._pairwise(Qb, self.U, same=False), dtype=np.float64)
+            c = Kq @ self.G
+            val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
+            beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
+            if isinstance(self.kernel, _StationaryKernel):
+                # the kernel's contract_gradient, reusing the block Kq instead of rebuilding it:
+                # Σ_j β_j ∇k(q, u_j) = 2 s ⊙ (q Σ_j H_j − H U), H = β ∘ f'(r²)
+                H = self.kernel._profile_slope(Kq)
+                H *= beta
+                g = Qb * H.sum(axis=1)[:, None] - H @ self.U
+                g *= 2.0
+                scales = self.kernel._scales(Q.shape[1])
+                if scales is not None:
+                    g *= scales
+            else:
+                g = self.kernel._contract_gradient(Qb, self.U, beta)
             g *= -2.0
             if not self.kernel.stationary:
                 g += 2.0 * _self_gradient(self.kernel, Qb)
@@ -149,7 +167,8 @@ def choose_inducing_points(
     """``n_components`` inducing points for ``X``.
 
     ``"kmeans"``: the centres of a k-means run (k-means++ start, ``_KMEANS_ITER`` Lloyd
-    iterations, one init; they cover the data evenly, which is what the variance needs);
+    iterations, one init, on a uniform sample of at most ``_KMEANS_SAMPLE · m`` points; they
+    cover the data evenly, which is what the variance needs);
     ``"kmeans++"``: data points by k-means++ D² sampling; ``"uniform"``: data points drawn
     uniformly without replacement. ``n_components ≥ n_samples`` gives all of ``X`` (the
     exact model, whatever ``landmarks``). Every random choice comes from ``rng``.
@@ -170,7 +189,9 @@ def choose_inducing_points(
         with warnings.catch_warnings():
             # fewer distinct points than m: duplicate centres are removed below
             warnings.simplefilter("ignore", category=UserWarning)
-            km = KMeans(m, n_init=1, max_iter=_KMEANS_ITER, random_state=seed).fit(X)
+            cap = _KMEANS_SAMPLE * m
+            Xk = X if n <= cap else X[rng.choice(n, cap, replace=False)]
+            km = KMeans(m, n_init=1, max_iter=_KMEANS_ITER, random_state=seed).fit(Xk)
         return np.unique(km.cluster_centers_, axis=0)
     raise ValueError(f"landmarks must be 'kmeans', 'kmeans++' or 'uniform'; got {landmarks!r}.")
 
@@ -226,16 +247,15 @@ def fit_inducing_model(
         else:
             lam = np.full(Xb.shape[0], noise)
         P += (a / lam) @ a.T
-    B = P
-    B[np.diag_indices(m)] += 1.0
-    B = 0.5 * (B + B.T)
-    LB = cholesky(B, lower=True, check_finite=False)
-    W = -cho_solve((LB, True), np.eye(m), check_finite=False)
-    W[np.diag_indices(m)] += 1.0
-    W = 0.5 * (W + W.T)
+    # W = I − (I + P)⁻¹ = V diag(p / (1 + p)) Vᵀ with P = A Aᵀ = V diag(p) Vᵀ
+    p, V = eigh(0.5 * (P + P.T), check_finite=False)
+    w = np.maximum(p, 0.0) / (1.0 + np.maximum(p, 0.0))
+    keep = w > _RANK_TOL
+    H = V[:, keep] * np.sqrt(w[keep])
+    G = solve_triangular(L, H, lower=True, trans="T", check_finite=False)
     return InducingVarianceModel(
-        kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64), L=L, W=W,
-        noise=noise, jitter=jitter, form=form,
+        kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64),
+        G=np.ascontiguousarray(G), noise=noise, jitter=jitter, form=form,
     )
 
 
