@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -33,7 +33,7 @@ from .._validation import FloatArray
 from ..kernels import GPCovariance, Kernel, Precomputed, make_kernel
 from ._gp_flow import flow_to_equilibria
 from ._gp_graph import components_at, level_for_n_clusters, segment_levels
-from ._gp_inducing import choose_inducing_points
+from ._gp_inducing import Landmarks, choose_inducing_points
 from ._gp_kernel import (
     AUTO_NEIGHBOR,
     AUTO_QUANTILE,
@@ -225,9 +225,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         merge_radius: float = 0.1,
         tol: float = 1e-4,
         max_iter: int = 500,
-        approximation: str = "exact",
+        approximation: Literal["exact", "inducing"] = "exact",
         n_components: int | None = None,
-        landmarks: str = "kmeans",
+        landmarks: Landmarks = "kmeans",
         subsample: int | None = None,
         assign_steps: int = 10,
         batch_size: int | None = None,
@@ -350,7 +350,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         m = DEFAULT_N_COMPONENTS if self.n_components is None else int(self.n_components)
-        U = choose_inducing_points(X, m, self.landmarks, rng)  # type: ignore[arg-type]
+        U = choose_inducing_points(X, m, self.landmarks, rng)
         s = DEFAULT_SUBSAMPLE if self.subsample is None else int(self.subsample)
         if s >= n:
             sub = np.arange(n, dtype=np.intp)
@@ -453,7 +453,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         inducing = cls(kernel=k, approximation="inducing", n_components=25, subsample=30,
                        random_state=0)
         # read by tests/test_estimator_checks.py from this instance only
-        inducing._sk_expected_failed_checks = {  # type: ignore[attr-defined]
+        inducing._sk_expected_failed_checks = {
             "check_methods_sample_order_invariance": (
                 "the check sets n_components=1 (for GPClustering: one inducing point) and "
                 "n_clusters=2; a one-point inducing variance has a single basin, so no level "

@@ -4,23 +4,27 @@ With ``approximation="inducing"``, :class:`~._gp.GPClustering` finds the SEPs fr
 flows (eq. 4.2) of a subsample only; every other point (and every point given to ``predict``)
 is assigned here, block by block, by :func:`assign_to_equilibria`:
 
-1. **short flow**: ``n_steps`` batched Armijo descent steps on σ² (same step rule as
-   :func:`~._gp_flow.flow_to_equilibria`); a point that comes within ``capture ×
-   merge_radius`` length scales of a SEP stops and takes it;
-2. **segment check**: every other point takes its nearest SEP ``s`` if σ² along the segment
-   from its end point ``z`` to ``s`` (``n_check_points`` points) never rises above σ²(x) at
-   its *starting* point x (plus ``tol`` × the variance scale): the flow only descends, so x,
-   ``z`` and ``s`` then lie in one connected part of the level set ``{σ² ≤ σ²(x)}``, and x
-   gets the cluster the exact method gives it at every level ≥ σ²(x), in particular at r*
-   (which is ≥ σ²(x) for every training point). The basin may differ from the exact one
-   when two basins merge below σ²(x): ``labels_at`` a level below σ²(x) can then differ
-   for such points. A point that fails is checked the same way against its next
-   ``N_CANDIDATES − 1`` nearest SEPs (first that passes);
+1. **segment check**: a point x takes its nearest SEP ``s`` if σ² along the segment from
+   ``z = x`` to ``s`` (one point every ``CHECK_SPACING`` length scales, at most
+   ``n_check_points``) never rises above σ²(x) (plus ``tol`` ×
+   the variance scale); a point that fails is checked the same way against its next
+   ``N_CANDIDATES − 1`` nearest SEPs (first that passes). Most points pass here, unflowed;
+2. **short flow**: the others make ``n_steps`` batched Armijo descent steps on σ² (the step
+   rule of :func:`~._gp_flow.flow_to_equilibria`; a point that comes within ``capture ×
+   merge_radius`` length scales of a SEP stops and takes it), then the same checks run from
+   where they stopped, ``z``, still against σ²(x) at the *starting* point;
 3. **fallback**: points that fail every check (a ridge between them and the near SEPs) flow
-   to the end with :func:`~._gp_flow.flow_to_equilibria` (``known`` = the SEPs); a point
-   that stops at an equilibrium that is not known takes the SEP, among its
-   ``N_FALLBACK_SEPS`` nearest, whose segment to it has the lowest largest σ² (the rule of
-   ``predict`` in the exact method).
+   on with :func:`~._gp_flow.flow_to_equilibria` (``known`` = the SEPs, at most
+   ``FALLBACK_ITER`` iterations: descent along a narrow curved valley converges slowly, and
+   the rule below needs no converged end point); a point that stops anywhere but at a known
+   SEP takes the SEP, among its ``N_FALLBACK_SEPS`` nearest, whose segment to it has the
+   lowest largest σ² (the rule of ``predict`` in the exact method).
+
+Why the check is sound: the flow only descends, so when a check passes, x, ``z`` and ``s``
+lie in one connected part of the level set ``{σ² ≤ σ²(x)}``, and x gets the cluster the
+exact method gives it at every level ≥ σ²(x), in particular at r* (≥ σ²(x) for every
+training point). Its basin may differ from the exact one when two basins merge below σ²(x):
+``labels_at`` a level below σ²(x) can then differ for such points.
 
 Memory: points are processed ``batch_size`` at a time; the largest temporaries are
 ``batch_size × max(m, n_equilibria) × (n_check_points + 1)`` numbers, so the default batch
@@ -44,6 +48,10 @@ from ._gp_variance import VarianceFunction
 BLOCK_BYTES = 64 * 2**20
 #: known SEPs compared by segment checks for a point whose full flow ends elsewhere.
 N_FALLBACK_SEPS = 10
+#: largest number of descent iterations of the fallback flow.
+FALLBACK_ITER = 100
+#: largest gap between checked points on a segment, in length scales.
+CHECK_SPACING = 0.125
 #: nearest SEPs tried by the segment check after the short flow.
 N_CANDIDATES = 4
 
@@ -100,13 +108,14 @@ def assign_to_equilibria(
     n_steps : int, default=10
         Descent steps of the short flow.
     n_check_points : int, default=8
-        Points checked on the segment from a short flow's end to its nearest SEP.
+        Largest number of points checked on a segment from a point (or the end of its short
+        flow) to a SEP: one every ``CHECK_SPACING`` length scales, the SEP included.
     merge_radius, capture : float
         A point within ``capture · merge_radius`` length scales of a SEP takes it.
     tol : float
-        Slack of the basin check (× ``variance_scale``) and convergence of the fallback flow.
+        Slack of the segment check (× ``variance_scale``) and convergence of the fallback flow.
     max_iter : int
-        Iterations of the fallback flow.
+        Iterations of the fallback flow (at most ``FALLBACK_ITER``).
     batch_size : int, default=None
         Points per batch (None: :func:`default_batch_size`).
 
@@ -123,24 +132,23 @@ def assign_to_equilibria(
     failed: list[NDArray[np.intp]] = []
     sq_S = np.einsum("ij,ij->i", S, S)
     k = min(N_CANDIDATES, p)
+    slack = tol * variance_scale
+    spacing = CHECK_SPACING * length_scale
     for s in range(0, n, b):
-        z, f0, done = _short_flow(model, X[s : s + b], S, sq_S, length_scale=length_scale,
-                                  n_steps=n_steps, radius=capture * merge_radius * length_scale)
-        d2 = sq_S[None, :] - 2.0 * (z @ S.T)
-        if k < p:
-            cand = np.argpartition(d2, k - 1, axis=1)[:, :k]
-        else:
-            cand = np.tile(np.arange(p), (z.shape[0], 1))
-        cand = np.take_along_axis(cand, np.argsort(np.take_along_axis(d2, cand, 1), 1), 1)
-        basins[s : s + b] = cand[:, 0]
-        todo = np.flatnonzero(~done)
-        for c in range(k):
-            if todo.size == 0:
-                break
-            ok = _below(model, z[todo], S[cand[todo, c]], f0[todo] + tol * variance_scale,
-                        n_check_points)
-            basins[s + todo[ok]] = cand[todo[ok], c]
-            todo = todo[~ok]
+        xb = X[s : s + b]
+        bound = model.variance(xb) + slack
+        # 1. the segment check from the starting point itself (most points pass: no flow)
+        todo = _check(model, xb, S, sq_S, bound, k, n_check_points, basins[s : s + b],
+                      np.arange(xb.shape[0]), spacing)
+        if todo.size == 0:
+            continue
+        # 2. short flow of the others, then the segment check from where they stopped
+        z, _, done = _short_flow(model, xb[todo], S, sq_S, length_scale=length_scale,
+                                 n_steps=n_steps, radius=capture * merge_radius * length_scale)
+        zb = np.empty_like(xb)
+        zb[todo] = z
+        todo = _check(model, zb, S, sq_S, bound, k, n_check_points, basins[s : s + b],
+                      todo, spacing, captured=done)
         failed.append(s + todo)
     bad = np.concatenate(failed) if failed else np.empty(0, dtype=np.intp)
     for s in range(0, bad.size, b):
@@ -150,6 +158,44 @@ def assign_to_equilibria(
                                   merge_radius=merge_radius, capture=capture,
                                   n_points=max(n_check_points, 2))
     return Assignment(basins=basins, n_fallback=int(bad.size))
+
+
+def _check(
+    model: VarianceFunction,
+    Z: FloatArray,
+    S: FloatArray,
+    sq_S: FloatArray,
+    bound: FloatArray,
+    k: int,
+    n_check_points: int,
+    out: NDArray[np.intp],
+    todo: NDArray[np.intp],
+    spacing: float,
+    captured: NDArray[np.bool_] | None = None,
+) -> NDArray[np.intp]:
+    """Segment checks of ``Z[todo]`` against its ``k`` nearest SEPs, nearest first.
+
+    Writes the SEP of every point that passes (or is ``captured``: within the capture radius
+    of a SEP, its nearest) into ``out`` and returns the points that failed every check.
+    """
+    p = S.shape[0]
+    z = Z[todo]
+    d2 = sq_S[None, :] - 2.0 * (z @ S.T)
+    if k < p:
+        cand = np.argpartition(d2, k - 1, axis=1)[:, :k]
+    else:
+        cand = np.tile(np.arange(p), (z.shape[0], 1))
+    cand = np.take_along_axis(cand, np.argsort(np.take_along_axis(d2, cand, 1), 1), 1)
+    out[todo] = cand[:, 0]
+    left = np.arange(todo.size) if captured is None else np.flatnonzero(~captured)
+    for c in range(k):
+        if left.size == 0:
+            break
+        ok = _below(model, z[left], S[cand[left, c]], bound[todo[left]], n_check_points,
+                    spacing)
+        out[todo[left[ok]]] = cand[left[ok], c]
+        left = left[~ok]
+    return todo[left]
 
 
 def _short_flow(
@@ -194,13 +240,29 @@ def _short_flow(
 
 
 def _below(
-    model: VarianceFunction, Z: FloatArray, T: FloatArray, bound: FloatArray, n_points: int
+    model: VarianceFunction,
+    Z: FloatArray,
+    T: FloatArray,
+    bound: FloatArray,
+    n_points: int,
+    spacing: float,
 ) -> NDArray[np.bool_]:
-    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ ``bound[i]``."""
-    ts = np.arange(1, n_points + 1) / n_points  # includes the SEP itself (t = 1)
-    Q = (Z[:, None, :] + ts[None, :, None] * (T - Z)[:, None, :]).reshape(-1, Z.shape[1])
-    v = model.variance(Q).reshape(Z.shape[0], n_points)
-    return np.asarray(v.max(axis=1) <= bound)
+    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ ``bound[i]``.
+
+    A segment gets ``ceil(length / spacing)`` evenly spaced points (the far end included),
+    at most ``n_points``: short segments need fewer evaluations.
+    """
+    length = np.linalg.norm(T - Z, axis=1)
+    need = np.clip(np.ceil(length / spacing), 1, n_points).astype(np.intp)
+    ok = np.empty(Z.shape[0], dtype=bool)
+    for r in np.unique(need):
+        sel = np.flatnonzero(need == r)
+        ts = np.arange(1, r + 1) / r  # includes the SEP itself (t = 1)
+        A, D = Z[sel], T[sel] - Z[sel]
+        Q = (A[:, None, :] + ts[None, :, None] * D[:, None, :]).reshape(-1, Z.shape[1])
+        v = model.variance(Q).reshape(sel.size, r)
+        ok[sel] = v.max(axis=1) <= bound[sel]
+    return ok
 
 
 def _full_flow(
@@ -220,7 +282,8 @@ def _full_flow(
     p = S.shape[0]
     flow = flow_to_equilibria(
         model, X, length_scale=length_scale, variance_scale=variance_scale, tol=tol,
-        max_iter=max_iter, merge_radius=merge_radius, known=S, share_new=False,
+        max_iter=min(max_iter, FALLBACK_ITER), merge_radius=merge_radius, known=S,
+        share_new=False,
         capture=capture,
     )
     sep = flow.assignment.copy()
