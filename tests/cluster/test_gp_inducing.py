@@ -251,6 +251,12 @@ def test_random_state_reproducible_and_labels_at() -> None:
     assert a.basins_.shape == (900,) and a.basins_.max() < a.equilibria_.shape[0]
     assert adjusted_rand_score(y, a.labels_) == 1.0
     assert a.variance(X).shape == (900,) and a.variance_gradient(X[:3]).shape == (3, 2)
+    # the pure per-block function a distributed driver calls, with a pickled model
+    model = pickle.loads(pickle.dumps(a._model))
+    parts = [assign_to_equilibria(model, X[i : i + 300], a.equilibria_,
+                                  **a._assign_params()).basins for i in range(0, 900, 300)]
+    assert np.array_equal(a.equilibrium_labels_[np.concatenate(parts)], a.predict(X))
+    assert adjusted_rand_score(a.predict(X), a.labels_) == 1.0
 
 
 def test_inducing_with_default_kernel_and_n_clusters() -> None:

@@ -125,8 +125,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
         O(m²) per point, closed-form gradient, exact when the inducing points are the data;
         not the SoR form, whose variance vanishes away from the data), the SEPs found from
         the full flows of ``subsample`` points, the hierarchy over them as in the exact
-        method, and every other point assigned by a *short flow*: ``assign_steps`` descent
-        steps, then its nearest SEP if σ² never rises on the segment to it, else a full
+        method, and every other point x assigned to a near SEP s when σ² on the segment
+        from x to s stays ≤ σ²(x) (then x and s are in one part of every level set the
+        exact method labels x in); failing that, after a *short flow* of ``assign_steps``
+        descent steps, the same check from where x stopped; failing that, a (capped) full
         flow (:func:`~kernel_patterns.cluster._gp_assign.assign_to_equilibria`).
         ``predict`` assigns new points the same way.
     n_components : int, default=None
@@ -140,7 +142,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``approximation="inducing"``: number of training points, drawn uniformly at random,
         whose full flows give the SEPs (None: 2,000; at most N).
     assign_steps : int, default=10
-        ``approximation="inducing"``: descent steps of the short flow of the other points.
+        ``approximation="inducing"``: descent steps of the short flow of the points that
+        fail the first segment check.
     batch_size : int, default=None
         ``approximation="inducing"``: points assigned per batch (None: as many as keep the
         batch's temporaries under 64 MB, see ``_gp_assign.BLOCK_BYTES``).
@@ -335,6 +338,26 @@ class GPClustering(ClusterMixin, BaseEstimator):
         """Fit with the default kernel at ``factor`` × ℓ₀; ValueError when no level fits."""
         fit = fit_landscape(self._resolve_kernel(X, factor), X, self._options(), plan)
         return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
+
+    def _assign_params(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`~._gp_assign.assign_to_equilibria` for this fit.
+
+        For a driver that assigns partitions of points elsewhere (e.g. Dask workers)::
+
+            basins = assign_to_equilibria(est._model, X_part, est.equilibria_,
+                                          **est._assign_params()).basins
+            labels = est.equilibrium_labels_[basins]
+        """
+        check_is_fitted(self)
+        return {
+            "length_scale": self._length_scale,
+            "variance_scale": max(self.max_variance_, 1e-300),
+            "n_steps": self.assign_steps,
+            "merge_radius": self.merge_radius,
+            "tol": self.tol,
+            "max_iter": self.max_iter,
+            "batch_size": self.batch_size,
+        }
 
     def _options(self) -> FlowOptions:
         return FlowOptions(
