@@ -165,7 +165,7 @@ def test_choose_inducing_points(landmarks) -> None:
 
 # ---------------------------------------------------------------- short-flow assignment
 def test_assignment_agrees_with_the_full_flow_and_is_blockwise_pure() -> None:
-    X, _ = _rings(360)
+    X, _ = _rings(360)  # dense enough for the segment graph to follow the rings
     k = GPCovariance(**PAPER, l=400.0)
     model = fit_variance_model(k, X)
     r_star = float(model.variance(X).max())
@@ -228,33 +228,34 @@ def test_inducing_labels_match_exact(name, X, y, kw) -> None:
     """Acceptance (a) at 600 points (the 2,000-point run is in benchmarks/bench_scale_gp.py)."""
     X0 = X.copy()
     ex = GPClustering(**kw).fit(X)
-    ind = GPClustering(**kw, approximation="inducing", n_components=150, subsample=300,
+    ind = GPClustering(**kw, approximation="inducing", n_components=200, subsample=300,
                        random_state=0).fit(X)
+    assert ind.n_clusters_ == ex.n_clusters_
     assert adjusted_rand_score(ex.labels_, ind.labels_) >= 0.99
     assert adjusted_rand_score(y, ind.labels_) >= 0.99
     assert np.array_equal(X, X0)
     # predict on a fresh sample of the same shapes: the short flow again
-    Xn = X + np.random.default_rng(7).normal(scale=0.002, size=X.shape)
+    Xn = X[::4] + np.random.default_rng(7).normal(scale=0.002, size=X[::4].shape)
     assert adjusted_rand_score(ex.predict(Xn), ind.predict(Xn)) >= 0.99
 
 
 def test_random_state_reproducible_and_labels_at() -> None:
-    X, y = _rings(900)
+    X, y = _rings(600)
     kw = {"kernel": GPCovariance(**PAPER, l=400.0), "approximation": "inducing",
-          "n_components": 120, "subsample": 200}
+          "n_components": 100, "subsample": 150}
     a = GPClustering(**kw, random_state=3).fit(X)
     b = GPClustering(**kw, random_state=3).fit(X)
     assert np.array_equal(a.inducing_points_, b.inducing_points_)
     assert np.array_equal(a.labels_, b.labels_)
     assert np.array_equal(a.labels_at(level=a.level_), a.labels_)
     assert a.labels_at(n_clusters=1).max() == 0
-    assert a.basins_.shape == (900,) and a.basins_.max() < a.equilibria_.shape[0]
+    assert a.basins_.shape == (600,) and a.basins_.max() < a.equilibria_.shape[0]
     assert adjusted_rand_score(y, a.labels_) == 1.0
-    assert a.variance(X).shape == (900,) and a.variance_gradient(X[:3]).shape == (3, 2)
+    assert a.variance(X).shape == (600,) and a.variance_gradient(X[:3]).shape == (3, 2)
     # the pure per-block function a distributed driver calls, with a pickled model
     model = pickle.loads(pickle.dumps(a._model))
-    parts = [assign_to_equilibria(model, X[i : i + 300], a.equilibria_,
-                                  **a._assign_params()).basins for i in range(0, 900, 300)]
+    parts = [assign_to_equilibria(model, X[i : i + 200], a.equilibria_,
+                                  **a._assign_params()).basins for i in range(0, 600, 200)]
     assert np.array_equal(a.equilibrium_labels_[np.concatenate(parts)], a.predict(X))
     assert adjusted_rand_score(a.predict(X), a.labels_) == 1.0
 
