@@ -18,7 +18,10 @@ from kernel_patterns.cluster._gp_graph import components_at
 from kernel_patterns.cluster._gp_inducing import (
     InducingVarianceModel,
     choose_inducing_points,
+    finish_inducing_model,
     fit_inducing_model,
+    inducing_basis,
+    inducing_statistics,
 )
 from kernel_patterns.cluster._gp_landscape import FlowOptions, fit_landscape
 from kernel_patterns.cluster._gp_variance import fit_variance_model
@@ -127,6 +130,19 @@ def test_variance_returns_to_the_prior_far_from_the_data() -> None:
     exact_far = fit_variance_model(k, X).variance(far)
     assert np.allclose(model.variance(far), exact_far, rtol=1e-2)
     assert model.variance(far).min() > model.variance(X).max() + 0.2
+
+
+def test_fit_split_by_partitions_equals_the_one_pass_fit() -> None:
+    # what a distributed driver does: basis on the driver, statistics per partition, summed
+    X, _ = _rings(500)
+    k = GPCovariance(**PAPER, l=400.0)
+    U = choose_inducing_points(X, 60, "kmeans", np.random.RandomState(0))
+    basis = inducing_basis(k, U, "fitc")
+    P = sum(inducing_statistics(basis, X[i : i + 123]) for i in range(0, 500, 123))
+    split = finish_inducing_model(basis, P)
+    one = fit_inducing_model(k, X, U)
+    Q = np.random.default_rng(4).uniform(size=(50, 2))
+    assert np.allclose(split.variance(Q), one.variance(Q), rtol=0, atol=1e-10)
 
 
 def test_model_is_picklable_and_noise_floor_warns() -> None:
@@ -258,6 +274,8 @@ def test_random_state_reproducible_and_labels_at() -> None:
                                   **a._assign_params()).basins for i in range(0, 600, 200)]
     assert np.array_equal(a.equilibrium_labels_[np.concatenate(parts)], a.predict(X))
     assert adjusted_rand_score(a.predict(X), a.labels_) == 1.0
+    far = a.predict(np.array([[3.0, 3.0], [0.5, 0.5]]))  # far away, and the rings' centre
+    assert far.shape == (2,) and set(far) <= set(a.labels_)
 
 
 def test_inducing_with_default_kernel_and_n_clusters() -> None:

@@ -196,6 +196,30 @@ def choose_inducing_points(
     raise ValueError(f"landmarks must be 'kmeans', 'kmeans++' or 'uniform'; got {landmarks!r}.")
 
 
+@dataclass
+class InducingBasis:
+    """What a fit needs before it reads the data: ``U``, ``L_u`` and the noise.
+
+    Attributes
+    ----------
+    kernel : Kernel
+    U : ndarray of shape (m, n_features)
+    L : ndarray of shape (m, m)
+        Lower Cholesky factor of ``K_uu + jitter·I`` (noise-free K_uu).
+    noise : float
+        The noise of Λ (the kernel's v2, or the floor when it has none).
+    jitter : float
+    form : {"dtc", "fitc"}
+    """
+
+    kernel: Kernel
+    U: FloatArray
+    L: FloatArray
+    noise: float
+    jitter: float
+    form: str
+
+
 def fit_inducing_model(
     kernel: Kernel,
     X: FloatArray,
@@ -209,7 +233,22 @@ def fit_inducing_model(
     smallest jitter of ``_JITTERS`` (relative to its mean diagonal) that lets it factorise;
     a kernel without noise (``v2 = 0``, or an RBF) gets a noise floor of
     ``_NOISE_FLOOR`` × its prior variance, with a warning.
+
+    The same fit, split for a distributed driver (the data never in one place)::
+
+        basis = inducing_basis(kernel, U, form)             # driver, O(m³)
+        P = sum(inducing_statistics(basis, X_part) ...)     # per partition, O(n m²)
+        model = finish_inducing_model(basis, P)             # driver, O(m³)
     """
+    basis = inducing_basis(kernel, U, form)
+    P = np.zeros((U.shape[0], U.shape[0]))
+    for s in range(0, X.shape[0], block):
+        P += inducing_statistics(basis, X[s : s + block])
+    return finish_inducing_model(basis, P)
+
+
+def inducing_basis(kernel: Kernel, U: FloatArray, form: InducingForm = "fitc") -> InducingBasis:
+    """Factorise the noise-free ``K_uu`` (with jitter escalation) and fix the noise."""
     if form not in ("dtc", "fitc"):
         raise ValueError(f"form must be 'dtc' or 'fitc'; got {form!r}.")
     m = U.shape[0]
@@ -235,27 +274,39 @@ def fit_inducing_model(
             stacklevel=3,
         )
         noise = floor
-    P = np.zeros((m, m))
-    for s in range(0, X.shape[0], block):
-        Xb = X[s : s + block]
-        Kub = np.asarray(kernel._pairwise(Xb, U, same=False), dtype=np.float64).T
-        a = solve_triangular(L, Kub, lower=True, check_finite=False)
-        if form == "fitc":
-            # Λ_i = k(x_i, x_i) − Q_ii + v2 (noise-free prior variance minus its projection)
-            lam = np.asarray(kernel._diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
-            lam = np.maximum(lam - float(kernel._diagonal_noise()), 0.0) + noise
-        else:
-            lam = np.full(Xb.shape[0], noise)
-        P += (a / lam) @ a.T
+    return InducingBasis(kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64), L=L,
+                         noise=noise, jitter=jitter, form=form)
+
+
+def inducing_statistics(basis: InducingBasis, Xb: FloatArray) -> FloatArray:
+    """``A_b A_bᵀ`` (m × m) for one block of training points: ``Σ_i a_i a_iᵀ / Λ_i``.
+
+    Pure (block in, m × m out); the sum over all blocks is the ``P`` of
+    :func:`finish_inducing_model`.
+    """
+    kernel = basis.kernel
+    Kub = np.asarray(kernel._pairwise(Xb, basis.U, same=False), dtype=np.float64).T
+    a = solve_triangular(basis.L, Kub, lower=True, check_finite=False)
+    if basis.form == "fitc":
+        # Λ_i = k(x_i, x_i) − Q_ii + v2 (noise-free prior variance minus its projection)
+        lam = np.asarray(kernel._diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
+        lam = np.maximum(lam - float(kernel._diagonal_noise()), 0.0) + basis.noise
+    else:
+        lam = np.full(Xb.shape[0], basis.noise)
+    return np.asarray((a / lam) @ a.T)
+
+
+def finish_inducing_model(basis: InducingBasis, P: FloatArray) -> InducingVarianceModel:
+    """The model from the summed statistics ``P = A Aᵀ`` (the factor G of the module doc)."""
     # W = I − (I + P)⁻¹ = V diag(p / (1 + p)) Vᵀ with P = A Aᵀ = V diag(p) Vᵀ
     p, V = eigh(0.5 * (P + P.T), check_finite=False)
     w = np.maximum(p, 0.0) / (1.0 + np.maximum(p, 0.0))
     keep = w > _RANK_TOL
     H = V[:, keep] * np.sqrt(w[keep])
-    G = solve_triangular(L, H, lower=True, trans="T", check_finite=False)
+    G = solve_triangular(basis.L, H, lower=True, trans="T", check_finite=False)
     return InducingVarianceModel(
-        kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64),
-        G=np.ascontiguousarray(G), noise=noise, jitter=jitter, form=form,
+        kernel=basis.kernel, U=basis.U, G=np.ascontiguousarray(G), noise=basis.noise,
+        jitter=basis.jitter, form=basis.form,
     )
 
 
