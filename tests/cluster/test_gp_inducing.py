@@ -264,6 +264,9 @@ def test_random_state_reproducible_and_labels_at() -> None:
     assert np.array_equal(a.inducing_points_, b.inducing_points_)
     assert np.array_equal(a.labels_, b.labels_)
     assert np.array_equal(a.labels_at(level=a.level_), a.labels_)
+    # small batches: the subsample flows in chunks (SEPs passed on), points assigned in batches
+    c = GPClustering(**kw, random_state=3, batch_size=64).fit(X)
+    assert adjusted_rand_score(a.labels_, c.labels_) == 1.0
     assert a.labels_at(n_clusters=1).max() == 0
     assert a.basins_.shape == (600,) and a.basins_.max() < a.equilibria_.shape[0]
     assert adjusted_rand_score(y, a.labels_) == 1.0

@@ -146,7 +146,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         fail the first segment check.
     batch_size : int, default=None
         ``approximation="inducing"``: points assigned per batch (None: as many as keep the
-        batch's temporaries under 64 MB, see ``_gp_assign.BLOCK_BYTES``).
+        batch's temporaries under 64 MB, see ``_gp_assign.BLOCK_BYTES``), and subsample
+        points flowed together, the SEPs found so far passed on (None: 4,096).
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the inducing points and the subsample (in that
         order). The exact method makes no random choice.

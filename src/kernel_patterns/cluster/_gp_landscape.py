@@ -33,6 +33,8 @@ from ._gp_variance import VarianceFunction, fit_variance_model
 #: per-point noise correction keeps the variance at data points far from U closer to the
 #: exact one; both forms are exact at U = X and tested).
 INDUCING_FORM: InducingForm = "fitc"
+#: approximation="inducing": subsample points flowed together (batch_size overrides it).
+FLOW_CHUNK = 4096
 
 
 @dataclass
@@ -89,15 +91,36 @@ def fit_landscape(
         X_flow = X[plan.subsample]
     r_star = float(model.variance(X).max())
     ell = kernel_length_scale(kernel, X)
-    flow = flow_to_equilibria(
-        model, X_flow, length_scale=ell, variance_scale=max(r_star, 1e-300),
-        tol=opts.tol, max_iter=opts.max_iter, merge_radius=opts.merge_radius,
-    )
+    chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
+    flow = _chunked_flow(model, X_flow, chunk, length_scale=ell,
+                         variance_scale=max(r_star, 1e-300), tol=opts.tol,
+                         max_iter=opts.max_iter, merge_radius=opts.merge_radius)
     S = flow.equilibria
     I, J = candidate_pairs(S)
     w = segment_levels(model, S, I, J, n_points=opts.n_segment_points)
     Z = single_linkage(S.shape[0], I, J, w)
     return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), plan)
+
+
+def _chunked_flow(
+    model: VarianceFunction, X: FloatArray, chunk: int, **kw: float
+) -> FlowResult:
+    """:func:`~._gp_flow.flow_to_equilibria` over ``chunk`` points at a time, the SEPs found
+    so far passed on as ``known`` (bounds the per-iteration temporaries by
+    ``chunk × n_equilibria``; one chunk is exactly one call)."""
+    if X.shape[0] <= chunk:
+        return flow_to_equilibria(model, X, **kw)  # type: ignore[arg-type]
+    S: FloatArray | None = None
+    parts, ends, n_iter, n_unconv = [], [], 0, 0
+    for s in range(0, X.shape[0], chunk):
+        f = flow_to_equilibria(model, X[s : s + chunk], known=S, **kw)  # type: ignore[arg-type]
+        S = f.equilibria
+        parts.append(f.assignment)
+        ends.append(f.endpoints)
+        n_iter, n_unconv = max(n_iter, f.n_iter), n_unconv + f.n_unconverged
+    assert S is not None
+    return FlowResult(equilibria=S, assignment=np.concatenate(parts),
+                      endpoints=np.vstack(ends), n_iter=n_iter, n_unconverged=n_unconv)
 
 
 def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArray[np.intp]:
