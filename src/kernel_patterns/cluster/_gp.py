@@ -3,119 +3,71 @@
 The estimator :class:`GPClustering` is a thin layer over three pure solvers:
 
 1. :func:`~._gp_variance.fit_variance_model`: the variance function σ² of eq. 3.1 (Cholesky of
-   C, batched evaluation, closed-form gradient);
+   C, batched evaluation, closed-form gradient), or with ``approximation="inducing"``
+   :func:`~._gp_inducing.fit_inducing_model` (DTC/FITC inducing points, O(N m²));
 2. :func:`~._gp_flow.flow_to_equilibria`: every point moved at once down the gradient system
    eq. 4.2 to its stable equilibrium point (SEP);
 3. :mod:`~._gp_graph`: segment checks between SEPs (eq. 4.3 corrected, errata 1), the saddle
-   levels, the single-linkage hierarchy (errata 3) and the labels at a level.
+   levels, the single-linkage hierarchy (errata 3) and the labels at a level;
+4. with ``approximation="inducing"``, :func:`~._gp_assign.assign_to_equilibria`: the points
+   outside the subsample (and new points in ``predict``) by a short flow.
+
+Kernel helpers live in :mod:`~._gp_kernel`, one landscape fit in :mod:`~._gp_landscape`.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.neighbors import NearestNeighbors
-from sklearn.utils._param_validation import Interval
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import FloatArray
-from ..kernels import RBF, GPCovariance, Kernel, Precomputed, make_kernel
-from ._gp_flow import FlowResult, flow_to_equilibria
-from ._gp_graph import (
-    candidate_pairs,
-    components_at,
-    level_for_n_clusters,
-    segment_levels,
-    single_linkage,
+from ..kernels import GPCovariance, Kernel, Precomputed, make_kernel
+from ._gp_flow import flow_to_equilibria
+from ._gp_graph import components_at, level_for_n_clusters, segment_levels
+from ._gp_inducing import Landmarks, choose_inducing_points
+from ._gp_kernel import (
+    AUTO_NEIGHBOR,
+    AUTO_QUANTILE,
+    AUTO_SHRINK,
+    auto_length_scale,
+    default_kernel,
+    kernel_length_scale,
 )
-from ._gp_variance import GPVarianceModel, fit_variance_model
+from ._gp_landscape import (
+    FlowOptions,
+    InducingPlan,
+    Landscape,
+    assign_new,
+    fit_landscape,
+    landscape_basins,
+    relabel,
+)
 
-#: kernel=None: the length scale is this quantile of the distance to the k-th neighbour.
-AUTO_QUANTILE = 0.9
-AUTO_NEIGHBOR = 5
-#: kernel=None with n_clusters: length scales tried, as factors of the data-driven one, in
-#: order (largest first) until one gives at least n_clusters SEPs with a clean cut (plus one
-#: bisection step back when that one has more SEPs than clusters: at most 6 fits).
-AUTO_SHRINK = tuple(2.0 ** (-k / 2) for k in range(5))
+__all__ = [
+    "AUTO_NEIGHBOR",
+    "AUTO_QUANTILE",
+    "AUTO_SHRINK",
+    "DEFAULT_N_COMPONENTS",
+    "DEFAULT_SUBSAMPLE",
+    "GPClustering",
+    "auto_length_scale",
+    "default_kernel",
+    "kernel_length_scale",
+]
 
-
-def auto_length_scale(X: FloatArray) -> float:
-    """The data-driven length scale ℓ of :func:`default_kernel`, in the units of ``X``.
-
-    The 90th percentile of the distance from each point to its 5th nearest neighbour (1 when
-    every point is duplicated).
-    """
-    k = min(AUTO_NEIGHBOR, X.shape[0] - 1)
-    dist = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[0][:, k]
-    ell = float(np.quantile(dist, AUTO_QUANTILE))
-    return ell if ell > 0 else 1.0
-
-
-def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
-    """The GP covariance chosen from the data when ``kernel=None``.
-
-    Rule (documented, no hidden tuning): ``v0 = 1`` and ``v1 = 10`` as in every experiment of
-    the paper, noise ``v2 = 1`` (the paper never gives v2; 1 gives a smooth landscape whose
-    level sets follow the data), and one isotropic length scale ``ℓ = factor ×`` the 90th
-    percentile of the distance from each point to its 5th nearest neighbour
-    (:func:`auto_length_scale`), so that all but the sparsest 10 % of points have five
-    neighbours within one length scale; ``l = 1 / ℓ²`` (eq. 2.7 with errata 4).
-
-    The kernel is isotropic in the units of ``X``: features are *not* rescaled one by one.
-    Scale them first when their units differ (the paper scales its 2-D sets to [0, 1]), but
-    note that per-feature scaling changes the geometry: on the paper's 20-D Gaussian set the 15
-    pure-noise features have about 60 % of the range of the 5 informative ones, so scaling
-    every feature to [0, 1] blows the noise up 1.7-fold against the separation of the means;
-    with 40 points per cluster no length scale then separates the five clusters exactly,
-    while the same sample in its own units (or shrunk by one common factor) is clustered
-    perfectly for every ℓ from about 0.35 to 0.8 of its range. On the rings scaled to [0, 1]
-    this rule gives ℓ ≈ 0.06 (l ≈ 280); on the 5-D Gaussians ℓ ≈ 0.18.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Validated training points.
-    factor : float, default=1.0
-        Multiplies the data-driven length scale (the ``n_clusters`` search of
-        :class:`GPClustering` tries ``AUTO_SHRINK``).
-
-    Returns
-    -------
-    GPCovariance
-        ``GPCovariance(v0=1, v1=10, v2=1, l=1/ℓ²)`` with a scalar ``l``.
-
-    Examples
-    --------
-    >>> from kernel_patterns import datasets
-    >>> X, _ = datasets.make_rings(random_state=0)
-    >>> k = default_kernel(datasets.scale_unit_interval(X))
-    >>> k.v0, k.v1, k.v2, round(float(k.l))
-    (1.0, 10.0, 1.0, 283)
-    """
-    ell = factor * auto_length_scale(X)
-    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0 / ell**2)
-
-
-def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
-    """The length scale used for steps, merge radii and the convergence test.
-
-    GPCovariance: the smallest ``1/√l_m``; RBF: ``1/√(2γ)``; any other differentiable kernel:
-    5 % of the largest feature range.
-    """
-    if isinstance(kernel, GPCovariance):
-        return float(np.min(kernel.length_scale()))
-    if isinstance(kernel, RBF):
-        return float(1.0 / np.sqrt(2.0 * kernel.gamma))
-    span = float(np.max(np.ptp(X, axis=0)))
-    return 0.05 * span if span > 0 else 1.0
-
+#: approximation="inducing": inducing points when n_components is None (at most N).
+DEFAULT_N_COMPONENTS = 300
+#: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
+DEFAULT_SUBSAMPLE = 2000
 
 class GPClustering(ClusterMixin, BaseEstimator):
     """Clustering by the variance of Gaussian-process regression (Kim & Lee 2007).
@@ -166,6 +118,39 @@ class GPClustering(ClusterMixin, BaseEstimator):
         Convergence of the descent: ``‖∇σ²‖ · length scale ≤ tol · r*``.
     max_iter : int, default=500
         Largest number of batched descent iterations.
+    approximation : {"exact", "inducing"}, default="exact"
+        ``"exact"``: the variance of eq. 3.1 (an N × N Cholesky, O(N³); N up to a few
+        thousand) and every point flowed to its SEP. ``"inducing"``: for large N, the FITC
+        inducing-point variance (:mod:`~kernel_patterns.cluster._gp_inducing`: O(N m²) fit,
+        O(m²) per point, closed-form gradient, exact when the inducing points are the data;
+        not the SoR form, whose variance vanishes away from the data), the SEPs found from
+        the full flows of ``subsample`` points, the hierarchy over them as in the exact
+        method, and every other point x assigned to a near SEP s when σ² on the segment
+        from x to s stays ≤ σ²(x) (then x and s are in one part of every level set the
+        exact method labels x in); failing that, after a *short flow* of ``assign_steps``
+        descent steps, the same check from where x stopped; failing that, a (capped) full
+        flow (:func:`~kernel_patterns.cluster._gp_assign.assign_to_equilibria`).
+        ``predict`` assigns new points the same way.
+    n_components : int, default=None
+        ``approximation="inducing"``: number m of inducing points (None: 300; at most N).
+        With m ≥ N the inducing points are the data and the variance is the exact one.
+    landmarks : {"kmeans", "kmeans++", "uniform"}, default="kmeans"
+        ``approximation="inducing"``: how the inducing points are chosen: k-means centres
+        (30 Lloyd iterations from k-means++), data points by k-means++ D² sampling, or data
+        points uniformly at random.
+    subsample : int, default=None
+        ``approximation="inducing"``: number of training points, drawn uniformly at random,
+        whose full flows give the SEPs (None: 2,000; at most N).
+    assign_steps : int, default=10
+        ``approximation="inducing"``: descent steps of the short flow of the points that
+        fail the first segment check.
+    batch_size : int, default=None
+        ``approximation="inducing"``: points assigned per batch (None: as many as keep the
+        batch's temporaries under 64 MB, see ``_gp_assign.BLOCK_BYTES``), and subsample
+        points flowed together, the SEPs found so far passed on (None: 4,096).
+    random_state : int, RandomState instance or None, default=None
+        ``approximation="inducing"``: seeds the inducing points and the subsample (in that
+        order). The exact method makes no random choice.
 
     Attributes
     ----------
@@ -177,7 +162,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
     equilibrium_labels_ : ndarray of shape (n_equilibria,)
         Cluster of every SEP.
     basins_ : ndarray of shape (n_samples,)
-        Index of the SEP each training point flowed to.
+        Index of the SEP each training point flowed to (inducing: for the points outside the
+        subsample, the SEP its short flow was assigned to).
+    inducing_points_ : ndarray of shape (m, n_features) or None
+        The inducing points (``approximation="inducing"``), else None.
     level_ : float
         The level used.
     max_variance_ : float
@@ -187,7 +175,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel_ : Kernel
         The kernel used.
     n_iter_ : int
-        Descent iterations of the fit.
+        Descent iterations of the fit (inducing: of the subsample's flow).
     n_features_in_ : int
 
     Examples
@@ -201,6 +189,15 @@ class GPClustering(ClusterMixin, BaseEstimator):
     2
     >>> bool((gp.variance(gp.equilibria_) <= gp.level_).all())
     True
+
+    Many points: inducing points, SEPs from a subsample, a short flow for the rest.
+
+    >>> X, y = datasets.make_rings((2000, 4000), random_state=0)
+    >>> X = datasets.scale_unit_interval(X)
+    >>> gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=400), approximation="inducing",
+    ...                   n_components=200, subsample=500, random_state=0).fit(X)
+    >>> gp.n_clusters_, gp.inducing_points_.shape
+    (2, (200, 2))
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -212,6 +209,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         "merge_radius": [Interval(Real, 0, None, closed="neither")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "approximation": [StrOptions({"exact", "inducing"})],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
+        "subsample": [Interval(Integral, 2, None, closed="left"), None],
+        "assign_steps": [Interval(Integral, 0, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -225,6 +229,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         merge_radius: float = 0.1,
         tol: float = 1e-4,
         max_iter: int = 500,
+        approximation: Literal["exact", "inducing"] = "exact",
+        n_components: int | None = None,
+        landmarks: Landmarks = "kmeans",
+        subsample: int | None = None,
+        assign_steps: int = 10,
+        batch_size: int | None = None,
+        random_state: Any = None,
     ) -> None:
         self.kernel = kernel
         self.kernel_params = kernel_params
@@ -234,6 +245,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self.merge_radius = merge_radius
         self.tol = tol
         self.max_iter = max_iter
+        self.approximation = approximation
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.subsample = subsample
+        self.assign_steps = assign_steps
+        self.batch_size = batch_size
+        self.random_state = random_state
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: ArrayLike, y: Any = None) -> GPClustering:
@@ -256,16 +274,17 @@ class GPClustering(ClusterMixin, BaseEstimator):
             raise ValueError(
                 f"n_clusters={self.n_clusters} is more than the {Xv.shape[0]} samples."
             )
+        plan = self._plan(Xv)
         if self.kernel is None and self.n_clusters is not None:
             # kernel=None with n_clusters: the data-driven length scale, shrunk step by step
             # (AUTO_SHRINK, at most 6 fits) until the landscape has n_clusters basins.
             ell0 = auto_length_scale(Xv)
             n_clusters = int(self.n_clusters)
             error: ValueError | None = None
-            found: tuple[_Landscape, float] | None = None
+            found: tuple[Landscape, float] | None = None
             for k, factor in enumerate(AUTO_SHRINK):
                 try:
-                    found = self._try_length_scale(Xv, factor, n_clusters)
+                    found = self._try_length_scale(Xv, factor, n_clusters, plan)
                 except ValueError as exc:
                     error = exc
                     continue
@@ -274,7 +293,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
                     # (too long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
                     with contextlib.suppress(ValueError):
                         found = self._try_length_scale(
-                            Xv, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters
+                            Xv, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters, plan
                         )
                 break
             if found is None:
@@ -285,7 +304,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
                 ) from error
             fit, level = found
         else:
-            fit = _fit_landscape(self, self._resolve_kernel(Xv), Xv)
+            fit = fit_landscape(self._resolve_kernel(Xv), Xv, self._options(), plan)
             if self.n_clusters is not None:
                 level = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(self.n_clusters))
             else:
@@ -294,17 +313,20 @@ class GPClustering(ClusterMixin, BaseEstimator):
             fit.model, fit.r_star, fit.ell, fit.flow, fit.S, fit.Z, fit.sep_var
         )
         p = S.shape[0]
-        sep_labels, labels = _relabel(components_at(Z, p, level), flow.assignment)
+        basins = landscape_basins(fit, Xv, self._options())
+        sep_labels, labels = relabel(components_at(Z, p, level), basins)
 
+        self._landscape = fit
         self._model = model
         self._length_scale = ell
+        self.inducing_points_ = None if plan is None else plan.U
         self.kernel_ = fit.model.kernel
         self.max_variance_ = r_star
         self.level_ = level
         self.equilibria_ = S
         self.equilibrium_variance_ = sep_var
         self.equilibrium_labels_ = sep_labels
-        self.basins_ = flow.assignment
+        self.basins_ = basins
         self.hierarchy_ = Z
         self.n_iter_ = flow.n_iter
         self.labels_ = labels
@@ -312,11 +334,53 @@ class GPClustering(ClusterMixin, BaseEstimator):
         return self
 
     def _try_length_scale(
-        self, X: FloatArray, factor: float, n_clusters: int
-    ) -> tuple[_Landscape, float]:
+        self, X: FloatArray, factor: float, n_clusters: int, plan: InducingPlan | None
+    ) -> tuple[Landscape, float]:
         """Fit with the default kernel at ``factor`` × ℓ₀; ValueError when no level fits."""
-        fit = _fit_landscape(self, self._resolve_kernel(X, factor), X)
+        fit = fit_landscape(self._resolve_kernel(X, factor), X, self._options(), plan)
         return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
+
+    def _assign_params(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`~._gp_assign.assign_to_equilibria` for this fit.
+
+        For a driver that assigns partitions of points elsewhere (e.g. Dask workers)::
+
+            basins = assign_to_equilibria(est._model, X_part, est.equilibria_,
+                                          **est._assign_params()).basins
+            labels = est.equilibrium_labels_[basins]
+        """
+        check_is_fitted(self)
+        return {
+            "length_scale": self._length_scale,
+            "variance_scale": max(self.max_variance_, 1e-300),
+            "n_steps": self.assign_steps,
+            "merge_radius": self.merge_radius,
+            "tol": self.tol,
+            "max_iter": self.max_iter,
+            "batch_size": self.batch_size,
+        }
+
+    def _options(self) -> FlowOptions:
+        return FlowOptions(
+            tol=self.tol, max_iter=self.max_iter, merge_radius=self.merge_radius,
+            n_segment_points=self.n_segment_points, assign_steps=self.assign_steps,
+            batch_size=self.batch_size,
+        )
+
+    def _plan(self, X: FloatArray) -> InducingPlan | None:
+        """The inducing points and the subsample (all random choices of the fit), or None."""
+        if self.approximation == "exact":
+            return None
+        rng = check_random_state(self.random_state)
+        n = X.shape[0]
+        m = DEFAULT_N_COMPONENTS if self.n_components is None else int(self.n_components)
+        U = choose_inducing_points(X, m, self.landmarks, rng)
+        s = DEFAULT_SUBSAMPLE if self.subsample is None else int(self.subsample)
+        if s >= n:
+            sub = np.arange(n, dtype=np.intp)
+        else:
+            sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+        return InducingPlan(U=U, subsample=sub)
 
     def _resolve_kernel(self, X: FloatArray, factor: float = 1.0) -> Kernel:
         if self.kernel is None:
@@ -370,7 +434,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         assert level is not None
         if not (isinstance(level, Real) and np.isfinite(level) and level > 0):
             raise ValueError(f"level must be a finite number > 0; got {level!r}.")
-        _, labels = _relabel(components_at(self.hierarchy_, p, float(level)), self.basins_)
+        _, labels = relabel(components_at(self.hierarchy_, p, float(level)), self.basins_)
         return labels
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
@@ -381,6 +445,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         segment to it has the lowest largest variance.
         """
         Xv = self._check_X(X)
+        if self._landscape.plan is not None:  # fitted with approximation="inducing"
+            return self.equilibrium_labels_[assign_new(self._landscape, Xv, self._options())]
         model = self._model
         S = self.equilibria_
         p = S.shape[0]
@@ -407,48 +473,15 @@ class GPClustering(ClusterMixin, BaseEstimator):
         # The checks set n_clusters=2 or 3 on 20 uniform points or 50 standardised blob
         # points, where the data-driven kernel finds fewer SEPs than that (an error by
         # design); a fixed short length scale (0.2) has enough SEPs on that data.
-        return [cls(kernel=GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=25.0))]
-
-
-@dataclass
-class _Landscape:
-    """One fit of the variance landscape: model, SEPs and their hierarchy (no level yet)."""
-
-    model: GPVarianceModel
-    r_star: float
-    ell: float
-    flow: FlowResult
-    S: FloatArray
-    Z: FloatArray
-    sep_var: FloatArray
-
-
-def _fit_landscape(est: GPClustering, kernel: Kernel, X: FloatArray) -> _Landscape:
-    """Variance model (eq. 3.1), flow to SEPs (eq. 4.2) and the saddle-level hierarchy."""
-    model = fit_variance_model(kernel, X)
-    r_star = float(model.variance(X).max())
-    ell = kernel_length_scale(kernel, X)
-    flow = flow_to_equilibria(
-        model, X, length_scale=ell, variance_scale=max(r_star, 1e-300),
-        tol=est.tol, max_iter=est.max_iter, merge_radius=est.merge_radius,
-    )
-    S = flow.equilibria
-    I, J = candidate_pairs(S)
-    w = segment_levels(model, S, I, J, n_points=est.n_segment_points)
-    Z = single_linkage(S.shape[0], I, J, w)
-    return _Landscape(model, r_star, ell, flow, S, Z, model.variance(S))
-
-
-def _relabel(
-    sep_components: NDArray[np.intp], assignment: NDArray[np.intp]
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Number clusters 0, 1, ... in order of first appearance among the training points."""
-    point_comp = sep_components[assignment]
-    _, first = np.unique(point_comp, return_index=True)
-    order = np.full(sep_components.max() + 1, -1, dtype=np.intp)
-    ranks = np.argsort(np.argsort(first))
-    order[np.unique(point_comp)] = ranks
-    # SEP components no training point reached (cannot happen in fit) keep a fresh number
-    missing = order < 0
-    order[missing] = np.arange(ranks.size, ranks.size + int(missing.sum()))
-    return order[sep_components], order[point_comp]
+        k = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=25.0)
+        inducing = cls(kernel=k, approximation="inducing", n_components=25, subsample=30,
+                       random_state=0)
+        # read by tests/test_estimator_checks.py from this instance only
+        inducing._sk_expected_failed_checks = {
+            "check_methods_sample_order_invariance": (
+                "the check sets n_components=1 (for GPClustering: one inducing point) and "
+                "n_clusters=2; a one-point inducing variance has a single basin, so no level "
+                "gives two clusters (a ValueError by design)"
+            ),
+        }
+        return [cls(kernel=k), inducing]

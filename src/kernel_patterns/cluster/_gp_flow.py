@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from .._progress import start_progress
 from .._validation import FloatArray
-from ._gp_variance import GPVarianceModel
+from ._gp_variance import VarianceFunction
 
 _ARMIJO = 1e-4
 _MAX_STEP = 0.25  # largest step, in length scales
@@ -59,7 +59,7 @@ class FlowResult:
 
 
 def flow_to_equilibria(
-    model: GPVarianceModel,
+    model: VarianceFunction,
     X0: FloatArray,
     *,
     length_scale: float,
@@ -75,7 +75,7 @@ def flow_to_equilibria(
 
     Parameters
     ----------
-    model : GPVarianceModel
+    model : GPVarianceModel or InducingVarianceModel
     X0 : ndarray of shape (n_points, n_features)
         Starting points (not modified).
     length_scale : float

@@ -25,7 +25,7 @@ from scipy.sparse.csgraph import minimum_spanning_tree
 from scipy.spatial.distance import cdist
 
 from .._validation import FloatArray
-from ._gp_variance import GPVarianceModel
+from ._gp_variance import VarianceFunction
 
 MAX_COMPLETE_PAIRS = 2_000
 N_NEIGHBORS = 10
@@ -53,7 +53,7 @@ def candidate_pairs(S: FloatArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
 
 
 def segment_levels(
-    model: GPVarianceModel,
+    model: VarianceFunction,
     S: FloatArray,
     I: NDArray[np.intp],
     J: NDArray[np.intp],
@@ -94,7 +94,9 @@ def segment_levels(
     return np.maximum(best, top)
 
 
-def _on_segments(model: GPVarianceModel, A: FloatArray, B: FloatArray, T: FloatArray) -> FloatArray:
+def _on_segments(
+    model: VarianceFunction, A: FloatArray, B: FloatArray, T: FloatArray
+) -> FloatArray:
     """σ²(A_k + T[k, s] B_k) as an array of shape T.shape."""
     m, s = T.shape
     Q = (A[:, None, :] + T[:, :, None] * B[:, None, :]).reshape(m * s, -1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
@@ -25,6 +26,28 @@ from ..kernels import Kernel, make_operator
 _JITTERS = (0.0, 1e-10, 1e-8, 1e-6, 1e-4)
 #: query points per block (bounds the ``block × N`` kernel block held at once).
 _BLOCK = 2048
+
+
+class VarianceFunction(Protocol):
+    """What the flow and the segment checks need of a variance model.
+
+    Implemented by :class:`GPVarianceModel` (exact, eq. 3.1) and
+    :class:`~._gp_inducing.InducingVarianceModel` (DTC/FITC inducing points).
+    """
+
+    kernel: Kernel
+
+    def variance(self, Q: FloatArray) -> FloatArray:
+        """σ²(q) for every row of ``Q``, clipped at 0."""
+        ...
+
+    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """σ²(q) and ∇σ²(q) for every row of ``Q``."""
+        ...
+
+    def gradient(self, Q: FloatArray) -> FloatArray:
+        """∇σ²(q) for every row of ``Q``."""
+        ...
 
 
 @dataclass

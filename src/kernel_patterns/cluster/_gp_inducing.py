@@ -1,0 +1,333 @@
+"""An inducing-point GP variance (DTC or FITC) with a closed-form gradient, for N ≫ 10⁴.
+
+The exact variance of eq. 3.1, ``σ²(x) = κ(x) − k(x)ᵀ C⁻¹ k(x)``, needs the Cholesky factor of
+the N × N matrix C (O(N³)) and costs O(N) per query point and O(N²) per descent step of one
+point. With ``m`` inducing points ``U`` (pseudo-inputs of the latent function), the
+*deterministic training conditional* (DTC) and the *fully independent training conditional*
+(FITC) approximations (Quiñonero-Candela & Rasmussen, "A unifying view of sparse approximate
+Gaussian process regression", JMLR 2005: their predictive variances) give, with
+``k_u(x) = K(U, x)``, ``K_uu = K(U, U)`` *without* the noise and
+``Q(x, y) = k_u(x)ᵀ K_uu⁻¹ k_u(y)``::
+
+    σ²(x) = κ(x) − Q(x, x) + k_u(x)ᵀ Σ k_u(x),   Σ = (K_uu + K_uf Λ⁻¹ K_fu)⁻¹,
+
+where κ(x) is the prior variance *with* the noise v2 (as in the exact model), and
+``Λ = v2·I`` (DTC) or ``Λ = diag(K_ff − Q_ff) + v2·I`` (FITC). Far from ``U`` the variance goes
+back up to the far-field value of the exact model (the prior κ, minus what the constant bias
+v1 of eq. 2.7 explains; tested), so the level set {σ² ≤ r*} still estimates the support of
+the data. The *subset of regressors* (SoR) form is deliberately NOT offered: its
+predictive variance is ``k_uᵀ Σ k_u + v2`` only, which vanishes (down to the noise) away from
+the inducing points and the data, so far-away regions would fall *inside* every level set
+and break the support estimate.
+
+Computation, all O(m²) per query point after an O(N m²) fit (and never an N × N matrix):
+``L_u = chol(K_uu)``, ``a(x) = L_u⁻¹ k_u(x)``, ``A = L_u⁻¹ K_uf Λ^{-½}``, ``B = I + A Aᵀ`` and
+``W = I − B⁻¹`` (symmetric, eigenvalues in [0, 1)). Then ``Q(x, x) = aᵀa`` and
+``k_uᵀ Σ k_u = aᵀ B⁻¹ a``, so
+
+    σ²(x) = κ(x) − a(x)ᵀ W a(x),     ∇σ²(x) = ∇κ(x) − 2 Σ_j β_j(x) ∇_x k(x, u_j),
+    β(x) = L_u⁻ᵀ W a(x) = (K_uu⁻¹ − Σ) k_u(x),
+
+the same shape of formula as the exact gradient (``C⁻¹k`` replaced by β). With the
+eigendecomposition ``A Aᵀ = V diag(p) Vᵀ``, ``W = V diag(p / (1 + p)) Vᵀ``, so with the m × r
+factor ``G = L_u⁻ᵀ V diag(√(p / (1 + p)))`` (directions with ``p/(1+p) ≤ _RANK_TOL`` dropped,
+which moves σ² by less than ``_RANK_TOL · κ``), ``σ² = κ − ‖Gᵀ k_u‖²`` and
+``β = G (Gᵀ k_u)``: two GEMMs of m × r per block of query points, plus the kernel block and
+the contraction of the kernel gradient with β (the kernel's ``contract_gradient``; for
+stationary kernels the same two GEMMs computed from the kernel block already in hand; never
+an n × m × d array).
+
+With ``U = X`` (m = N) both forms are exact: ``K_uu = K`` (noise-free) gives
+``Q_ff = K``, ``Λ = v2·I`` in both, and ``K⁻¹ − v2 (K + v2 I)⁻¹ K⁻¹ = (K + v2 I)⁻¹``, i.e.
+``σ² = κ − kᵀ (K + v2 I)⁻¹ k``, eq. 3.1. This is why ``K_uu`` must be built *without* the
+noise v2 (the inducing points are latent function values, not noisy observations): adding
+v2 to ``K_uu`` as well would count the noise twice.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
+
+from .._validation import FloatArray
+from ..kernels import Kernel
+from ..kernels._stationary import _StationaryKernel
+from ._gp_variance import _self_gradient
+
+InducingForm = Literal["dtc", "fitc"]
+Landmarks = Literal["kmeans", "kmeans++", "uniform"]
+
+#: relative jitter tried, in order, when K_uu does not factorise (near-duplicate inducing
+#: points). Relative to the mean of its diagonal.
+_JITTERS = (1e-10, 1e-8, 1e-6, 1e-4)
+#: smallest noise (relative to the prior variance) used when the kernel has none (v2 = 0): the
+#: DTC/FITC forms divide by the noise.
+_NOISE_FLOOR = 1e-6
+#: query points per block (bounds the ``block × m`` kernel blocks held at once).
+_BLOCK = 4096
+#: eigen-directions of W with weight p/(1+p) at most this are dropped from G.
+_RANK_TOL = 1e-12
+#: k-means iterations when ``landmarks="kmeans"`` (the centres only need to cover the data).
+_KMEANS_ITER = 30
+#: ``landmarks="kmeans"`` runs on at most this many points per centre (a uniform sample).
+_KMEANS_SAMPLE = 50
+
+
+@dataclass
+class InducingVarianceModel:
+    """A fitted inducing-point variance function (DTC or FITC; see the module docstring).
+
+    Plain arrays and a kernel object: picklable, so it can be broadcast to workers. Same
+    methods as :class:`~._gp_variance.GPVarianceModel` (``variance``, ``value_and_gradient``,
+    ``gradient``), so :func:`~._gp_flow.flow_to_equilibria` and the segment checks take either.
+
+    Attributes
+    ----------
+    kernel : Kernel
+    U : ndarray of shape (m, n_features)
+        Inducing points.
+    G : ndarray of shape (m, r)
+        Factor with ``G Gᵀ = K_uu⁻¹ − Σ = L_u⁻ᵀ W L_u⁻¹`` (``L_u`` the Cholesky factor of
+        ``K_uu + jitter·I``, noise-free ``K_uu``).
+    noise : float
+        The noise variance used in Λ (the kernel's v2, or a floor when it has none).
+    jitter : float
+        Absolute jitter added to the diagonal of K_uu.
+    form : {"dtc", "fitc"}
+    """
+
+    kernel: Kernel
+    U: FloatArray
+    G: FloatArray
+    noise: float
+    jitter: float
+    form: str
+
+    def _kappa(self, Q: FloatArray) -> FloatArray:
+        return np.asarray(self.kernel._diag(Q), dtype=np.float64)
+
+    def _half(self, Q: FloatArray) -> FloatArray:
+        """``c = k_u(Q) G``, shape (n, r): σ² = κ − ‖c‖²."""
+        Kq = np.asarray(self.kernel._pairwise(Q, self.U, same=False), dtype=np.float64)
+        return Kq @ self.G
+
+    def variance(self, Q: FloatArray) -> FloatArray:
+        """σ²(q) = κ(q) − ‖Gᵀ k_u(q)‖² for every row of ``Q``, clipped at 0."""
+        out = np.empty(Q.shape[0])
+        for s in range(0, Q.shape[0], _BLOCK):
+            Qb = Q[s : s + _BLOCK]
+            c = self._half(Qb)
+            out[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
+        np.maximum(out, 0.0, out=out)
+        return out
+
+    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """σ²(q) (clipped at 0) and its closed-form gradient ∇σ²(q) for every row of ``Q``."""
+        n = Q.shape[0]
+        val = np.empty(n)
+        grad = np.empty(Q.shape)
+        for s in range(0, n, _BLOCK):
+            Qb = Q[s : s + _BLOCK]
+            Kq = np.asarray(self.kernel._pairwise(Qb, self.U, same=False), dtype=np.float64)
+            c = Kq @ self.G
+            val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
+            beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
+            if isinstance(self.kernel, _StationaryKernel):
+                # the kernel's contract_gradient, reusing the block Kq instead of rebuilding it:
+                # Σ_j β_j ∇k(q, u_j) = 2 s ⊙ (q Σ_j H_j − H U), H = β ∘ f'(r²)
+                H = self.kernel._profile_slope(Kq)
+                H *= beta
+                g = Qb * H.sum(axis=1)[:, None] - H @ self.U
+                g *= 2.0
+                scales = self.kernel._scales(Q.shape[1])
+                if scales is not None:
+                    g *= scales
+            else:
+                g = self.kernel._contract_gradient(Qb, self.U, beta)
+            g *= -2.0
+            if not self.kernel.stationary:
+                g += 2.0 * _self_gradient(self.kernel, Qb)
+            grad[s : s + _BLOCK] = g
+        np.maximum(val, 0.0, out=val)
+        return val, grad
+
+    def gradient(self, Q: FloatArray) -> FloatArray:
+        """∇σ²(q) for every row of ``Q``."""
+        return self.value_and_gradient(Q)[1]
+
+    @property
+    def n_components(self) -> int:
+        """Number of inducing points m."""
+        return int(self.U.shape[0])
+
+
+def choose_inducing_points(
+    X: FloatArray, n_components: int, landmarks: Landmarks, rng: np.random.RandomState
+) -> FloatArray:
+    """``n_components`` inducing points for ``X``.
+
+    ``"kmeans"``: the centres of a k-means run (k-means++ start, ``_KMEANS_ITER`` Lloyd
+    iterations, one init, on a uniform sample of at most ``_KMEANS_SAMPLE · m`` points; they
+    cover the data evenly, which is what the variance needs);
+    ``"kmeans++"``: data points by k-means++ D² sampling; ``"uniform"``: data points drawn
+    uniformly without replacement. ``n_components ≥ n_samples`` gives all of ``X`` (the
+    exact model, whatever ``landmarks``). Every random choice comes from ``rng``.
+    """
+    n = X.shape[0]
+    m = min(int(n_components), n)
+    if m >= n:
+        return X.copy()
+    if landmarks == "uniform":
+        return X[np.sort(rng.choice(n, m, replace=False))].copy()
+    from sklearn.cluster import KMeans, kmeans_plusplus
+
+    seed = int(rng.randint(np.iinfo(np.int32).max))
+    if landmarks == "kmeans++":
+        _, idx = kmeans_plusplus(X, m, random_state=seed)
+        return X[np.sort(idx)].copy()
+    if landmarks == "kmeans":
+        with warnings.catch_warnings():
+            # fewer distinct points than m: duplicate centres are removed below
+            warnings.simplefilter("ignore", category=UserWarning)
+            cap = _KMEANS_SAMPLE * m
+            Xk = X if n <= cap else X[rng.choice(n, cap, replace=False)]
+            km = KMeans(m, n_init=1, max_iter=_KMEANS_ITER, random_state=seed).fit(Xk)
+        return np.unique(km.cluster_centers_, axis=0)
+    raise ValueError(f"landmarks must be 'kmeans', 'kmeans++' or 'uniform'; got {landmarks!r}.")
+
+
+@dataclass
+class InducingBasis:
+    """What a fit needs before it reads the data: ``U``, ``L_u`` and the noise.
+
+    Attributes
+    ----------
+    kernel : Kernel
+    U : ndarray of shape (m, n_features)
+    L : ndarray of shape (m, m)
+        Lower Cholesky factor of ``K_uu + jitter·I`` (noise-free K_uu).
+    noise : float
+        The noise of Λ (the kernel's v2, or the floor when it has none).
+    jitter : float
+    form : {"dtc", "fitc"}
+    """
+
+    kernel: Kernel
+    U: FloatArray
+    L: FloatArray
+    noise: float
+    jitter: float
+    form: str
+
+
+def fit_inducing_model(
+    kernel: Kernel,
+    X: FloatArray,
+    U: FloatArray,
+    form: InducingForm = "fitc",
+    block: int = _BLOCK,
+) -> InducingVarianceModel:
+    """Fit the DTC or FITC variance of ``X`` with inducing points ``U`` in O(N m²).
+
+    ``X`` is read in blocks of ``block`` rows (memory O(block · m + m²)). ``K_uu`` gets the
+    smallest jitter of ``_JITTERS`` (relative to its mean diagonal) that lets it factorise;
+    a kernel without noise (``v2 = 0``, or an RBF) gets a noise floor of
+    ``_NOISE_FLOOR`` × its prior variance, with a warning.
+
+    The same fit, split for a distributed driver (the data never in one place)::
+
+        basis = inducing_basis(kernel, U, form)             # driver, O(m³)
+        P = sum(inducing_statistics(basis, X_part) ...)     # per partition, O(n m²)
+        model = finish_inducing_model(basis, P)             # driver, O(m³)
+    """
+    basis = inducing_basis(kernel, U, form)
+    P = np.zeros((U.shape[0], U.shape[0]))
+    for s in range(0, X.shape[0], block):
+        P += inducing_statistics(basis, X[s : s + block])
+    return finish_inducing_model(basis, P)
+
+
+def inducing_basis(kernel: Kernel, U: FloatArray, form: InducingForm = "fitc") -> InducingBasis:
+    """Factorise the noise-free ``K_uu`` (with jitter escalation) and fix the noise."""
+    if form not in ("dtc", "fitc"):
+        raise ValueError(f"form must be 'dtc' or 'fitc'; got {form!r}.")
+    m = U.shape[0]
+    noise = float(kernel._diagonal_noise())
+    # K_uu without the noise (the inducing values are latent f, not noisy y: see module doc)
+    Kuu = np.asarray(kernel._pairwise(U, U, same=True), dtype=np.float64)
+    if noise:
+        Kuu[np.diag_indices(m)] -= noise
+    Kuu = 0.5 * (Kuu + Kuu.T)
+    prior = float(np.mean(kernel._diag(U))) - noise  # mean noise-free prior variance
+    if not np.isfinite(prior) or prior <= 0:
+        raise ValueError(
+            "the GP covariance of the inducing points is not positive definite (its diagonal "
+            "is not positive); check the kernel parameters."
+        )
+    L, jitter = _cholesky_jitter(Kuu, prior)
+    floor = _NOISE_FLOOR * prior
+    if noise < floor:
+        warnings.warn(
+            f"the kernel has no noise (v2={noise:g}); the inducing-point variance uses a noise "
+            f"of {floor:.3g} (give the kernel some noise v2 > 0).",
+            UserWarning,
+            stacklevel=3,
+        )
+        noise = floor
+    return InducingBasis(kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64), L=L,
+                         noise=noise, jitter=jitter, form=form)
+
+
+def inducing_statistics(basis: InducingBasis, Xb: FloatArray) -> FloatArray:
+    """``A_b A_bᵀ`` (m × m) for one block of training points: ``Σ_i a_i a_iᵀ / Λ_i``.
+
+    Pure (block in, m × m out); the sum over all blocks is the ``P`` of
+    :func:`finish_inducing_model`.
+    """
+    kernel = basis.kernel
+    Kub = np.asarray(kernel._pairwise(Xb, basis.U, same=False), dtype=np.float64).T
+    a = solve_triangular(basis.L, Kub, lower=True, check_finite=False)
+    if basis.form == "fitc":
+        # Λ_i = k(x_i, x_i) − Q_ii + v2 (noise-free prior variance minus its projection)
+        lam = np.asarray(kernel._diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
+        lam = np.maximum(lam - float(kernel._diagonal_noise()), 0.0) + basis.noise
+    else:
+        lam = np.full(Xb.shape[0], basis.noise)
+    return np.asarray((a / lam) @ a.T)
+
+
+def finish_inducing_model(basis: InducingBasis, P: FloatArray) -> InducingVarianceModel:
+    """The model from the summed statistics ``P = A Aᵀ`` (the factor G of the module doc)."""
+    # W = I − (I + P)⁻¹ = V diag(p / (1 + p)) Vᵀ with P = A Aᵀ = V diag(p) Vᵀ
+    p, V = eigh(0.5 * (P + P.T), check_finite=False)
+    w = np.maximum(p, 0.0) / (1.0 + np.maximum(p, 0.0))
+    keep = w > _RANK_TOL
+    H = V[:, keep] * np.sqrt(w[keep])
+    G = solve_triangular(basis.L, H, lower=True, trans="T", check_finite=False)
+    return InducingVarianceModel(
+        kernel=basis.kernel, U=basis.U, G=np.ascontiguousarray(G), noise=basis.noise,
+        jitter=basis.jitter, form=basis.form,
+    )
+
+
+def _cholesky_jitter(K: FloatArray, scale: float) -> tuple[FloatArray, float]:
+    """Cholesky factor of ``K + jitter·I`` with the smallest jitter of ``_JITTERS`` that works."""
+    n = K.shape[0]
+    last: Any = None
+    for rel in _JITTERS:
+        jitter = rel * scale
+        try:
+            L = cholesky(K + jitter * np.eye(n), lower=True, check_finite=False)
+        except LinAlgError as exc:
+            last = exc
+            continue
+        if np.all(np.isfinite(L)):
+            return L, jitter
+    raise ValueError(
+        "the kernel matrix of the inducing points is not positive definite, even with a "
+        f"jitter of {_JITTERS[-1]:g} × its mean diagonal; use a positive-definite kernel."
+    ) from last

@@ -1,0 +1,88 @@
+"""The kernel GPClustering uses when none is given, and the length scale of any kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.neighbors import NearestNeighbors
+
+from .._validation import FloatArray
+from ..kernels import RBF, GPCovariance, Kernel
+
+#: kernel=None: the length scale is this quantile of the distance to the k-th neighbour.
+AUTO_QUANTILE = 0.9
+AUTO_NEIGHBOR = 5
+#: kernel=None with n_clusters: length scales tried, as factors of the data-driven one, in
+#: order (largest first) until one gives at least n_clusters SEPs with a clean cut (plus one
+#: bisection step back when that one has more SEPs than clusters: at most 6 fits).
+AUTO_SHRINK = tuple(2.0 ** (-k / 2) for k in range(5))
+
+
+def auto_length_scale(X: FloatArray) -> float:
+    """The data-driven length scale ℓ of :func:`default_kernel`, in the units of ``X``.
+
+    The 90th percentile of the distance from each point to its 5th nearest neighbour (1 when
+    every point is duplicated).
+    """
+    k = min(AUTO_NEIGHBOR, X.shape[0] - 1)
+    dist = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[0][:, k]
+    ell = float(np.quantile(dist, AUTO_QUANTILE))
+    return ell if ell > 0 else 1.0
+
+
+def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
+    """The GP covariance chosen from the data when ``kernel=None``.
+
+    Rule (documented, no hidden tuning): ``v0 = 1`` and ``v1 = 10`` as in every experiment of
+    the paper, noise ``v2 = 1`` (the paper never gives v2; 1 gives a smooth landscape whose
+    level sets follow the data), and one isotropic length scale ``ℓ = factor ×`` the 90th
+    percentile of the distance from each point to its 5th nearest neighbour
+    (:func:`auto_length_scale`), so that all but the sparsest 10 % of points have five
+    neighbours within one length scale; ``l = 1 / ℓ²`` (eq. 2.7 with errata 4).
+
+    The kernel is isotropic in the units of ``X``: features are *not* rescaled one by one.
+    Scale them first when their units differ (the paper scales its 2-D sets to [0, 1]), but
+    note that per-feature scaling changes the geometry: on the paper's 20-D Gaussian set the 15
+    pure-noise features have about 60 % of the range of the 5 informative ones, so scaling
+    every feature to [0, 1] blows the noise up 1.7-fold against the separation of the means;
+    with 40 points per cluster no length scale then separates the five clusters exactly,
+    while the same sample in its own units (or shrunk by one common factor) is clustered
+    perfectly for every ℓ from about 0.35 to 0.8 of its range. On the rings scaled to [0, 1]
+    this rule gives ℓ ≈ 0.06 (l ≈ 280); on the 5-D Gaussians ℓ ≈ 0.18.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Validated training points.
+    factor : float, default=1.0
+        Multiplies the data-driven length scale (the ``n_clusters`` search of
+        :class:`GPClustering` tries ``AUTO_SHRINK``).
+
+    Returns
+    -------
+    GPCovariance
+        ``GPCovariance(v0=1, v1=10, v2=1, l=1/ℓ²)`` with a scalar ``l``.
+
+    Examples
+    --------
+    >>> from kernel_patterns import datasets
+    >>> X, _ = datasets.make_rings(random_state=0)
+    >>> k = default_kernel(datasets.scale_unit_interval(X))
+    >>> k.v0, k.v1, k.v2, round(float(k.l))
+    (1.0, 10.0, 1.0, 283)
+    """
+    ell = factor * auto_length_scale(X)
+    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0 / ell**2)
+
+
+def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
+    """The length scale used for steps, merge radii and the convergence test.
+
+    GPCovariance: the smallest ``1/√l_m``; RBF: ``1/√(2γ)``; any other differentiable kernel:
+    5 % of the largest feature range.
+    """
+    if isinstance(kernel, GPCovariance):
+        return float(np.min(kernel.length_scale()))
+    if isinstance(kernel, RBF):
+        return float(1.0 / np.sqrt(2.0 * kernel.gamma))
+    span = float(np.max(np.ptp(X, axis=0)))
+    return 0.05 * span if span > 0 else 1.0

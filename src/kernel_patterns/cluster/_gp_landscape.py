@@ -1,0 +1,165 @@
+"""One fit of the GP variance landscape: model, SEPs and the saddle-level hierarchy.
+
+Shared by both paths of :class:`~._gp.GPClustering`:
+
+* ``approximation="exact"``: the exact variance (eq. 3.1), every training point flowed to its
+  SEP (eq. 4.2);
+* ``approximation="inducing"``: the DTC/FITC variance of :mod:`~._gp_inducing` with the
+  inducing points of an :class:`InducingPlan`; only the plan's subsample is flowed to the
+  end (the SEPs); the other points are assigned later by
+  :func:`~._gp_assign.assign_to_equilibria` (:func:`landscape_basins`).
+
+Then, in both, the segment checks between the SEPs (eq. 4.3 as corrected in errata 1) and
+their single-linkage hierarchy (errata 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import FloatArray
+from ..kernels import Kernel
+from ._gp_assign import assign_to_equilibria
+from ._gp_flow import FlowResult, flow_to_equilibria
+from ._gp_graph import candidate_pairs, segment_levels, single_linkage
+from ._gp_inducing import InducingForm, fit_inducing_model
+from ._gp_kernel import kernel_length_scale
+from ._gp_variance import VarianceFunction, fit_variance_model
+
+#: the inducing-point form used by GPClustering(approximation="inducing"): FITC (its
+#: per-point noise correction keeps the variance at data points far from U closer to the
+#: exact one; both forms are exact at U = X and tested).
+INDUCING_FORM: InducingForm = "fitc"
+#: approximation="inducing": subsample points flowed together (batch_size overrides it).
+FLOW_CHUNK = 4096
+
+
+@dataclass
+class InducingPlan:
+    """The random choices of an inducing-point fit, made once per ``fit``.
+
+    Attributes
+    ----------
+    U : ndarray of shape (m, n_features)
+        Inducing points.
+    subsample : ndarray of shape (s,)
+        Sorted indices of the training points whose full flows give the SEPs.
+    """
+
+    U: FloatArray
+    subsample: NDArray[np.intp]
+
+
+@dataclass
+class FlowOptions:
+    """Options of the flows and the segment checks (the estimator's parameters)."""
+
+    tol: float
+    max_iter: int
+    merge_radius: float
+    n_segment_points: int
+    assign_steps: int = 10
+    batch_size: int | None = None
+
+
+@dataclass
+class Landscape:
+    """One fit of the variance landscape (no level chosen yet)."""
+
+    model: VarianceFunction
+    r_star: float
+    ell: float
+    flow: FlowResult
+    S: FloatArray
+    Z: FloatArray
+    sep_var: FloatArray
+    plan: InducingPlan | None = None
+
+
+def fit_landscape(
+    kernel: Kernel, X: FloatArray, opts: FlowOptions, plan: InducingPlan | None = None
+) -> Landscape:
+    """Variance model (eq. 3.1 exact, or inducing), flow to SEPs (eq. 4.2), hierarchy."""
+    if plan is None:
+        model: VarianceFunction = fit_variance_model(kernel, X)
+        X_flow = X
+    else:
+        model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM)
+        X_flow = X[plan.subsample]
+    r_star = float(model.variance(X).max())
+    ell = kernel_length_scale(kernel, X)
+    chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
+    flow = _chunked_flow(model, X_flow, chunk, length_scale=ell,
+                         variance_scale=max(r_star, 1e-300), tol=opts.tol,
+                         max_iter=opts.max_iter, merge_radius=opts.merge_radius)
+    S = flow.equilibria
+    I, J = candidate_pairs(S)
+    w = segment_levels(model, S, I, J, n_points=opts.n_segment_points)
+    Z = single_linkage(S.shape[0], I, J, w)
+    return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), plan)
+
+
+def _chunked_flow(
+    model: VarianceFunction, X: FloatArray, chunk: int, **kw: float
+) -> FlowResult:
+    """:func:`~._gp_flow.flow_to_equilibria` over ``chunk`` points at a time, the SEPs found
+    so far passed on as ``known`` (bounds the per-iteration temporaries by
+    ``chunk × n_equilibria``; one chunk is exactly one call)."""
+    if X.shape[0] <= chunk:
+        return flow_to_equilibria(model, X, **kw)  # type: ignore[arg-type]
+    S: FloatArray | None = None
+    parts, ends, n_iter, n_unconv = [], [], 0, 0
+    for s in range(0, X.shape[0], chunk):
+        f = flow_to_equilibria(model, X[s : s + chunk], known=S, **kw)  # type: ignore[arg-type]
+        S = f.equilibria
+        parts.append(f.assignment)
+        ends.append(f.endpoints)
+        n_iter, n_unconv = max(n_iter, f.n_iter), n_unconv + f.n_unconverged
+    assert S is not None
+    return FlowResult(equilibria=S, assignment=np.concatenate(parts),
+                      endpoints=np.vstack(ends), n_iter=n_iter, n_unconverged=n_unconv)
+
+
+def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArray[np.intp]:
+    """Index of the SEP of every training point.
+
+    Exact: where its own flow went. Inducing: the subsample's flows, and
+    :func:`~._gp_assign.assign_to_equilibria` (short flow) for every other point.
+    """
+    if fit.plan is None:
+        return fit.flow.assignment
+    basins = np.empty(X.shape[0], dtype=np.intp)
+    sub = fit.plan.subsample
+    basins[sub] = fit.flow.assignment
+    rest = np.ones(X.shape[0], dtype=bool)
+    rest[sub] = False
+    if rest.any():
+        basins[rest] = assign_new(fit, X[rest], opts)
+    return basins
+
+
+def assign_new(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArray[np.intp]:
+    """SEP index of every row of ``X`` by the short flow of the inducing path."""
+    return assign_to_equilibria(
+        fit.model, X, fit.S, length_scale=fit.ell, variance_scale=max(fit.r_star, 1e-300),
+        n_steps=opts.assign_steps, merge_radius=opts.merge_radius, tol=opts.tol,
+        max_iter=opts.max_iter, batch_size=opts.batch_size,
+    ).basins
+
+
+def relabel(
+    sep_components: NDArray[np.intp], assignment: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Number clusters 0, 1, ... in order of first appearance among the training points."""
+    point_comp = sep_components[assignment]
+    _, first = np.unique(point_comp, return_index=True)
+    order = np.full(sep_components.max() + 1, -1, dtype=np.intp)
+    ranks = np.argsort(np.argsort(first))
+    order[np.unique(point_comp)] = ranks
+    # SEP components no training point reached (cannot happen in fit) keep a fresh number
+    missing = order < 0
+    order[missing] = np.arange(ranks.size, ranks.size + int(missing.sum()))
+    return order[sep_components], order[point_comp]
