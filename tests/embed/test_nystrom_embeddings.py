@@ -108,9 +108,14 @@ def test_kernel_mds_input_not_modified_and_float32(rings):
     b = KernelMDS(2, approximation="nystrom", nystrom_components=50, dtype="float64",
                   random_state=0).fit(X)
     np.testing.assert_array_equal(X, X0)
-    # float32 features carry ~1e-4 noise here: the landmark block's smallest eigenvalue is
-    # 1e-6 and its direction amplifies float32 rounding by 1/√1e-6 (see the report).
-    np.testing.assert_allclose(a.embedding_, b.embedding_, atol=1e-3)
+    # The landmark block's smallest eigenvalues (~1e-6) are below float32 round-off, so the
+    # float32 operator drops those directions (a lower-rank Nyström) where float64 keeps
+    # them: the embeddings differ by a few 1e-2 but both follow the exact one closely.
+    exact = KernelMDS(2).fit(X).embedding_
+    for emb in (a.embedding_, b.embedding_):
+        for i in range(2):
+            assert abs(np.corrcoef(emb[:, i], exact[:, i])[0, 1]) > 0.999
+    np.testing.assert_allclose(np.abs(a.embedding_), np.abs(b.embedding_), atol=0.05)
 
 
 @pytest.mark.parametrize("cls", [KernelMDS, LaplacianEmbedding])
