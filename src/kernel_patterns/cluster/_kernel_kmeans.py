@@ -409,8 +409,8 @@ class KernelKMeans(_KernelKMeansBase):
         O(N r k)). The same solver runs; at ``n_components = n_samples`` it is the exact
         method.
     n_components : int, default=None
-        Number of Nyström landmarks m (None: min(300, n_samples)); only with
-        ``approximation="nystrom"`` (an error otherwise).
+        Number of Nyström landmarks m (None: min(300, n_samples)); ignored with
+        ``approximation="exact"`` (as scikit-learn ignores parameters of other options).
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
         How the Nyström landmarks are chosen.
     memory_budget : float, default=None

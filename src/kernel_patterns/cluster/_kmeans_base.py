@@ -71,6 +71,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         ),
     }
 
+    @classmethod
+    def _sk_check_instances(cls) -> list[Any]:
+        """The estimator checks run the exact and the Nyström variant."""
+        return [cls(), cls(approximation="nystrom", random_state=0)]
+
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self._is_precomputed()
@@ -99,12 +104,6 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             raise ValueError(
                 "approximation='nystrom' needs a kernel function to evaluate at landmarks; "
                 "it cannot be used with kernel='precomputed'."
-            )
-        if not nystrom and self.n_components is not None:
-            raise ValueError(
-                "n_components is the number of Nystrom landmarks and is only used with "
-                f"approximation='nystrom'; got n_components={self.n_components} with "
-                "approximation='exact'."
             )
         if nystrom and self.n_components is not None and self.n_components > n:
             raise ValueError(
