@@ -237,3 +237,27 @@ def test_chunked_solver_path_in_small_row_blocks_equals_dense(blobs) -> None:
     b = _lloyd_kernel_kmeans_runs(make_operator(RBF(GAMMA), X, operator="dense"), init, 5)
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_allclose(a[1], b[1], rtol=1e-9)
+
+
+def test_two_cluster_pass_equals_eq_6_3_brute_force() -> None:
+    from kernel_patterns.cluster._kernel_kmeans import _reassign_two
+
+    rng = np.random.default_rng(0)
+    n = 500
+    kzt = rng.normal(size=(2, n))
+    labels = rng.integers(0, 2, n).astype(np.intp)
+    w = rng.uniform(0.5, 2.0, n)
+    d = rng.uniform(1.0, 2.0, n)
+    new, inertia = _reassign_two(kzt, labels, w, float(w @ d))
+    s = np.array([w[labels == c].sum() for c in (0, 1)])
+    zkz = np.array([(w * kzt[c])[labels == c].sum() for c in (0, 1)])
+    dist = d[:, None] - 2.0 / s * kzt.T + zkz / s**2
+    own = dist[np.arange(n), labels]
+    other = dist[np.arange(n), 1 - labels]
+    np.testing.assert_array_equal(new, np.where(other < own, 1 - labels, labels))
+    assert inertia == pytest.approx(float(np.sum(w * own)), rel=1e-12)
+    # exact ties (two identical clusters): nobody moves
+    half = np.r_[np.zeros(n // 2, dtype=np.intp), np.ones(n - n // 2, dtype=np.intp)]
+    tied = _reassign_two(np.full((2, n), 0.5), half, np.ones(n), float(d.sum()))
+    assert tied is not None
+    np.testing.assert_array_equal(tied[0], half)

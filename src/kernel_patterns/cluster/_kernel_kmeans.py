@@ -153,7 +153,8 @@ def _relocate_empty(
 
 
 def _reassign(
-    kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray, w_diag: float
+    kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray, w_diag: float,
+    work: list[np.ndarray] | None = None,
 ) -> tuple[IntArray, float]:
     """One reassignment pass of one run from ``kzt = (K Z)ᵀ`` (k × n, rows contiguous).
 
@@ -165,8 +166,13 @@ def _reassign(
     inertia of the *current* labels, Σ w K_nn − Σ_k z_kᵀKz_k / s_k (eq. 8.12).
     """
     k, n = kzt.shape
+    if k == 2:
+        fast = _reassign_two(kzt, labels, weights, w_diag, work)
+        if fast is not None:
+            return fast
+    rows = np.arange(n)
     sizes = np.bincount(labels, weights=weights, minlength=k)
-    cur = kzt[labels, np.arange(n)]
+    cur = kzt[labels, rows]
     zkz = np.bincount(labels, weights=weights * cur, minlength=k)
     empty = sizes <= 0.0
     safe = np.where(empty, 1.0, sizes)
@@ -190,9 +196,48 @@ def _reassign(
     cur_score += b[labels]
     new += (labels - new) * (cur_score <= best)  # ties stay put
     if np.bincount(new, minlength=k).min() == 0:
-        own = kzt[new, np.arange(n)] * a[new] + b[new] + diag
+        own = kzt[new, rows] * a[new] + b[new] + diag
         new = _relocate_empty(new, own, weights, k)
     return new, inertia
+
+
+def _reassign_two(
+    kzt: FloatArray, labels: IntArray, weights: FloatArray, w_diag: float,
+    work: list[np.ndarray] | None = None,
+) -> tuple[IntArray, float] | None:
+    """:func:`_reassign` for two clusters by dot products and comparisons into reused
+    buffers (no gathers, scatter-adds or fresh N-sized temporaries: about 3x faster at
+    n = 1,000,000). Same rule: a point moves only when the other centroid is strictly
+    nearer. None when a cluster is or becomes empty (the general pass re-seeds it).
+
+    ``work``: two float64 and two bool arrays of length n, reused across calls.
+    """
+    n = labels.shape[0]
+    if work is None:
+        work = [np.empty(n), np.empty(n), np.empty(n, dtype=bool), np.empty(n, dtype=bool)]
+    f0, f1, b0, b1 = work
+    np.multiply(weights, labels, out=f1)  # weights of the points in cluster 1
+    s1 = float(f1.sum())
+    s0 = float(weights.sum()) - s1
+    if s0 <= 0.0 or s1 <= 0.0:
+        return None
+    z1 = float(f1 @ kzt[1])
+    z0 = float(weights @ kzt[0]) - float(f1 @ kzt[0])
+    inertia = w_diag - z0 / s0 - z1 / s1
+    np.multiply(kzt[0], -2.0 / s0, out=f0)  # scores: distance minus K_nn
+    f0 += z0 / s0**2
+    np.multiply(kzt[1], -2.0 / s1, out=f1)
+    f1 += z1 / s1**2
+    # cluster 1 when strictly nearer, or tied and already there
+    np.equal(labels, 1, out=b0)
+    np.equal(f1, f0, out=b1)
+    b1 &= b0
+    np.less(f1, f0, out=b0)
+    b0 |= b1
+    n1 = int(np.count_nonzero(b0))
+    if n1 == 0 or n1 == n:
+        return None
+    return b0.astype(np.intp), inertia
 
 
 def _lloyd_kernel_kmeans(
@@ -268,6 +313,7 @@ def _lloyd_kernel_kmeans_runs(
     inertia = np.full(r, np.inf)
     # (K Z)ᵀ of every run, cluster rows contiguous: run j owns rows j k … (j + 1) k − 1
     KZt = np.zeros((r * k, n))
+    work = [np.empty(n), np.empty(n), np.empty(n, dtype=bool), np.empty(n, dtype=bool)]
     # Low-rank K = F Fᵀ (Nyström): keep the centroid sums in feature space, Ct = Zᵀ F
     # (r k × rank), updated from the moved points only, and KZᵀ = Ct Fᵀ: exact for a low-rank
     # K, no round-off drift, no (moved × N) block (measured at N = 1,000,000, rank 100:
@@ -302,7 +348,7 @@ def _lloyd_kernel_kmeans_runs(
         moved_runs, moved_pts, old_c, new_c = [], [], [], []
         for j in np.flatnonzero(active):
             lj = lab[j]
-            new, inertia[j] = _reassign(KZt[j * k : (j + 1) * k], lj, w, d, w_diag)
+            new, inertia[j] = _reassign(KZt[j * k : (j + 1) * k], lj, w, d, w_diag, work)
             moved = np.flatnonzero(new != lj)
             n_iter[j] = it
             if moved.size == 0:
