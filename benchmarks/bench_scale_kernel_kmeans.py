@@ -44,7 +44,7 @@ from _common import RESULTS, machine, save
 from _scaling import curves_table, measure_rss, plot_curves, run_curves
 from kernel_patterns import KernelKMeans
 from kernel_patterns.datasets import make_two_moons
-from kernel_patterns.kernels import RBF
+from kernel_patterns.kernels import RBF, MemoryBudgetError
 
 GAMMA = 5.0
 #: Nyström landmarks (ours and scikit-learn's): at gamma = 5 on the moons the spectrum of K
@@ -128,6 +128,30 @@ def methods(with_tslearn: bool) -> dict[str, Callable[[Any], np.ndarray]]:
     return out
 
 
+def exact_line(n: int = 50_000) -> str:
+    """Exact float32 at ``n`` points (default ``n_init``): wall and CPU seconds, memory."""
+    X, _ = make_data(n)
+    c0 = time.process_time()
+    dt, mb, km = measure_rss(lambda: KernelKMeans(
+        2, kernel=RBF(GAMMA), dtype="float32", random_state=0).fit(X))
+    cpu = time.process_time() - c0
+    return (f"exact {n // 1000}k float32: {dt:.1f} s (n_init='auto' = 10, CPU {cpu:.1f} s on "
+            f"2 cores, peak {mb:.0f} MB above start, K alone {n * n * 4 / 2**20:.0f} MB, "
+            f"{km.n_iter_} passes of the kept run)")
+
+
+def guard_line(n: int = 100_000) -> str:
+    """The memory guard at ``n`` points: the error, and how long it took to raise."""
+    X, _ = make_data(n)
+    t = time.perf_counter()
+    try:
+        KernelKMeans(2, kernel=RBF(GAMMA), dtype="float32", random_state=0).fit(X)
+    except MemoryBudgetError as exc:
+        return (f"exact {n // 1000}k float32: MemoryBudgetError after "
+                f"{time.perf_counter() - t:.2f} s, before allocating: {exc}")
+    return f"exact {n // 1000}k: no MemoryBudgetError (the budget was large enough)"
+
+
 def acceptance(rows: list[dict[str, Any]], n_big: int) -> list[str]:
     """The two acceptance lines (exact at 50,000 points; Nyström at n_big with its ARI against
     the exact method on a 20,000-point subsample)."""
@@ -157,7 +181,13 @@ def acceptance(rows: list[dict[str, Any]], n_big: int) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="sizes up to 10,000, no tslearn")
+    ap.add_argument("--exact-only", action="store_true",
+                    help="only the exact 50,000-point line and the memory guard at 100,000")
     args = ap.parse_args(argv)
+    if args.exact_only:
+        print(exact_line())
+        print(guard_line())
+        return
     sizes = QUICK_SIZES if args.quick else SIZES
     try:
         import tslearn  # noqa: F401
@@ -173,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# kernel k-means scaling, 2-D moons, RBF gamma={GAMMA}, n_init={N_INIT}\n")
     rows = run_curves(methods(have_ts), sizes, make_data, time_limit=TIME_LIMIT, score=score)
     lines = acceptance(rows, sizes[-1])
+    if not args.quick:
+        lines.append(guard_line())
     suffix = "_quick" if args.quick else ""
     png = plot_curves(rows, RESULTS / f"scale_kernel_kmeans{suffix}.png",
                       f"Kernel k-means, 2-D moons, RBF gamma={GAMMA}")

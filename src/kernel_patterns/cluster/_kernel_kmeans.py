@@ -493,6 +493,13 @@ class KernelKMeans(_KernelKMeansBase):
     >>> from kernel_patterns.metrics import clustering_accuracy
     >>> clustering_accuracy(y, km.labels_)
     1.0
+
+    The same with a rank-50 Nyström approximation (memory O(N m), for large N):
+
+    >>> ny = KernelKMeans(n_clusters=2, kernel="rbf", kernel_params={"gamma": 1.0},
+    ...                   approximation="nystrom", n_components=50, random_state=0).fit(X)
+    >>> clustering_accuracy(y, ny.labels_)
+    1.0
     """
 
     def __init__(
