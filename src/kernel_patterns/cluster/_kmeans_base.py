@@ -34,7 +34,8 @@ from ..kernels import (
     make_operator,
     resolve_dtype,
 )
-from ..kernels._nystrom import NystromKernelOperator, _kernel_columns
+from ..kernels import _operator as _operator_module
+from ..kernels._nystrom import _kernel_columns
 from ._kmeans_init import (
     _init_all_but_k,
     _init_input_kmeans,
@@ -113,8 +114,13 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
-        # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring)
-        operator: Any = "dense" if self.operator == "auto" and not nystrom else self.operator
+        # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
+        # unless an operator backend (kernel_patterns.distributed.dask_backend, which sets
+        # OPERATOR_BACKEND on main) decides where K lives: then "auto" stays its choice
+        backend = getattr(_operator_module, "OPERATOR_BACKEND", None)
+        on_backend = backend is not None and backend.get() is not None
+        dense_or_raise = self.operator == "auto" and not nystrom and not on_backend
+        operator: Any = "dense" if dense_or_raise else self.operator
         budget = None if self.memory_budget is None else int(self.memory_budget)
         op = make_operator(
             kernel,
@@ -154,10 +160,14 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         self._centroid_coef: FloatArray | None = None
         self._X_fit: FloatArray | None = None
         self._nystrom: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        if isinstance(op, NystromKernelOperator):
-            F = op.features
+        # duck-typed: NystromKernelOperator and the Dask-built Nyström operator alike
+        F = op.low_rank_factor()
+        idx = getattr(op, "landmark_indices", None)
+        feature_map = getattr(op, "_map", None)
+        if self.approximation == "nystrom" and F is not None and idx is not None \
+                and feature_map is not None:
             centroids = np.asarray(F.T @ coef.astype(F.dtype), dtype=np.float64)  # (r, k)
-            self._nystrom = (X[op.landmark_indices].copy(), op._map, centroids)
+            self._nystrom = (X[idx].copy(), np.asarray(feature_map), centroids)
         else:
             self._centroid_coef = coef
             self._X_fit = None if self._is_precomputed() else X
