@@ -10,7 +10,10 @@ The last (within-cluster) term differs between clusters and must not be dropped 
 ``KernelKMeans`` drops it and assigns points wrongly). Each iteration needs one product K·Z
 through the kernel operator: for a dense operator as the sparse one-hot product Zᵀ·K (one pass
 over K, which is symmetric), otherwise ``op.matmat``. The within-cluster terms come from
-zᵀ(KZ) at no extra cost.
+zᵀ(KZ) at no extra cost. Once few points move, K·Z is updated from the moved points' rows
+only. For a low-rank operator (Nyström, K = F Fᵀ, ``op.low_rank_factor()``) the solver keeps
+the centroid sums in feature space, Zᵀ F (k × r), and forms KZ = F (Fᵀ Z) from them: the
+same arithmetic, O(N r k) per pass, exact for that K.
 
 Code Fragment 8.3 of the book has Matlab typos (``while change = 1``, ``if f(i) = ff(i)``,
 errata 7): the intent, implemented here, is "repeat while any assignment changed; move point i
