@@ -1,5 +1,15 @@
 """Shared estimator machinery of :class:`KernelKMeans` and :class:`SoftKernelKMeans`:
-parameters, validation, the kernel operator, initial labels and kernel rows for new points."""
+parameters, validation, the kernel operator, initial labels and centroid scores of new points.
+
+Operators. ``approximation="exact"`` with ``operator="auto"`` holds K in memory once (dense)
+or, when the N × N matrix exceeds the memory budget, raises :class:`MemoryBudgetError`
+*before allocating*, naming ``approximation="nystrom"``: kernel k-means reads all of K every
+pass, so recomputing it (the chunked operator) costs N² kernel evaluations per iteration,
+hours at N = 100,000. ``operator="chunked"`` stays available as an explicit opt-in.
+``approximation="nystrom"`` clusters with ``K ≈ F Fᵀ`` (memory O(N m), never N²); its fitted
+state for new points is the landmarks, the feature map and the k centroids in feature space
+(k × r), never the N × r training features.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +20,22 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClusterMixin, clone
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     Kernel,
     KernelOperator,
     Precomputed,
     make_kernel,
     make_operator,
+    resolve_dtype,
 )
+from ..kernels import _operator as _operator_module
+from ..kernels._nystrom import _kernel_columns
 from ._kmeans_init import (
     _init_all_but_k,
     _init_input_kmeans,
@@ -45,6 +60,8 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
         **OPERATOR_PARAMETER_CONSTRAINTS,
+        **APPROXIMATION_PARAMETER_CONSTRAINTS,
+        "memory_budget": [Interval(Real, 0, None, closed="neither"), None],
     }
 
     _sk_expected_failed_checks: ClassVar[dict[str, str]] = {
@@ -54,6 +71,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             "permuted (scikit-learn's KMeans has the same exemption)"
         ),
     }
+
+    @classmethod
+    def _sk_check_instances(cls) -> list[Any]:
+        """The estimator checks run the exact and the Nyström variant."""
+        return [cls(), cls(approximation="nystrom", random_state=0)]
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -78,17 +100,77 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
         if not w.sum() > 0:
             raise ValueError("sample_weight must have a positive sum.")
+        nystrom = self.approximation == "nystrom"
+        if nystrom and self._is_precomputed():
+            raise ValueError(
+                "approximation='nystrom' needs a kernel function to evaluate at landmarks; "
+                "it cannot be used with kernel='precomputed'."
+            )
+        if nystrom and self.n_components is not None and self.n_components > n:
+            raise ValueError(
+                f"n_components={self.n_components} Nystrom landmarks need at least as many "
+                f"samples; got n_samples={n}."
+            )
         kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
+        # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
+        # unless an operator backend (kernel_patterns.distributed.dask_backend, which sets
+        # OPERATOR_BACKEND on main) decides where K lives: then "auto" stays its choice
+        backend = getattr(_operator_module, "OPERATOR_BACKEND", None)
+        on_backend = backend is not None and backend.get() is not None
+        dense_or_raise = self.operator == "auto" and not nystrom and not on_backend
+        operator: Any = "dense" if dense_or_raise else self.operator
+        budget = None if self.memory_budget is None else int(self.memory_budget)
         op = make_operator(
             kernel,
             Xv,
-            operator=self.operator,
-            dtype=np.dtype(self.dtype),
+            operator=operator,
+            dtype=resolve_dtype(self.dtype, n),
+            memory_budget=budget,
             check_psd=True,
+            approximation=self.approximation,
+            n_components=self.n_components,
+            landmarks=self.landmarks,
+            random_state=self._landmark_seed(),
         )
         return Xv, kernel, op, w, np.asarray(op.diag(), dtype=np.float64)
+
+    def _landmark_seed(self) -> int | None:
+        """Seed of the Nyström landmarks, drawn from ``random_state`` apart from the restarts."""
+        if self.approximation != "nystrom":
+            return None
+        return int(check_random_state(self.random_state).randint(2**31 - 1)) ^ 0x5EED
+
+    def _store_centroids(
+        self, kernel: Kernel, X: FloatArray, op: KernelOperator, coef: FloatArray,
+        within: FloatArray,
+    ) -> None:
+        """Keep what :meth:`_centroid_scores` needs for new points.
+
+        ``coef`` (n × k) expands each centroid over the training points, ``within`` holds the
+        centroids' squared norms. Exact fits keep ``coef`` and X (kernel rows of new points
+        are needed anyway); Nyström fits keep the landmarks, the feature map (m × r) and the
+        centroids in feature space ``Fᵀ coef`` (r × k): O(m d + m r + r k) memory.
+        """
+        self.kernel_ = kernel
+        self._n_train = op.n_samples
+        self._op_dtype = op.dtype
+        self._centroid_sq_norms = within
+        self._centroid_coef: FloatArray | None = None
+        self._X_fit: FloatArray | None = None
+        self._nystrom: tuple[FloatArray, FloatArray, FloatArray] | None = None
+        # duck-typed: NystromKernelOperator and the Dask-built Nyström operator alike
+        F = op.low_rank_factor()
+        idx = getattr(op, "landmark_indices", None)
+        feature_map = getattr(op, "_map", None)
+        if self.approximation == "nystrom" and F is not None and idx is not None \
+                and feature_map is not None:
+            centroids = np.asarray(F.T @ coef.astype(F.dtype), dtype=np.float64)  # (r, k)
+            self._nystrom = (X[idx].copy(), np.asarray(feature_map), centroids)
+        else:
+            self._centroid_coef = coef
+            self._X_fit = None if self._is_precomputed() else X
 
     def _initial_labels(
         self,
@@ -142,9 +224,25 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return 10 if self.n_init == "auto" else int(self.n_init)
 
     # -- new points ----------------------------------------------------------------
+    def _centroid_scores(self, X: ArrayLike) -> FloatArray:
+        """``‖μ_k‖² − 2⟨φ(x), μ_k⟩`` for new points (the squared distance minus k(x, x)).
+
+        Exact fits: ``within − 2 K(X, X_train) coef``. Nyström fits: the features of the new
+        points ``K(X, L) U_r Λ_r^{-1/2}`` against the k centroids in feature space.
+        """
+        check_is_fitted(self)
+        if self._nystrom is not None:
+            landmarks, feature_map, centroids = self._nystrom
+            Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+            Fx = _kernel_columns(self.kernel_, Xv, landmarks, self._op_dtype)
+            Fx = Fx.astype(np.float64) @ feature_map
+            return self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
+        Kx = self._cross(X)
+        assert self._centroid_coef is not None
+        return self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
+
     def _cross(self, X: ArrayLike) -> FloatArray:
         """``K(X_new, X_train)``: kernel rows for new points through the operator's ``cross``."""
-        check_is_fitted(self)
         Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
         if self._is_precomputed():
             if Xv.shape[1] != self._n_train:
@@ -153,7 +251,6 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                     f"(one per training point); got shape {Xv.shape}."
                 )
             return np.asarray(Xv, dtype=np.float64)
-        op = make_operator(
-            self.kernel_, self._X_fit, operator="chunked", dtype=np.dtype(self.dtype)
-        )
+        assert self._X_fit is not None
+        op = make_operator(self.kernel_, self._X_fit, operator="chunked", dtype=self._op_dtype)
         return np.asarray(op.cross(Xv), dtype=np.float64)

@@ -184,8 +184,12 @@ class SoftKernelKMeans(_KernelKMeansBase):
     max_iter : int, default=300
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
-    random_state, operator, dtype
-        As in :class:`KernelKMeans`.
+    random_state, operator, dtype, approximation, n_components, landmarks, memory_budget
+        As in :class:`KernelKMeans`: ``operator="auto"`` is dense or a
+        :class:`~kernel_patterns.kernels.MemoryBudgetError` naming
+        ``approximation="nystrom"``; ``dtype="auto"`` is float64 up to 20,000 samples and
+        float32 beyond; ``approximation="nystrom"`` with ``n_components`` landmarks clusters
+        with ``K ≈ F Fᵀ`` (same solver; the exact method at ``n_components = n_samples``).
 
     Attributes
     ----------
@@ -239,7 +243,11 @@ class SoftKernelKMeans(_KernelKMeansBase):
         tol: float = 1e-6,
         random_state: Any = None,
         operator: str = "auto",
-        dtype: str = "float64",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        n_components: int | None = None,
+        landmarks: str = "uniform",
+        memory_budget: float | None = None,
     ) -> None:
         self.n_clusters = n_clusters
         self.kernel = kernel
@@ -252,6 +260,10 @@ class SoftKernelKMeans(_KernelKMeansBase):
         self.random_state = random_state
         self.operator = operator
         self.dtype = dtype
+        self.approximation = approximation
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.memory_budget = memory_budget
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -272,11 +284,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
         b = int(np.argmin(Js))
         R, energy, J, n_iter = Rs[b], float(energies[b]), float(Js[b]), int(n_iters[b])
         _, coef, within = _soft_distances(op, R, w, diag)
-        self.kernel_ = kernel
-        self._X_fit = None if self._is_precomputed() else Xv
-        self._n_train = op.n_samples
-        self._centroid_coef = coef
-        self._centroid_sq_norms = within
+        self._store_centroids(kernel, Xv, op, coef, within)
         self.responsibilities_ = R
         self.labels_ = np.argmax(R, axis=1).astype(np.intp)
         self.inertia_ = energy
@@ -289,9 +297,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
 
         With ``kernel="precomputed"``, ``X`` is the (n_new, n_train) kernel block.
         """
-        Kx = self._cross(X)
-        dist = self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
-        return _responsibilities(dist, float(self.beta))
+        return _responsibilities(self._centroid_scores(X), float(self.beta))
 
     def predict(self, X: ArrayLike) -> IntArray:
         """Hard labels of new points, argmax of :meth:`predict_proba` (eq. 8)."""
