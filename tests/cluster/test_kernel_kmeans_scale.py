@@ -125,17 +125,12 @@ def test_nystrom_does_not_modify_input(blobs) -> None:
 
 
 # ------------------------------------------------------------------------ parameters
-@pytest.mark.parametrize(
-    ("params", "match"),
-    [
-        ({"approximation": "nystrom", "n_components": 500}, "n_components=500"),
-    ],
-)
-def test_bad_nystrom_combinations(blobs, params: dict, match: str) -> None:
+def test_more_landmarks_than_samples_warns_and_uses_all(blobs) -> None:
     X, _ = blobs
     for cls in (KernelKMeans, SoftKernelKMeans):
-        with pytest.raises(ValueError, match=match):
-            cls(3, **params).fit(X)
+        with pytest.warns(UserWarning, match="n_components=500 landmarks is more than"):
+            est = cls(3, approximation="nystrom", n_components=500, random_state=0).fit(X)
+        assert est.labels_.shape == (X.shape[0],)
 
 
 def test_n_components_is_ignored_by_the_exact_method(blobs) -> None:

@@ -35,7 +35,7 @@ from threadpoolctl import threadpool_limits
 from .._progress import start_progress
 from ..kernels import DenseKernelOperator, KernelOperator
 from ..kernels._operator import _n_threads
-from ._kmeans_base import _KernelKMeansBase
+from ._kmeans_base import _best_run, _KernelKMeansBase
 
 IntArray = NDArray[np.intp]
 FloatArray = NDArray[np.floating[Any]]
@@ -559,7 +559,7 @@ class KernelKMeans(_KernelKMeansBase):
         labs, inertias, n_iters = _lloyd_kernel_kmeans_runs(
             op, init, self.n_clusters, w, self.max_iter, self.tol, diag
         )
-        b = int(np.argmin(inertias))
+        b = _best_run(inertias)
         labels, inertia, n_iter = labs[b], float(inertias[b]), int(n_iters[b])
         _, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
         coef = np.zeros((op.n_samples, self.n_clusters))

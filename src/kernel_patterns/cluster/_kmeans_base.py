@@ -34,8 +34,8 @@ from ..kernels import (
     make_operator,
     resolve_dtype,
 )
-from ..kernels import _operator as _operator_module
 from ..kernels._nystrom import _kernel_columns
+from ..kernels._operator import OPERATOR_BACKEND
 from ._kmeans_init import (
     _init_all_but_k,
     _init_input_kmeans,
@@ -106,19 +106,23 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                 "approximation='nystrom' needs a kernel function to evaluate at landmarks; "
                 "it cannot be used with kernel='precomputed'."
             )
-        if nystrom and self.n_components is not None and self.n_components > n:
-            raise ValueError(
-                f"n_components={self.n_components} Nystrom landmarks need at least as many "
-                f"samples; got n_samples={n}."
+        n_components = self.n_components
+        if nystrom and n_components is not None and n_components > n:
+            # as scikit-learn's Nystroem and this package's spectral/embedding estimators do
+            warnings.warn(
+                f"n_components={n_components} landmarks is more than n_samples={n}; using {n} "
+                "(the Nyström approximation is then the exact kernel, at a higher cost).",
+                UserWarning,
+                stacklevel=3,
             )
+            n_components = n
         kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
         # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
-        # unless an operator backend (kernel_patterns.distributed.dask_backend, which sets
-        # OPERATOR_BACKEND on main) decides where K lives: then "auto" stays its choice
-        backend = getattr(_operator_module, "OPERATOR_BACKEND", None)
-        on_backend = backend is not None and backend.get() is not None
+        # unless an operator backend (kernel_patterns.distributed.dask_backend) decides where
+        # K lives: then "auto" stays its choice
+        on_backend = OPERATOR_BACKEND.get() is not None
         dense_or_raise = self.operator == "auto" and not nystrom and not on_backend
         operator: Any = "dense" if dense_or_raise else self.operator
         budget = None if self.memory_budget is None else int(self.memory_budget)
@@ -130,7 +134,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             memory_budget=budget,
             check_psd=True,
             approximation=self.approximation,
-            n_components=self.n_components,
+            n_components=n_components,
             landmarks=self.landmarks,
             random_state=self._landmark_seed(),
         )
@@ -254,3 +258,18 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         assert self._X_fit is not None
         op = make_operator(self.kernel_, self._X_fit, operator="chunked", dtype=self._op_dtype)
         return np.asarray(op.cross(Xv), dtype=np.float64)
+
+
+def _best_run(objectives: ArrayLike) -> int:
+    """Index of the best restart: the FIRST within round-off (1e-12 relative) of the minimum.
+
+    Restarts that reach the same partition under permuted label numbers have objectives that
+    differ only by round-off, which differs between BLAS paths (local vs Dask); taking the
+    first such run keeps the labels identical across paths instead of flipping on noise.
+
+    >>> _best_run([3.0, 1.0 + 1e-15, 1.0, 2.0])
+    1
+    """
+    v = np.asarray(objectives, dtype=np.float64)
+    lo = float(v.min())
+    return int(np.flatnonzero(v <= lo + 1e-12 * max(abs(lo), 1e-300))[0])

@@ -32,7 +32,7 @@ from sklearn.utils._param_validation import Interval
 from .._progress import start_progress
 from ..kernels import KernelOperator
 from ._kernel_kmeans import IntArray, _kernel_times
-from ._kmeans_base import _KernelKMeansBase
+from ._kmeans_base import _best_run, _KernelKMeansBase
 
 FloatArray = NDArray[np.floating[Any]]
 
@@ -281,7 +281,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
         Rs, energies, Js, n_iters = _soft_kernel_kmeans_runs(
             op, R0, float(self.beta), w, self.max_iter, self.tol, diag
         )
-        b = int(np.argmin(Js))
+        b = _best_run(Js)
         R, energy, J, n_iter = Rs[b], float(energies[b]), float(Js[b]), int(n_iters[b])
         _, coef, within = _soft_distances(op, R, w, diag)
         self._store_centroids(kernel, Xv, op, coef, within)
