@@ -71,7 +71,8 @@ def check_dense_fits(
         raise MemoryBudgetError(
             f"{what} needs {_fmt(need)} ({n_rows} x {n_cols} {np.dtype(dtype).name}) but the "
             f"memory budget is {_fmt(budget)}. Use approximation='nystrom' with n_components=m "
-            "(a rank-m Nystrom approximation, memory N x m), dtype='float32' (half the memory) "
-            "or operator='chunked' (exact rows recomputed on the fly, slow at this size); or "
+            "(a rank-m Nystrom approximation, memory N x m), "
+            + ("dtype='float32' (half the memory), " if np.dtype(dtype).itemsize > 4 else "")
+            + "or operator='chunked' (exact rows recomputed on the fly, slow at this size); or "
             "raise memory_budget."
         )
