@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> str:
                "driver peak RSS above start (MB)"], rows),
         "",
         "n_init=10: runs that reach the same partition with permuted label numbers have "
-        "inertias equal up to round-off, so argmin may keep a different one of them on the "
-        "two paths; the clusters are the same (ARI 1).",
+        "inertias equal up to round-off; the first run within round-off of the best is kept, "
+        "so the two paths give the same labels.",
     ])
     save("dask", text)
     return text
