@@ -21,7 +21,7 @@ from scipy import sparse
 from .._validation import FloatArray, check_matrix
 from ..kernels import Kernel, KernelOperator, MemoryBudgetError, Precomputed
 from ..kernels._memory import check_dense_fits, dense_nbytes
-from ..kernels._operator import DEFAULT_BLOCK_MEMORY, _check_V
+from ..kernels._operator_base import DEFAULT_BLOCK_MEMORY, _check_V
 from ._client import check_client, import_distributed, worker_memory, worker_threads
 
 

@@ -25,7 +25,7 @@ from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel
 from ._dot import Precomputed
 from ._memory import check_dense_fits
-from ._operator import KernelOperator, _check_V
+from ._operator_base import KernelOperator, _check_V
 
 Landmarks = Literal["uniform", "kmeans++", "leverage"]
 _BLOCK = 65_536
