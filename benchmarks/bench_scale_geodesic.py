@@ -131,7 +131,7 @@ def main() -> None:
         "# Geodesic kernel at scale: exact vs landmark (three moons, 2-D)",
         "",
         f"k = {N_NEIGHBORS} nearest neighbours, m = {N_LANDMARKS} maxmin landmarks; "
-        f"{machine()}; shared 2-core machine, timings noisy. A method stops after its first "
+        f"{machine()}; 2-core machine (timings vary with its load). A method stops after its first "
         f"run beyond {args.time_limit:.0f} s; the all-pairs methods (exact, Isomap) are not "
         f"run beyond {args.exact_max:,} points. Score: ARI of the kernel k-means labels "
         "against the three moons.",
