@@ -290,6 +290,19 @@ def test_inducing_with_default_kernel_and_n_clusters() -> None:
     assert adjusted_rand_score(y, gp.labels_) >= 0.99
 
 
+def test_default_kernel_and_level_follow_the_subsample_on_many_points() -> None:
+    # Regression: over all 20,000 points r* was set by the rarest outliers and, with the
+    # default (short) length scale, the support joined both moons (1 cluster, ARI 0).
+    X, y = datasets.make_two_moons((10_000, 10_000), random_state=0)
+    X = datasets.scale_unit_interval(X)
+    gp = GPClustering(approximation="inducing", random_state=0).fit(X)
+    assert gp.n_clusters_ == 2
+    assert adjusted_rand_score(y, gp.labels_) >= 0.99
+    assert gp.max_variance_ == pytest.approx(
+        float(gp._model.variance(X[gp._landscape.plan.subsample]).max())
+    )
+
+
 @pytest.mark.parametrize(
     "params, match",
     [({"approximation": "nystrom"}, "approximation"), ({"n_components": 0}, "n_components"),

@@ -89,7 +89,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel : Kernel, str, callable or None, default=None
         A differentiable covariance, e.g. ``GPCovariance(v0=1, v1=10, v2=1, l=400)`` (eq. 2.7)
         or ``"gp"``/``"rbf"`` with ``kernel_params``. None chooses an isotropic GPCovariance
-        from the data (see :func:`default_kernel`), exposed as ``kernel_``. With
+        from the data (see :func:`default_kernel`; with ``approximation="inducing"`` from the
+        ``subsample`` that gives the equilibria), exposed as ``kernel_``. With
         ``n_clusters`` too, the data-driven length scale ℓ₀ is tried first, then
         ``ℓ₀/√2, ℓ₀/2, ℓ₀/2^1.5, ℓ₀/4`` (``AUTO_SHRINK``) until the landscape has at least
         ``n_clusters`` basins and a level that gives exactly ``n_clusters`` clusters; the first
@@ -140,7 +141,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         points uniformly at random.
     subsample : int, default=None
         ``approximation="inducing"``: number of training points, drawn uniformly at random,
-        whose full flows give the SEPs (None: 2,000; at most N).
+        whose full flows give the SEPs, the level r* and, with ``kernel=None``, the length
+        scale (None: 2,000; at most N).
     assign_steps : int, default=10
         ``approximation="inducing"``: descent steps of the short flow of the points that
         fail the first segment check.
@@ -169,7 +171,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
     level_ : float
         The level used.
     max_variance_ : float
-        r*, the largest variance of a training point (eq. 4.1).
+        r*, the largest variance of a training point (eq. 4.1); with
+        ``approximation="inducing"``, of a ``subsample`` point (over 10⁵+ points the maximum
+        is set by the rarest outliers and can join every cluster).
     hierarchy_ : ndarray of shape (n_equilibria - 1, 4)
         scipy linkage matrix over the SEPs; heights are the merge (saddle) levels.
     kernel_ : Kernel
@@ -275,16 +279,21 @@ class GPClustering(ClusterMixin, BaseEstimator):
                 f"n_clusters={self.n_clusters} is more than the {Xv.shape[0]} samples."
             )
         plan = self._plan(Xv)
+        # the data-driven length scale follows the points that shape the landscape: all of them
+        # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
+        # distance of 200,000 points is far below what 300 inducing points resolve, and the
+        # FITC variance at that length scale is flat (one cluster)
+        Xl = Xv if plan is None else Xv[plan.subsample]
         if self.kernel is None and self.n_clusters is not None:
             # kernel=None with n_clusters: the data-driven length scale, shrunk step by step
             # (AUTO_SHRINK, at most 6 fits) until the landscape has n_clusters basins.
-            ell0 = auto_length_scale(Xv)
+            ell0 = auto_length_scale(Xl)
             n_clusters = int(self.n_clusters)
             error: ValueError | None = None
             found: tuple[Landscape, float] | None = None
             for k, factor in enumerate(AUTO_SHRINK):
                 try:
-                    found = self._try_length_scale(Xv, factor, n_clusters, plan)
+                    found = self._try_length_scale(Xv, Xl, factor, n_clusters, plan)
                 except ValueError as exc:
                     error = exc
                     continue
@@ -293,7 +302,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
                     # (too long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
                     with contextlib.suppress(ValueError):
                         found = self._try_length_scale(
-                            Xv, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters, plan
+                            Xv, Xl, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters,
+                            plan,
                         )
                 break
             if found is None:
@@ -304,7 +314,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
                 ) from error
             fit, level = found
         else:
-            fit = fit_landscape(self._resolve_kernel(Xv), Xv, self._options(), plan)
+            fit = fit_landscape(self._resolve_kernel(Xl), Xv, self._options(), plan)
             if self.n_clusters is not None:
                 level = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(self.n_clusters))
             else:
@@ -334,10 +344,16 @@ class GPClustering(ClusterMixin, BaseEstimator):
         return self
 
     def _try_length_scale(
-        self, X: FloatArray, factor: float, n_clusters: int, plan: InducingPlan | None
+        self,
+        X: FloatArray,
+        X_scale: FloatArray,
+        factor: float,
+        n_clusters: int,
+        plan: InducingPlan | None,
     ) -> tuple[Landscape, float]:
-        """Fit with the default kernel at ``factor`` × ℓ₀; ValueError when no level fits."""
-        fit = fit_landscape(self._resolve_kernel(X, factor), X, self._options(), plan)
+        """Fit with the default kernel at ``factor`` × ℓ₀ (ℓ₀ from ``X_scale``); ValueError
+        when no level fits."""
+        fit = fit_landscape(self._resolve_kernel(X_scale, factor), X, self._options(), plan)
         return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
 
     def _assign_params(self) -> dict[str, Any]:
