@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import copy
 import warnings
-from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import ritz_extremes, top_eigenpairs
@@ -33,8 +31,6 @@ from .._graph import build_fit_operator
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
     RBF,
     Cosine,
     GPCovariance,
@@ -46,6 +42,7 @@ from ..kernels import (
     Precomputed,
     make_kernel,
 )
+from ._params import EMBEDDING_PARAMETER_CONSTRAINTS
 
 #: negative eigenvalues of the centred kernel smaller than this share of the largest are noise.
 _NEG_RTOL = 1e-5
@@ -194,17 +191,7 @@ class KernelMDS(TransformerMixin, BaseEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "kernel": [Kernel, str, callable],
-        "kernel_params": [dict, None],
-        "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        **OPERATOR_PARAMETER_CONSTRAINTS,
-        "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
-        "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
-        "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
-        "random_state": ["random_state"],
-    }
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
 
     def __init__(
         self,

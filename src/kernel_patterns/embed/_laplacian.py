@@ -20,13 +20,11 @@ Theorem 8.32 says when read literally. Code Fragment 8.4 instead drops *every* e
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.extmath import _deterministic_vector_sign_flip
 
 from .._eigen import top_eigenpairs
@@ -40,13 +38,12 @@ from .._graph import (
 )
 from .._validation import FloatArray
 from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
     RBF,
     Kernel,
     KernelOperator,
     make_kernel,
 )
+from ._params import EMBEDDING_PARAMETER_CONSTRAINTS
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
@@ -161,17 +158,7 @@ class LaplacianEmbedding(BaseEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "kernel": [Kernel, str, callable],
-        "kernel_params": [dict, None],
-        "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        **OPERATOR_PARAMETER_CONSTRAINTS,
-        "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
-        "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
-        "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
-        "random_state": ["random_state"],
-    }
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
 
     def __init__(
         self,
