@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import FloatArray
-from ._gp_flow import _ARMIJO, _MAX_STEP, flow_to_equilibria
+from ._gp_flow import _MAX_STEP, armijo_step, flow_to_equilibria
 from ._gp_graph import segment_levels
 from ._gp_variance import VarianceFunction
 
@@ -227,15 +227,7 @@ def _short_flow(
         idx = idx[~near & (gnorm[idx] > 0)]
         if idx.size == 0:
             break
-        step = np.minimum(t[idx], max_step / np.maximum(gnorm[idx], 1e-300))
-        trial = x[idx] - step[:, None] * g[idx]
-        ft, gt = model.value_and_gradient(trial)
-        ok = ft <= f[idx] - _ARMIJO * step * gnorm[idx] ** 2
-        acc = idx[ok]
-        x[acc], f[acc], g[acc] = trial[ok], ft[ok], gt[ok]
-        gnorm[acc] = np.linalg.norm(gt[ok], axis=1)
-        t[acc] = 2.0 * step[ok]
-        t[idx[~ok]] = 0.5 * step[~ok]
+        armijo_step(model, x, f, g, gnorm, t, idx, max_step)
     return x, f0, done
 
 

@@ -33,6 +33,34 @@ _ARMIJO = 1e-4
 _MAX_STEP = 0.25  # largest step, in length scales
 
 
+def armijo_step(
+    model: VarianceFunction,
+    x: FloatArray,
+    f: FloatArray,
+    g: FloatArray,
+    gnorm: FloatArray,
+    t: FloatArray,
+    idx: NDArray[np.intp],
+    max_step: float,
+) -> NDArray[np.intp]:
+    """One batched steepest-descent step with Armijo acceptance for the points ``idx``.
+
+    The step of point i is ``min(t_i, max_step / ‖g_i‖)``; accepted points move (``x``, ``f``,
+    ``g``, ``gnorm`` updated in place) and double their trial step ``t``, rejected ones stay
+    and halve it. Returns the rejected indices.
+    """
+    step = np.minimum(t[idx], max_step / np.maximum(gnorm[idx], 1e-300))
+    trial = x[idx] - step[:, None] * g[idx]
+    ft, gt = model.value_and_gradient(trial)
+    ok = ft <= f[idx] - _ARMIJO * step * gnorm[idx] ** 2
+    acc, rej = idx[ok], idx[~ok]
+    x[acc], f[acc], g[acc] = trial[ok], ft[ok], gt[ok]
+    gnorm[acc] = np.linalg.norm(gt[ok], axis=1)
+    t[acc] = 2.0 * step[ok]
+    t[rej] = 0.5 * step[~ok]
+    return rej
+
+
 @dataclass
 class FlowResult:
     """Where the points went.
@@ -157,15 +185,7 @@ def flow_to_equilibria(
         if idx.size == 0:
             break
         # 3. one Armijo-controlled step for every active point
-        step = np.minimum(t[idx], max_step / np.maximum(gnorm[idx], 1e-300))
-        trial = x[idx] - step[:, None] * g[idx]
-        ft, gt = model.value_and_gradient(trial)
-        ok = ft <= f[idx] - _ARMIJO * step * gnorm[idx] ** 2
-        acc, rej = idx[ok], idx[~ok]
-        x[acc], f[acc], g[acc] = trial[ok], ft[ok], gt[ok]
-        gnorm[acc] = np.linalg.norm(gt[ok], axis=1)
-        t[acc] = 2.0 * step[ok]
-        t[rej] = 0.5 * step[~ok]
+        rej = armijo_step(model, x, f, g, gnorm, t, idx, max_step)
         # a step that cannot decrease σ² any more, however small: a minimum up to round-off
         stuck = rej[t[rej] * gnorm[rej] <= 1e-9 * length_scale]
         if stuck.size:
