@@ -108,11 +108,11 @@ class InducingVarianceModel:
     form: str
 
     def _kappa(self, Q: FloatArray) -> FloatArray:
-        return np.asarray(self.kernel._diag(Q), dtype=np.float64)
+        return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
 
     def _half(self, Q: FloatArray) -> FloatArray:
         """``c = k_u(Q) G``, shape (n, r): σ² = κ − ‖c‖²."""
-        Kq = np.asarray(self.kernel._pairwise(Q, self.U, same=False), dtype=np.float64)
+        Kq = np.asarray(self.kernel.pairwise(Q, self.U, same=False), dtype=np.float64)
         return Kq @ self.G
 
     def variance(self, Q: FloatArray) -> FloatArray:
@@ -132,7 +132,7 @@ class InducingVarianceModel:
         grad = np.empty(Q.shape)
         for s in range(0, n, _BLOCK):
             Qb = Q[s : s + _BLOCK]
-            Kq = np.asarray(self.kernel._pairwise(Qb, self.U, same=False), dtype=np.float64)
+            Kq = np.asarray(self.kernel.pairwise(Qb, self.U, same=False), dtype=np.float64)
             c = Kq @ self.G
             val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
             beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
@@ -147,7 +147,7 @@ class InducingVarianceModel:
                 if scales is not None:
                     g *= scales
             else:
-                g = self.kernel._contract_gradient(Qb, self.U, beta)
+                g = self.kernel.pairwise_gradient(Qb, self.U, beta)
             g *= -2.0
             if not self.kernel.stationary:
                 g += 2.0 * _self_gradient(self.kernel, Qb)
@@ -256,13 +256,13 @@ def inducing_basis(kernel: Kernel, U: FloatArray, form: InducingForm = "fitc") -
     if form not in ("dtc", "fitc"):
         raise ValueError(f"form must be 'dtc' or 'fitc'; got {form!r}.")
     m = U.shape[0]
-    noise = float(kernel._diagonal_noise())
+    noise = float(kernel.diagonal_noise())
     # K_uu without the noise (the inducing values are latent f, not noisy y: see module doc)
-    Kuu = np.asarray(kernel._pairwise(U, U, same=True), dtype=np.float64)
+    Kuu = np.asarray(kernel.pairwise(U, U, same=True), dtype=np.float64)
     if noise:
         Kuu[np.diag_indices(m)] -= noise
     Kuu = 0.5 * (Kuu + Kuu.T)
-    prior = float(np.mean(kernel._diag(U))) - noise  # mean noise-free prior variance
+    prior = float(np.mean(kernel.pairwise_diag(U))) - noise  # mean noise-free prior variance
     if not np.isfinite(prior) or prior <= 0:
         raise ValueError(
             "the GP covariance of the inducing points is not positive definite (its diagonal "
@@ -289,12 +289,12 @@ def inducing_statistics(basis: InducingBasis, Xb: FloatArray) -> FloatArray:
     :func:`finish_inducing_model`.
     """
     kernel = basis.kernel
-    Kub = np.asarray(kernel._pairwise(Xb, basis.U, same=False), dtype=np.float64).T
+    Kub = np.asarray(kernel.pairwise(Xb, basis.U, same=False), dtype=np.float64).T
     a = solve_triangular(basis.L, Kub, lower=True, check_finite=False)
     if basis.form == "fitc":
         # Λ_i = k(x_i, x_i) − Q_ii + v2 (noise-free prior variance minus its projection)
-        lam = np.asarray(kernel._diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
-        lam = np.maximum(lam - float(kernel._diagonal_noise()), 0.0) + basis.noise
+        lam = np.asarray(kernel.pairwise_diag(Xb), dtype=np.float64) - np.einsum("ij,ij->j", a, a)
+        lam = np.maximum(lam - float(kernel.diagonal_noise()), 0.0) + basis.noise
     else:
         lam = np.full(Xb.shape[0], basis.noise)
     return np.asarray((a / lam) @ a.T)

@@ -73,7 +73,7 @@ class GPVarianceModel:
 
     # ------------------------------------------------------------------ evaluation
     def _kappa(self, Q: FloatArray) -> FloatArray:
-        return np.asarray(self.kernel._diag(Q), dtype=np.float64)
+        return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
 
     def variance(self, Q: FloatArray) -> FloatArray:
         """σ²(q) for every row of ``Q`` (eq. 3.1), clipped at 0."""
@@ -100,7 +100,7 @@ class GPVarianceModel:
             V = self._half_solve(Qb)  # L⁻¹ kᵀ, shape (N, b)
             val[a : a + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", V, V)
             alpha = solve_triangular(self.L, V, lower=True, trans="T", check_finite=False)
-            g = self.kernel._contract_gradient(Qb, self.X, np.ascontiguousarray(alpha.T))
+            g = self.kernel.pairwise_gradient(Qb, self.X, np.ascontiguousarray(alpha.T))
             g *= -2.0
             if not self.kernel.stationary:
                 g += 2.0 * _self_gradient(self.kernel, Qb)
@@ -113,7 +113,7 @@ class GPVarianceModel:
         return self.value_and_gradient(Q)[1]
 
     def _half_solve(self, Q: FloatArray) -> FloatArray:
-        Kq = np.asarray(self.kernel._pairwise(Q, self.X, same=False), dtype=np.float64)
+        Kq = np.asarray(self.kernel.pairwise(Q, self.X, same=False), dtype=np.float64)
         return solve_triangular(self.L, Kq.T, lower=True, check_finite=False)
 
 
@@ -122,7 +122,7 @@ def _self_gradient(kernel: Kernel, Q: FloatArray, block: int = 256) -> FloatArra
     out = np.empty(Q.shape)
     for a in range(0, Q.shape[0], block):
         Qb = Q[a : a + block]
-        out[a : a + block] = kernel._contract_gradient(Qb, Qb, np.eye(Qb.shape[0]))
+        out[a : a + block] = kernel.pairwise_gradient(Qb, Qb, np.eye(Qb.shape[0]))
     return out
 
 

@@ -121,7 +121,7 @@ class KernelRowProducts:
         step = max(1, _BLOCK_BYTES // (8 * max(1, X.shape[0])))
         out = np.empty((Y.shape[0], self.B.shape[1]))
         for a in range(0, Y.shape[0], step):
-            Kb = self.kernel._pairwise(np.asarray(Y[a : a + step], dtype=X.dtype), X)
+            Kb = self.kernel.pairwise(np.asarray(Y[a : a + step], dtype=X.dtype), X)
             out[a : a + step] = Kb @ self.B.astype(Kb.dtype)
         return out, None
 

@@ -30,7 +30,7 @@ def _kernel_rows(
     kernel: Kernel, X: FloatArray, start: int, stop: int, noise: float
 ) -> FloatArray:
     """``K[start:stop, :]`` on a worker (X already in the operator's dtype)."""
-    block = np.asarray(kernel._block(kernel._prepare(X), start, stop))
+    block = np.asarray(kernel.block(kernel.prepare(X), start, stop))
     if noise:
         i = np.arange(start, stop)
         block[i - start, i] += noise
@@ -148,8 +148,8 @@ class DaskKernelOperator(KernelOperator):
             raise ValueError(f"n_blocks must be >= 1; got {n_blocks}.")
         edges = np.linspace(0, n, min(int(n_blocks), n) + 1).round().astype(int)
         self.blocks = [(int(a), int(b)) for a, b in itertools.pairwise(edges)]
-        self._noise = float(kernel._diagonal_noise())
-        self._diag = np.asarray(kernel._diag(Xv), dtype=self.dtype)
+        self._noise = float(kernel.diagonal_noise())
+        self._diag = np.asarray(kernel.pairwise_diag(Xv), dtype=self.dtype)
         self._X_scattered: Any = None
         self._block_futures: list[Any] | None = None
 

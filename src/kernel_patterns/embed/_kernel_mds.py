@@ -345,7 +345,7 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         out = np.empty((Y.shape[0], n_train), dtype=np.float64)
         step = max(1, (64 * 1024**2) // (8 * max(1, n_train)))
         for a in range(0, Y.shape[0], step):
-            out[a : a + step] = self._kernel._pairwise(Y[a : a + step].astype(Xf.dtype), Xf)
+            out[a : a + step] = self._kernel.pairwise(Y[a : a + step].astype(Xf.dtype), Xf)
         return out
 
     @classmethod

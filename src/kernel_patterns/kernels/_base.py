@@ -1,9 +1,19 @@
 """The kernel protocol: ``__call__(X, Y=None)``, ``diag(X)`` and gradients.
 
 A kernel is a small, scikit-learn-clonable object (parameters stored in ``__init__``,
-``get_params``/``set_params`` from :class:`sklearn.base.BaseEstimator`). The public methods
-validate their input; the private ``_pairwise``/``_diag`` methods take validated float arrays
-and are what the kernel operators call block by block.
+``get_params``/``set_params`` from :class:`sklearn.base.BaseEstimator`). It has two surfaces:
+
+* for users, the validating methods ``__call__``, ``diag``, ``gradient`` and
+  ``contract_gradient``;
+* for solvers, kernel operators and new kernels (the *extension protocol*), the unchecked
+  methods that take validated float arrays of one dtype and never copy or check them:
+  ``pairwise(X, Y, same=False)`` (a Gram block), ``pairwise_diag(X)`` (its diagonal, noise
+  included), ``pairwise_gradient(X, Y, W)`` (the gradient contraction, differentiable kernels
+  only), ``diagonal_noise()`` (what ``same=True`` adds to ``K[i, i]``) and the block hooks
+  ``prepare(X)`` / ``block(prepared, start, stop, cols)`` the operators call tile by tile.
+
+A new kernel subclasses :class:`Kernel` and implements ``pairwise`` and ``pairwise_diag``
+(and ``pairwise_gradient`` with ``differentiable = True``); everything else follows.
 """
 
 from __future__ import annotations
@@ -21,8 +31,11 @@ from .._validation import FloatArray, check_matrix, check_same_features
 class Kernel(BaseEstimator, metaclass=ABCMeta):
     """Base class of every kernel.
 
-    Subclasses implement ``_pairwise(X, Y)`` (a Gram block between validated arrays) and
-    ``_diag(X)``; differentiable kernels also implement ``_contract_gradient(X, Y, W)``.
+    Subclasses implement ``pairwise(X, Y, same)`` (a Gram block between validated arrays)
+    and ``pairwise_diag(X)``; differentiable kernels also implement
+    ``pairwise_gradient(X, Y, W)`` and set ``differentiable = True``. These protocol methods
+    do not validate their input (see the module docstring); the public ``__call__``,
+    ``diag``, ``gradient`` and ``contract_gradient`` do.
     """
 
     #: whether ``gradient`` and ``contract_gradient`` are available.
@@ -45,15 +58,15 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         """
         Xv = check_matrix(X, "X")
         if Y is None:
-            return self._pairwise(Xv, Xv, same=True)
+            return self.pairwise(Xv, Xv, same=True)
         Yv = check_matrix(Y, "Y")
         check_same_features(Xv, Yv)
         Xv, Yv = _common_dtype(Xv, Yv)
-        return self._pairwise(Xv, Yv, same=False)
+        return self.pairwise(Xv, Yv, same=False)
 
     def diag(self, X: ArrayLike) -> FloatArray:
         """The diagonal of ``self(X)`` without computing the matrix: ``k(x_i, x_i)``."""
-        return self._diag(check_matrix(X, "X"))
+        return self.pairwise_diag(check_matrix(X, "X"))
 
     def gradient(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
         """Gradient of ``k(x_i, y_j)`` with respect to ``x_i``, shape (n_x, n_y, n_features).
@@ -67,7 +80,7 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         for j in range(m):
             W = np.zeros((n, m), dtype=Xv.dtype)
             W[:, j] = 1.0
-            out[:, j, :] = self._contract_gradient(Xv, Yv, W)
+            out[:, j, :] = self.pairwise_gradient(Xv, Yv, W)
         return out
 
     def contract_gradient(self, X: ArrayLike, Y: ArrayLike | None, W: ArrayLike) -> FloatArray:
@@ -82,9 +95,11 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
             raise ValueError(
                 f"W must have shape (n_x, n_y) = {(Xv.shape[0], Yv.shape[0])}; got {Wv.shape}."
             )
-        return self._contract_gradient(Xv, Yv, Wv.astype(Xv.dtype, copy=False))
+        return self.pairwise_gradient(Xv, Yv, Wv.astype(Xv.dtype, copy=False))
 
-    # ------------------------------------------------------------------ internals
+    # ------------------------------------------------------------------ extension protocol
+    # Unchecked: the arguments are validated float arrays of one dtype (solvers and operators
+    # call these block by block; see the module docstring).
     def _check_pair(self, X: ArrayLike, Y: ArrayLike | None) -> tuple[FloatArray, FloatArray]:
         if not self.differentiable:
             raise TypeError(f"{type(self).__name__} is not differentiable; it has no gradient.")
@@ -96,33 +111,34 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         return _common_dtype(Xv, Yv)
 
     @abstractmethod
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         """Gram block between validated arrays; ``same`` says X and Y are the same points."""
 
     @abstractmethod
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         """``k(x_i, x_i)`` for validated ``X`` (noise included, as on the diagonal of K(X))."""
 
-    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+    def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+        """``G[i] = Σ_j W[i, j] ∇_x k(x_i, y_j)`` for validated arrays (differentiable kernels)."""
         raise TypeError(f"{type(self).__name__} is not differentiable; it has no gradient.")
 
     # hooks used by the kernel operators ---------------------------------------
-    def _diagonal_noise(self) -> float:
+    def diagonal_noise(self) -> float:
         """Value added to ``K[i, i]`` when X and Y are the same points (GP noise ``v2``)."""
         return 0.0
 
-    def _prepare(self, X: FloatArray) -> Any:
+    def prepare(self, X: FloatArray) -> Any:
         """Per-data precomputation reused across row blocks (default: the data itself)."""
         return X
 
-    def _block(
+    def block(
         self, prepared: Any, start: int, stop: int, cols: slice | None = None
     ) -> FloatArray:
-        """Rows ``start:stop`` (and columns ``cols``) of ``K(X, X)`` from ``_prepare(X)``,
+        """Rows ``start:stop`` (and columns ``cols``) of ``K(X, X)`` from ``prepare(X)``,
         without the diagonal noise, which the operator adds."""
         X = prepared
         Y = X if cols is None else X[cols]
-        return self._pairwise(X[start:stop], Y, same=False)
+        return self.pairwise(X[start:stop], Y, same=False)
 
 
 def _common_dtype(X: FloatArray, Y: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -28,13 +28,13 @@ class Linear(Kernel):
     def __init__(self) -> None:
         pass
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         return X @ Y.T
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         return np.einsum("ij,ij->i", X, X)
 
-    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+    def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         return W @ Y
 
 
@@ -75,15 +75,15 @@ class Polynomial(Kernel):
         B += self.coef0
         return B
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         B = self._base(X, Y)
         return np.power(B, self.degree, out=B)
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         self._check()
         return (self.gamma * np.einsum("ij,ij->i", X, X) + self.coef0) ** self.degree
 
-    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+    def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         B = self._base(X, Y)
         G = self.degree * self.gamma * B ** (self.degree - 1)
         G *= W
@@ -116,7 +116,7 @@ class Cosine(Kernel):
             )
         return n
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         nx = self._norms(X, "X")
         ny = nx if same else self._norms(Y, "Y")
         K = X @ Y.T
@@ -126,11 +126,11 @@ class Cosine(Kernel):
             K[np.diag_indices_from(K)] = 1.0
         return K
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         self._norms(X, "X")
         return np.ones(X.shape[0], dtype=X.dtype)
 
-    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+    def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         # ∇_x [x·y/(|x||y|)] = y/(|x||y|) − (x·y) x/(|x|³|y|)
         nx, ny = self._norms(X, "X"), self._norms(Y, "Y")
         K = (X @ Y.T) / nx[:, None] / ny[None, :]
@@ -155,12 +155,12 @@ class Precomputed(Kernel):
             raise ValueError("A precomputed kernel takes one argument, the kernel matrix itself.")
         return check_matrix(X, "K", copy=True)
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         raise ValueError(
             "A precomputed kernel cannot be evaluated on feature vectors; pass the kernel matrix."
         )
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         return check_square_kernel(X).diagonal().copy()
 
 
@@ -188,7 +188,7 @@ class CallableKernel(Kernel):
         self.func = func
         self.params = params
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         if not callable(self.func):
             raise TypeError(f"func must be callable; got {type(self.func).__name__}.")
         K = np.asarray(self.func(X, Y, **(self.params or {})), dtype=X.dtype)
@@ -200,12 +200,12 @@ class CallableKernel(Kernel):
         check_finite(K, "the kernel callable's output")
         return K
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         # One row at a time would call func n times; blocks of 1,024 keep it vectorised.
         out = np.empty(X.shape[0], dtype=X.dtype)
         for a in range(0, X.shape[0], 1024):
             b = min(a + 1024, X.shape[0])
-            out[a:b] = np.diagonal(self._pairwise(X[a:b], X[a:b]))
+            out[a:b] = np.diagonal(self.pairwise(X[a:b], X[a:b]))
         return out
 
 

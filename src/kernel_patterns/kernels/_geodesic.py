@@ -463,7 +463,7 @@ class GeodesicKernel(Kernel):
             self_k[a : a + 512] = m - 0.5 * st.grand_mean
         return out, self_k
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         if same:
             st = self._state_for(X)
             if isinstance(st, _LandmarkState):
@@ -476,7 +476,7 @@ class GeodesicKernel(Kernel):
             return (F @ st.F.T).astype(X.dtype, copy=False)
         return self._out_of_sample(X, st)[0].astype(X.dtype, copy=False)
 
-    def _diag(self, X: FloatArray) -> FloatArray:
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
         st: _GeodesicState | _LandmarkState | None = getattr(self, "_state", None)
         if st is None or (X.shape == st.X.shape and np.array_equal(X, st.X.astype(X.dtype))):
             st = self._state_for(X)
@@ -488,11 +488,11 @@ class GeodesicKernel(Kernel):
             return np.einsum("ij,ij->i", F, F).astype(X.dtype)
         return self._out_of_sample(X, st)[1].astype(X.dtype, copy=False)
 
-    def _prepare(self, X: FloatArray) -> Any:
+    def prepare(self, X: FloatArray) -> Any:
         st = self._state_for(X)
         return st.F if isinstance(st, _LandmarkState) else st.K
 
-    def _block(self, prepared: Any, start: int, stop: int, cols: slice | None = None) -> FloatArray:
+    def block(self, prepared: Any, start: int, stop: int, cols: slice | None = None) -> FloatArray:
         if self.approximation == "landmark":
             F = prepared
             return np.asarray(F[start:stop] @ (F if cols is None else F[cols]).T)

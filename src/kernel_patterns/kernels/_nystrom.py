@@ -38,7 +38,7 @@ def _kernel_columns(
     out = np.empty((X.shape[0], L.shape[0]), dtype=dtype)
     Lc = L.astype(dtype, copy=False)
     for a in range(0, X.shape[0], _BLOCK):
-        out[a : a + _BLOCK] = kernel._pairwise(X[a : a + _BLOCK].astype(dtype, copy=False), Lc)
+        out[a : a + _BLOCK] = kernel.pairwise(X[a : a + _BLOCK].astype(dtype, copy=False), Lc)
     return out
 
 
@@ -66,14 +66,14 @@ def _kmeanspp_landmarks(
 ) -> np.ndarray:
     """D² sampling with the feature-space distance ``k(x,x) − 2k(x,l) + k(l,l)``."""
     n = X.shape[0]
-    diag = kernel._diag(X)
+    diag = kernel.pairwise_diag(X)
     chosen = [int(rng.randint(n))]
-    d2 = np.maximum(diag - 2 * kernel._pairwise(X, X[chosen]).ravel() + diag[chosen[0]], 0.0)
+    d2 = np.maximum(diag - 2 * kernel.pairwise(X, X[chosen]).ravel() + diag[chosen[0]], 0.0)
     for _ in range(1, m):
         total = d2.sum()
         nxt = int(rng.randint(n)) if total <= 0 else int(rng.choice(n, p=d2 / total))
         chosen.append(nxt)
-        d_new = diag - 2 * kernel._pairwise(X, X[[nxt]]).ravel() + diag[nxt]
+        d_new = diag - 2 * kernel.pairwise(X, X[[nxt]]).ravel() + diag[nxt]
         np.minimum(d2, np.maximum(d_new, 0.0), out=d2)
         d2[chosen] = 0.0
     return np.array(chosen)
@@ -92,7 +92,7 @@ def _leverage_landmarks(
     C = _kernel_columns(kernel, X, X[idx], dtype)
     F, _ = _features(C, C[idx], None)
     F64 = F.astype(np.float64)
-    lam = float(np.mean(kernel._diag(X[: min(n, 10_000)]))) * n / m
+    lam = float(np.mean(kernel.pairwise_diag(X[: min(n, 10_000)]))) * n / m
     G = F64.T @ F64 + lam * np.eye(F64.shape[1])
     scores = np.einsum("ij,ij->i", F64 @ np.linalg.inv(G), F64)
     p = np.maximum(scores, 1e-12)

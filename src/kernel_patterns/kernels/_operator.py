@@ -182,13 +182,13 @@ def _fill_dense(kernel: Kernel, X: FloatArray, K: FloatArray, n_threads: int) ->
     thread, so the ``exp`` work, which BLAS does not parallelise, uses every core too.
     """
     n = X.shape[0]
-    prepared = kernel._prepare(X.astype(K.dtype, copy=False))
+    prepared = kernel.prepare(X.astype(K.dtype, copy=False))
     tiles = [(a, b) for a in range(0, n, _TILE) for b in range(a, n, _TILE)]
 
     def work(tile: tuple[int, int]) -> None:
         a, b = tile
         a1, b1 = min(a + _TILE, n), min(b + _TILE, n)
-        block = kernel._block(prepared, a, a1, slice(b, b1))
+        block = kernel.block(prepared, a, a1, slice(b, b1))
         K[a:a1, b:b1] = block
         if a != b:
             K[b:b1, a:a1] = block.T
@@ -205,7 +205,7 @@ def _fill_dense(kernel: Kernel, X: FloatArray, K: FloatArray, n_threads: int) ->
         else:
             with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(n_threads) as pool:
                 list(pool.map(step, tiles))
-    noise = kernel._diagonal_noise()
+    noise = kernel.diagonal_noise()
     if noise:
         K[np.diag_indices(n)] += noise
 
@@ -237,9 +237,9 @@ class ChunkedKernelOperator(KernelOperator):
         self.n_samples = X.shape[0]
         self.block_memory = int(block_memory or DEFAULT_BLOCK_MEMORY)
         self.n_threads = n_threads or _n_threads()
-        self._prepared = kernel._prepare(X.astype(self.dtype, copy=False))
-        self._noise = kernel._diagonal_noise()
-        self._diag = kernel._diag(X).astype(self.dtype)
+        self._prepared = kernel.prepare(X.astype(self.dtype, copy=False))
+        self._noise = kernel.diagonal_noise()
+        self._diag = kernel.pairwise_diag(X).astype(self.dtype)
 
     def _default_block_rows(self) -> int:
         # Two block-sized arrays per thread (the block and the GEMM temporary).
@@ -247,7 +247,7 @@ class ChunkedKernelOperator(KernelOperator):
         return int(max(1, min(self.n_samples, self.block_memory // per_row)))
 
     def rows(self, start: int, stop: int) -> FloatArray:
-        block = self.kernel._block(self._prepared, start, stop)  # type: ignore[union-attr]
+        block = self.kernel.block(self._prepared, start, stop)  # type: ignore[union-attr]
         if self._noise:
             i = np.arange(start, stop)
             block[i - start, i] += self._noise
@@ -255,7 +255,7 @@ class ChunkedKernelOperator(KernelOperator):
 
     def _take_rows(self, idx: np.ndarray) -> FloatArray:
         Xi = self.X[idx].astype(self.dtype, copy=False)  # type: ignore[index]
-        out = self.kernel._pairwise(Xi, self.X.astype(self.dtype, copy=False))  # type: ignore[union-attr]
+        out = self.kernel.pairwise(Xi, self.X.astype(self.dtype, copy=False))  # type: ignore[union-attr]
         if self._noise:
             out[np.arange(idx.size), idx] += self._noise
         return out

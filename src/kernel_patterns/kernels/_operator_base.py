@@ -141,7 +141,7 @@ class KernelOperator(metaclass=ABCMeta):
         b = self._default_block_rows()
         X = self.X.astype(self.dtype, copy=False)
         for a in range(0, Yv.shape[0], b):
-            out[a : a + b] = self.kernel._pairwise(Yv[a : a + b].astype(self.dtype), X)
+            out[a : a + b] = self.kernel.pairwise(Yv[a : a + b].astype(self.dtype), X)
         return out
 
     def cross_diag(self, Y: ArrayLike) -> FloatArray:

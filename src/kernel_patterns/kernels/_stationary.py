@@ -59,7 +59,7 @@ class _StationaryKernel(Kernel):
         """f(0), the diagonal value without noise."""
 
     # ------------------------------------------------------------------
-    def _prepare(self, X: FloatArray, center: FloatArray | None = None) -> _Scaled:
+    def prepare(self, X: FloatArray, center: FloatArray | None = None) -> _Scaled:
         s = self._scales(X.shape[1])
         if center is None:
             center = X.mean(axis=0)
@@ -68,7 +68,7 @@ class _StationaryKernel(Kernel):
             Z *= np.sqrt(s).astype(X.dtype, copy=False)
         return _Scaled(Z=Z, sq=np.einsum("ij,ij->i", Z, Z))
 
-    def _block(
+    def block(
         self, prepared: _Scaled, start: int, stop: int, cols: slice | None = None
     ) -> FloatArray:
         Zb = prepared.Z if cols is None else prepared.Z[cols]
@@ -83,26 +83,26 @@ class _StationaryKernel(Kernel):
             D[idx - start, idx - c0] = 0.0
         return self._profile(D)
 
-    def _pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
+    def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         center = X.mean(axis=0)
-        pa = self._prepare(X, center)
+        pa = self.prepare(X, center)
         if same:
-            K = self._block(pa, 0, X.shape[0])
-            noise = self._diagonal_noise()
+            K = self.block(pa, 0, X.shape[0])
+            noise = self.diagonal_noise()
             if noise:
                 K[np.diag_indices_from(K)] += noise
             return K
-        pb = self._prepare(Y, center)
+        pb = self.prepare(Y, center)
         return self._profile(_sqdist(pa.Z, pa.sq, pb.Z, pb.sq))
 
-    def _diag(self, X: FloatArray) -> FloatArray:
-        return np.full(X.shape[0], self._f0() + self._diagonal_noise(), dtype=X.dtype)
+    def pairwise_diag(self, X: FloatArray) -> FloatArray:
+        return np.full(X.shape[0], self._f0() + self.diagonal_noise(), dtype=X.dtype)
 
-    def _contract_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
+    def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         # ∇_x f(r²) = 2 f'(r²) s ⊙ (x − y), so Σ_j W_ij ∇ = 2 s ⊙ (x_i Σ_j G_ij − (G Y)_i)
         # with G = W ∘ f'(r²): two GEMMs, no n × m × d array.
         center = X.mean(axis=0)
-        pa, pb = self._prepare(X, center), self._prepare(Y, center)
+        pa, pb = self.prepare(X, center), self.prepare(Y, center)
         K = self._profile(_sqdist(pa.Z, pa.sq, pb.Z, pb.sq))
         G = self._profile_slope(K)
         G *= W
@@ -240,10 +240,10 @@ class GPCovariance(_StationaryKernel):
         self._check()
         return float(self.v0 + self.v1)
 
-    def _diagonal_noise(self) -> float:
+    def diagonal_noise(self) -> float:
         self._check()
         return float(self.v2)
 
-    def _prepare(self, X: FloatArray, center: FloatArray | None = None) -> Any:
+    def prepare(self, X: FloatArray, center: FloatArray | None = None) -> Any:
         self._scales(X.shape[1])  # validate l against the data before any work
-        return super()._prepare(X, center)
+        return super().prepare(X, center)
