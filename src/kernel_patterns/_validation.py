@@ -157,3 +157,22 @@ def check_number(value: Any, name: str, *, low: float | None = None, strict: boo
     if low is not None and (v <= low if strict else v < low):
         raise ValueError(f"{name} must be {'>' if strict else '>='} {low:g}; got {value!r}.")
     return v
+
+
+def check_n_clusters(n_clusters: int, n_samples: int) -> None:
+    """Raise a ``ValueError`` when ``n_clusters`` exceeds ``n_samples``.
+
+    The one check every clustering estimator (and the command line, through them) uses.
+
+    Examples
+    --------
+    >>> check_n_clusters(3, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_samples=2 should be >= n_clusters=3: ...
+    """
+    if n_clusters > n_samples:
+        raise ValueError(
+            f"n_samples={n_samples} should be >= n_clusters={n_clusters}: n_clusters is larger "
+            f"than the number of samples ({n_clusters} is more than the {n_samples} samples)."
+        )

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linear_sum_assignment
 
-from ._validation import check_labels
+from ._validation import check_labels, check_n_clusters
 
 __all__ = [
     "cluster_error",
@@ -278,8 +278,7 @@ def spectral_lower_bound(K: Any, n_clusters: int) -> float:
         n = dense.shape[0]
         A = dense
         trace = float(np.trace(dense))
-    if k > n:
-        raise ValueError(f"n_clusters={k} must be <= the number of samples {n}.")
+    check_n_clusters(k, n)
     if dense is not None or k >= n - 1:
         M = np.asarray(dense if dense is not None else K.to_dense(), dtype=np.float64)
         top = np.linalg.eigvalsh(M)[::-1][:k]

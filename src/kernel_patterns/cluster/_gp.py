@@ -29,7 +29,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import FloatArray
+from .._validation import FloatArray, check_n_clusters
 from ..kernels import GPCovariance, Kernel, Precomputed, make_kernel
 from ._gp_flow import flow_to_equilibria
 from ._gp_graph import components_at, level_for_n_clusters, segment_levels
@@ -274,10 +274,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         if self.level is not None and self.n_clusters is not None:
             raise ValueError("give level or n_clusters, not both.")
         Xv = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, copy=True)
-        if self.n_clusters is not None and self.n_clusters > Xv.shape[0]:
-            raise ValueError(
-                f"n_clusters={self.n_clusters} is more than the {Xv.shape[0]} samples."
-            )
+        if self.n_clusters is not None:
+            check_n_clusters(self.n_clusters, Xv.shape[0])
         plan = self._plan(Xv)
         # the data-driven length scale follows the points that shape the landscape: all of them
         # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour

@@ -24,6 +24,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .._validation import check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -92,11 +93,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:
         Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1)
         n = Xv.shape[0]
-        if n < self.n_clusters:
-            raise ValueError(
-                f"n_samples={n} should be >= n_clusters={self.n_clusters}: "
-                "there are fewer samples than clusters."
-            )
+        check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
         if not w.sum() > 0:
             raise ValueError("sample_weight must have a positive sum.")

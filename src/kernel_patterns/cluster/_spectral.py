@@ -39,7 +39,7 @@ from .._graph import (
     sparse_components,
 )
 from .._lowrank import low_rank_top_eigenpairs
-from .._validation import FloatArray
+from .._validation import FloatArray, check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -430,8 +430,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         )
         n = op.n_samples
         k = self.n_clusters
-        if k > n:
-            raise ValueError(f"n_clusters={k} is larger than the number of samples ({n}).")
+        check_n_clusters(k, n)
         if self.assign == "threshold" and k != 2:
             raise ValueError(
                 f"assign='threshold' splits the data in two; it needs n_clusters=2, got {k}."

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from sklearn.utils import check_random_state
 
-from .._validation import FloatArray, check_matrix
+from .._validation import FloatArray, check_matrix, check_n_clusters
 from ..kernels import make_kernel
 from ._client import check_client
 from ._nystrom import NystromMap, _check_dask_X, _sample_rows, nystrom_features
@@ -155,8 +155,7 @@ def dask_kmeans(
             raise TypeError(f"{name} must be an integer; got {v!r}.")
         if v < low:
             raise ValueError(f"{name} must be >= {low}; got {v}.")
-    if n_clusters > n:
-        raise ValueError(f"n_samples={n} should be >= n_clusters={n_clusters}.")
+    check_n_clusters(n_clusters, n)
     if not (np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol must be a finite number >= 0; got {tol!r}.")
     rng = check_random_state(random_state)
