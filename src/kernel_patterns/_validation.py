@@ -169,10 +169,11 @@ def check_n_clusters(n_clusters: int, n_samples: int) -> None:
     >>> check_n_clusters(3, 2)
     Traceback (most recent call last):
     ...
-    ValueError: n_samples=2 should be >= n_clusters=3: ...
+    ValueError: n_clusters=3 is larger than the number of samples, 2: ...
     """
     if n_clusters > n_samples:
         raise ValueError(
-            f"n_samples={n_samples} should be >= n_clusters={n_clusters}: n_clusters is larger "
-            f"than the number of samples ({n_clusters} is more than the {n_samples} samples)."
+            f"n_clusters={n_clusters} is larger than the number of samples, {n_samples}: a "
+            f"clustering cannot have more than the {n_samples} samples as clusters "
+            f"(n_samples={n_samples} should be >= n_clusters={n_clusters})."
         )

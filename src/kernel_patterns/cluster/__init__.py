@@ -10,9 +10,9 @@
   Laplacian) with its assignment rules (re-clustering, eigenvector, QR, threshold).
 """
 
-from ._gp import GPClustering
 from ._kernel_kmeans import KernelKMeans
 from ._soft_kernel_kmeans import SoftKernelKMeans
 from ._spectral import SpectralClustering
+from .gp import GPClustering
 
 __all__ = ["GPClustering", "KernelKMeans", "SoftKernelKMeans", "SpectralClustering"]

@@ -1,16 +1,17 @@
 """GP-variance clustering's flow (eq. 4.2) partition by partition on Dask workers.
 
-The fitted variance model (:class:`~kernel_patterns.cluster._gp_variance.GPVarianceModel`:
+The fitted variance model (:class:`~kernel_patterns.cluster.gp.GPVarianceModel`:
 kernel, training points and Cholesky factor; a picklable dataclass) is broadcast once to
 every worker with ``client.scatter(model, broadcast=True)``; each partition of the points
 descends σ² with the existing batched solver
-:func:`~kernel_patterns.cluster._gp_flow.flow_to_equilibria`. The driver then merges the
+:func:`~kernel_patterns.cluster.gp.flow_to_equilibria`. The driver then merges the
 partitions' SEPs with the solver's own rule: a SEP within ``merge_radius`` length scales of
 one already known joins it, otherwise it is new.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import FloatArray, check_matrix
-from ..cluster._gp_flow import flow_to_equilibria
-from ..cluster._gp_variance import GPVarianceModel
+from ..cluster.gp import GPVarianceModel, flow_to_equilibria
 from ._client import check_client, worker_threads
 from ._nystrom import _check_dask_X, _is_dask
 
@@ -100,16 +100,9 @@ def gp_flow(
     model: GPVarianceModel,
     X: Any,
     *,
-    length_scale: float,
-    variance_scale: float,
-    tol: float = 1e-4,
-    max_iter: int = 500,
-    merge_radius: float = 0.1,
-    capture: float = 2.0,
-    known: FloatArray | None = None,
-    share_new: bool = True,
     n_partitions: int | None = None,
     client: Any = None,
+    **flow_params: Any,
 ) -> DaskFlowResult:
     """:func:`flow_to_equilibria` of every row of ``X``, partition by partition on Dask.
 
@@ -120,11 +113,13 @@ def gp_flow(
     X : ndarray or dask.array.Array of shape (n_points, n_features)
         Starting points: a numpy array is split into ``n_partitions`` row ranges; a Dask
         array flows block by block where its blocks are.
-    length_scale, variance_scale, tol, max_iter, merge_radius, capture, known, share_new
-        As in :func:`~kernel_patterns.cluster._gp_flow.flow_to_equilibria` (per partition).
     n_partitions : int, default=None
         For a numpy ``X``: partitions (default one per worker thread).
     client : distributed.Client, default=None
+    **flow_params
+        Keyword arguments of :func:`~kernel_patterns.cluster.gp.flow_to_equilibria`, applied
+        to every partition: ``length_scale`` and ``variance_scale`` (required), ``tol``,
+        ``max_iter``, ``merge_radius``, ``capture``, ``known``, ``share_new``.
 
     Returns
     -------
@@ -133,18 +128,21 @@ def gp_flow(
     client = check_client(client)
     if not isinstance(model, GPVarianceModel):
         raise TypeError(f"model must be a GPVarianceModel; got {type(model).__name__}.")
-    if not (np.isfinite(length_scale) and length_scale > 0):
-        raise ValueError(f"length_scale must be a finite number > 0; got {length_scale!r}.")
-    if not (np.isfinite(variance_scale) and variance_scale > 0):
-        raise ValueError(f"variance_scale must be a finite number > 0; got {variance_scale!r}.")
+    kwargs = dict(flow_params)
+    for name in ("length_scale", "variance_scale"):
+        if name not in kwargs:
+            raise TypeError(f"gp_flow() missing required keyword argument: {name!r}.")
+        value = kwargs[name]
+        if not (np.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
+        kwargs[name] = float(value)
+    unknown = set(kwargs) - set(inspect.signature(flow_to_equilibria).parameters) - {
+        "model", "X0"}
+    if unknown:
+        raise TypeError(f"gp_flow() got unexpected keyword argument(s): {sorted(unknown)}.")
     parts, d = _partition_futures(X, client, n_partitions)
     if d != model.X.shape[1]:
         raise ValueError(f"X has {d} features, but the model was fitted on {model.X.shape[1]}.")
-    kwargs = {
-        "length_scale": float(length_scale), "variance_scale": float(variance_scale), "tol": tol,
-        "max_iter": max_iter, "merge_radius": merge_radius, "capture": capture, "known": known,
-        "share_new": share_new,
-    }
     model_future = client.scatter(model, broadcast=True, hash=False)
     try:
         futs = [client.submit(_flow_partition, model_future, part, kwargs, pure=False)
@@ -152,7 +150,9 @@ def gp_flow(
         results = list(client.gather(futs))
     finally:
         client.cancel([model_future])  # parts: released with their last reference
-    equilibria, assignment = _merge_seps(results, known, merge_radius * length_scale, d)
+    default_radius = inspect.signature(flow_to_equilibria).parameters["merge_radius"].default
+    radius = kwargs.get("merge_radius", default_radius) * kwargs["length_scale"]
+    equilibria, assignment = _merge_seps(results, kwargs.get("known"), radius, d)
     return DaskFlowResult(
         equilibria=equilibria,
         assignment=assignment,

@@ -122,6 +122,14 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         """``G[i] = Σ_j W[i, j] ∇_x k(x_i, y_j)`` for validated arrays (differentiable kernels)."""
         raise TypeError(f"{type(self).__name__} is not differentiable; it has no gradient.")
 
+    def pairwise_gradient_from_gram(
+        self, X: FloatArray, Y: FloatArray, K: FloatArray, W: FloatArray
+    ) -> FloatArray:
+        """:meth:`pairwise_gradient` when the Gram block ``K = pairwise(X, Y)`` is already at
+        hand; kernels whose gradient follows from ``K`` (stationary ones) reuse it, the
+        default ignores it."""
+        return self.pairwise_gradient(X, Y, W)
+
     # hooks used by the kernel operators ---------------------------------------
     def diagonal_noise(self) -> float:
         """Value added to ``K[i, i]`` when X and Y are the same points (GP noise ``v2``)."""

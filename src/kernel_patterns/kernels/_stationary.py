@@ -104,6 +104,14 @@ class _StationaryKernel(Kernel):
         center = X.mean(axis=0)
         pa, pb = self.prepare(X, center), self.prepare(Y, center)
         K = self._profile(_sqdist(pa.Z, pa.sq, pb.Z, pb.sq))
+        return self.pairwise_gradient_from_gram(X, Y, K, W)
+
+    def pairwise_gradient_from_gram(
+        self, X: FloatArray, Y: FloatArray, K: FloatArray, W: FloatArray
+    ) -> FloatArray:
+        """:meth:`pairwise_gradient` from the Gram block ``K = pairwise(X, Y)`` already at
+        hand (a stationary kernel's gradient is a function of its value): no second kernel
+        evaluation. ``K`` is not modified."""
         G = self._profile_slope(K)
         G *= W
         out = X * G.sum(axis=1)[:, None] - G @ Y

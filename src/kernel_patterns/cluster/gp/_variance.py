@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 
-from .._validation import FloatArray
-from ..kernels import Kernel, make_operator
+from ..._validation import FloatArray
+from ...kernels import Kernel, make_operator
 
 #: relative jitter tried, in order, when the Cholesky factorisation of C fails.
 _JITTERS = (0.0, 1e-10, 1e-8, 1e-6, 1e-4)
@@ -32,7 +32,7 @@ class VarianceFunction(Protocol):
     """What the flow and the segment checks need of a variance model.
 
     Implemented by :class:`GPVarianceModel` (exact, eq. 3.1) and
-    :class:`~._gp_inducing.InducingVarianceModel` (DTC/FITC inducing points).
+    :class:`~._inducing.InducingVarianceModel` (DTC/FITC inducing points).
     """
 
     kernel: Kernel
@@ -50,8 +50,64 @@ class VarianceFunction(Protocol):
         ...
 
 
+class BlockedVariance:
+    """The evaluation loop both variance models share (exact and inducing points).
+
+    ``σ²(q) = κ(q) − e(q)`` with the *explained* variance ``e`` of the subclass
+    (``_explained``), evaluated ``_block_rows`` query points at a time, clipped at 0; the
+    gradient ``∇σ² = ∇κ − 2 Σ_j β_j(q) ∇k(q, x_j)`` from the subclass's
+    ``_block_value_and_gradient`` (returning ``e`` and the sum), with ``∇κ = 0`` for
+    stationary kernels and ``2 ∂₁k(x, x)`` otherwise (errata 2: a closed form, no numerical
+    gradients).
+    """
+
+    kernel: Kernel
+    #: query points per block (bounds the ``block × N`` kernel block held at once).
+    _block_rows: ClassVar[int] = _BLOCK
+
+    def _kappa(self, Q: FloatArray) -> FloatArray:
+        return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
+
+    def _explained(self, Qb: FloatArray) -> FloatArray:
+        raise NotImplementedError
+
+    def _block_value_and_gradient(self, Qb: FloatArray) -> tuple[FloatArray, FloatArray]:
+        raise NotImplementedError
+
+    def variance(self, Q: FloatArray) -> FloatArray:
+        """σ²(q) for every row of ``Q``, clipped at 0."""
+        out = np.empty(Q.shape[0])
+        step = self._block_rows
+        for a in range(0, Q.shape[0], step):
+            Qb = Q[a : a + step]
+            out[a : a + step] = self._kappa(Qb) - self._explained(Qb)
+        np.maximum(out, 0.0, out=out)
+        return out
+
+    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """σ²(q) (clipped at 0) and its closed-form gradient ∇σ²(q) for every row of ``Q``."""
+        n = Q.shape[0]
+        val = np.empty(n)
+        grad = np.empty(Q.shape)
+        step = self._block_rows
+        for a in range(0, n, step):
+            Qb = Q[a : a + step]
+            explained, g = self._block_value_and_gradient(Qb)
+            val[a : a + step] = self._kappa(Qb) - explained
+            g *= -2.0
+            if not self.kernel.stationary:
+                g += 2.0 * _self_gradient(self.kernel, Qb)
+            grad[a : a + step] = g
+        np.maximum(val, 0.0, out=val)
+        return val, grad
+
+    def gradient(self, Q: FloatArray) -> FloatArray:
+        """∇σ²(q) for every row of ``Q``."""
+        return self.value_and_gradient(Q)[1]
+
+
 @dataclass
-class GPVarianceModel:
+class GPVarianceModel(BlockedVariance):
     """A fitted variance function: training points, kernel and the Cholesky factor of C.
 
     Attributes
@@ -71,46 +127,16 @@ class GPVarianceModel:
     L: FloatArray
     jitter: float = 0.0
 
-    # ------------------------------------------------------------------ evaluation
-    def _kappa(self, Q: FloatArray) -> FloatArray:
-        return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
+    def _block_value_and_gradient(self, Qb: FloatArray) -> tuple[FloatArray, FloatArray]:
+        # ∇σ² = ∇κ − 2 Σ_j (C⁻¹k)_j ∇k_j: the sum part, from one kernel block and two solves
+        V = self._half_solve(Qb)  # L⁻¹ kᵀ, shape (N, b)
+        alpha = solve_triangular(self.L, V, lower=True, trans="T", check_finite=False)
+        g = self.kernel.pairwise_gradient(Qb, self.X, np.ascontiguousarray(alpha.T))
+        return np.einsum("ij,ij->j", V, V), g
 
-    def variance(self, Q: FloatArray) -> FloatArray:
-        """σ²(q) for every row of ``Q`` (eq. 3.1), clipped at 0."""
-        out = np.empty(Q.shape[0])
-        for a in range(0, Q.shape[0], _BLOCK):
-            Qb = Q[a : a + _BLOCK]
-            V = self._half_solve(Qb)
-            out[a : a + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", V, V)
-        np.maximum(out, 0.0, out=out)
-        return out
-
-    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """σ²(q) (clipped at 0) and ∇σ²(q) for every row of ``Q``.
-
-        ``∇σ² = ∇κ − 2 Σ_j (C⁻¹k)_j ∇k_j`` (differentiating eq. 3.1; errata 2: a closed form,
-        no numerical gradients). ``∇κ = 0`` for stationary kernels; otherwise
-        ``∇κ(x) = 2 ∂₁k(x, x)`` for a symmetric kernel.
-        """
-        n = Q.shape[0]
-        val = np.empty(n)
-        grad = np.empty(Q.shape)
-        for a in range(0, n, _BLOCK):
-            Qb = Q[a : a + _BLOCK]
-            V = self._half_solve(Qb)  # L⁻¹ kᵀ, shape (N, b)
-            val[a : a + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->j", V, V)
-            alpha = solve_triangular(self.L, V, lower=True, trans="T", check_finite=False)
-            g = self.kernel.pairwise_gradient(Qb, self.X, np.ascontiguousarray(alpha.T))
-            g *= -2.0
-            if not self.kernel.stationary:
-                g += 2.0 * _self_gradient(self.kernel, Qb)
-            grad[a : a + _BLOCK] = g
-        np.maximum(val, 0.0, out=val)
-        return val, grad
-
-    def gradient(self, Q: FloatArray) -> FloatArray:
-        """∇σ²(q) for every row of ``Q``."""
-        return self.value_and_gradient(Q)[1]
+    def _explained(self, Qb: FloatArray) -> FloatArray:
+        V = self._half_solve(Qb)
+        return np.einsum("ij,ij->j", V, V)
 
     def _half_solve(self, Q: FloatArray) -> FloatArray:
         Kq = np.asarray(self.kernel.pairwise(Q, self.X, same=False), dtype=np.float64)

@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 from scipy.sparse.csgraph import minimum_spanning_tree
 from scipy.spatial.distance import cdist
 
-from .._validation import FloatArray
-from ._gp_variance import VarianceFunction
+from ..._validation import FloatArray
+from ._variance import VarianceFunction
 
 MAX_COMPLETE_PAIRS = 2_000
 N_NEIGHBORS = 10

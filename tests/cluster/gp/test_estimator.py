@@ -13,14 +13,14 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets, metrics
 from kernel_patterns.cluster import GPClustering as GPClustering2
-from kernel_patterns.cluster._gp import default_kernel
-from kernel_patterns.cluster._gp_graph import (
+from kernel_patterns.cluster.gp import default_kernel
+from kernel_patterns.cluster.gp._graph import (
     candidate_pairs,
     components_at,
     segment_levels,
     single_linkage,
 )
-from kernel_patterns.cluster._gp_variance import fit_variance_model
+from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import RBF, GPCovariance, Linear, Polynomial
 
 PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
@@ -336,7 +336,7 @@ def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) 
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    from kernel_patterns.cluster import _gp_graph
+    from kernel_patterns.cluster.gp import _graph as _gp_graph
 
     monkeypatch.setattr(_gp_graph, "MAX_COMPLETE_PAIRS", 10)
     S = np.random.default_rng(0).uniform(size=(60, 2))

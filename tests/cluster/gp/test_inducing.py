@@ -12,10 +12,10 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster._gp_assign import assign_to_equilibria, default_batch_size
-from kernel_patterns.cluster._gp_flow import flow_to_equilibria
-from kernel_patterns.cluster._gp_graph import components_at
-from kernel_patterns.cluster._gp_inducing import (
+from kernel_patterns.cluster.gp._assign import assign_to_equilibria, default_batch_size
+from kernel_patterns.cluster.gp._flow import flow_to_equilibria
+from kernel_patterns.cluster.gp._graph import components_at
+from kernel_patterns.cluster.gp._inducing import (
     InducingVarianceModel,
     choose_inducing_points,
     finish_inducing_model,
@@ -23,8 +23,8 @@ from kernel_patterns.cluster._gp_inducing import (
     inducing_basis,
     inducing_statistics,
 )
-from kernel_patterns.cluster._gp_landscape import FlowOptions, fit_landscape
-from kernel_patterns.cluster._gp_variance import fit_variance_model
+from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
+from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import RBF, GPCovariance, Polynomial
 
 PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
@@ -272,9 +272,9 @@ def test_random_state_reproducible_and_labels_at() -> None:
     assert adjusted_rand_score(y, a.labels_) == 1.0
     assert a.variance(X).shape == (600,) and a.variance_gradient(X[:3]).shape == (3, 2)
     # the pure per-block function a distributed driver calls, with a pickled model
-    model = pickle.loads(pickle.dumps(a._model))
+    model = pickle.loads(pickle.dumps(a.landscape_.model))
     parts = [assign_to_equilibria(model, X[i : i + 200], a.equilibria_,
-                                  **a._assign_params()).basins for i in range(0, 600, 200)]
+                                  **a.assign_params()).basins for i in range(0, 600, 200)]
     assert np.array_equal(a.equilibrium_labels_[np.concatenate(parts)], a.predict(X))
     assert adjusted_rand_score(a.predict(X), a.labels_) == 1.0
     far = a.predict(np.array([[3.0, 3.0], [0.5, 0.5]]))  # far away, and the rings' centre
@@ -299,7 +299,7 @@ def test_default_kernel_and_level_follow_the_subsample_on_many_points() -> None:
     assert gp.n_clusters_ == 2
     assert adjusted_rand_score(y, gp.labels_) >= 0.99
     assert gp.max_variance_ == pytest.approx(
-        float(gp._model.variance(X[gp._landscape.plan.subsample]).max())
+        float(gp.landscape_.model.variance(X[gp.landscape_.plan.subsample]).max())
     )
 
 

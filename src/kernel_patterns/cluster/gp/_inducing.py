@@ -48,15 +48,14 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
-from .._validation import FloatArray
-from ..kernels import Kernel
-from ..kernels._stationary import _StationaryKernel
-from ._gp_variance import _self_gradient
+from ..._validation import FloatArray
+from ...kernels import Kernel
+from ._variance import BlockedVariance
 
 InducingForm = Literal["dtc", "fitc"]
 Landmarks = Literal["kmeans", "kmeans++", "uniform"]
@@ -78,12 +77,12 @@ _KMEANS_SAMPLE = 50
 
 
 @dataclass
-class InducingVarianceModel:
+class InducingVarianceModel(BlockedVariance):
     """A fitted inducing-point variance function (DTC or FITC; see the module docstring).
 
     Plain arrays and a kernel object: picklable, so it can be broadcast to workers. Same
-    methods as :class:`~._gp_variance.GPVarianceModel` (``variance``, ``value_and_gradient``,
-    ``gradient``), so :func:`~._gp_flow.flow_to_equilibria` and the segment checks take either.
+    methods as :class:`~._variance.GPVarianceModel` (``variance``, ``value_and_gradient``,
+    ``gradient``), so :func:`~._flow.flow_to_equilibria` and the segment checks take either.
 
     Attributes
     ----------
@@ -107,62 +106,26 @@ class InducingVarianceModel:
     jitter: float
     form: str
 
-    def _kappa(self, Q: FloatArray) -> FloatArray:
-        return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
+    _block_rows: ClassVar[int] = _BLOCK
 
     def _half(self, Q: FloatArray) -> FloatArray:
         """``c = k_u(Q) G``, shape (n, r): σ² = κ − ‖c‖²."""
         Kq = np.asarray(self.kernel.pairwise(Q, self.U, same=False), dtype=np.float64)
         return Kq @ self.G
 
-    def variance(self, Q: FloatArray) -> FloatArray:
-        """σ²(q) = κ(q) − ‖Gᵀ k_u(q)‖² for every row of ``Q``, clipped at 0."""
-        out = np.empty(Q.shape[0])
-        for s in range(0, Q.shape[0], _BLOCK):
-            Qb = Q[s : s + _BLOCK]
-            c = self._half(Qb)
-            out[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
-        np.maximum(out, 0.0, out=out)
-        return out
+    def _explained(self, Qb: FloatArray) -> FloatArray:
+        # σ²(q) = κ(q) − ‖Gᵀ k_u(q)‖²
+        c = self._half(Qb)
+        return np.einsum("ij,ij->i", c, c)
 
-    def value_and_gradient(self, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """σ²(q) (clipped at 0) and its closed-form gradient ∇σ²(q) for every row of ``Q``."""
-        n = Q.shape[0]
-        val = np.empty(n)
-        grad = np.empty(Q.shape)
-        for s in range(0, n, _BLOCK):
-            Qb = Q[s : s + _BLOCK]
-            Kq = np.asarray(self.kernel.pairwise(Qb, self.U, same=False), dtype=np.float64)
-            c = Kq @ self.G
-            val[s : s + _BLOCK] = self._kappa(Qb) - np.einsum("ij,ij->i", c, c)
-            beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
-            if isinstance(self.kernel, _StationaryKernel):
-                # the kernel's contract_gradient, reusing the block Kq instead of rebuilding it:
-                # Σ_j β_j ∇k(q, u_j) = 2 s ⊙ (q Σ_j H_j − H U), H = β ∘ f'(r²)
-                H = self.kernel._profile_slope(Kq)
-                H *= beta
-                g = Qb * H.sum(axis=1)[:, None] - H @ self.U
-                g *= 2.0
-                scales = self.kernel._scales(Q.shape[1])
-                if scales is not None:
-                    g *= scales
-            else:
-                g = self.kernel.pairwise_gradient(Qb, self.U, beta)
-            g *= -2.0
-            if not self.kernel.stationary:
-                g += 2.0 * _self_gradient(self.kernel, Qb)
-            grad[s : s + _BLOCK] = g
-        np.maximum(val, 0.0, out=val)
-        return val, grad
-
-    def gradient(self, Q: FloatArray) -> FloatArray:
-        """∇σ²(q) for every row of ``Q``."""
-        return self.value_and_gradient(Q)[1]
-
-    @property
-    def n_components(self) -> int:
-        """Number of inducing points m."""
-        return int(self.U.shape[0])
+    def _block_value_and_gradient(self, Qb: FloatArray) -> tuple[FloatArray, FloatArray]:
+        Kq = np.asarray(self.kernel.pairwise(Qb, self.U, same=False), dtype=np.float64)
+        c = Kq @ self.G
+        beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
+        # the kernel's gradient contraction reusing the block Kq (stationary kernels need no
+        # second evaluation): Σ_j β_j ∇k(q, u_j)
+        g = self.kernel.pairwise_gradient_from_gram(Qb, self.U, Kq, beta)
+        return np.einsum("ij,ij->i", c, c), g
 
 
 def choose_inducing_points(

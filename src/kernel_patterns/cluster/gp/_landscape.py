@@ -1,13 +1,13 @@
 """One fit of the GP variance landscape: model, SEPs and the saddle-level hierarchy.
 
-Shared by both paths of :class:`~._gp.GPClustering`:
+One step of :func:`~._solver.gp_landscape` (one kernel), shared by both of its paths:
 
 * ``approximation="exact"``: the exact variance (eq. 3.1), every training point flowed to its
   SEP (eq. 4.2);
-* ``approximation="inducing"``: the DTC/FITC variance of :mod:`~._gp_inducing` with the
+* ``approximation="inducing"``: the DTC/FITC variance of :mod:`~._inducing` with the
   inducing points of an :class:`InducingPlan`; only the plan's subsample is flowed to the
   end (the SEPs); the other points are assigned later by
-  :func:`~._gp_assign.assign_to_equilibria` (:func:`landscape_basins`).
+  :func:`~._assign.assign_to_equilibria` (:func:`landscape_basins`).
 
 Then, in both, the segment checks between the SEPs (eq. 4.3 as corrected in errata 1) and
 their single-linkage hierarchy (errata 3).
@@ -20,14 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import FloatArray
-from ..kernels import Kernel
-from ._gp_assign import assign_to_equilibria
-from ._gp_flow import FlowResult, flow_to_equilibria
-from ._gp_graph import candidate_pairs, segment_levels, single_linkage
-from ._gp_inducing import InducingForm, fit_inducing_model
-from ._gp_kernel import kernel_length_scale
-from ._gp_variance import VarianceFunction, fit_variance_model
+from ..._validation import FloatArray
+from ...kernels import Kernel
+from ._assign import assign_to_equilibria
+from ._flow import FlowResult, flow_to_equilibria
+from ._graph import candidate_pairs, segment_levels, single_linkage
+from ._inducing import InducingForm, fit_inducing_model
+from ._kernel import kernel_length_scale
+from ._variance import VarianceFunction, fit_variance_model
 
 #: the inducing-point form used by GPClustering(approximation="inducing"): FITC (its
 #: per-point noise correction keeps the variance at data points far from U closer to the
@@ -111,7 +111,7 @@ def fit_landscape(
 def _chunked_flow(
     model: VarianceFunction, X: FloatArray, chunk: int, **kw: float
 ) -> FlowResult:
-    """:func:`~._gp_flow.flow_to_equilibria` over ``chunk`` points at a time, the SEPs found
+    """:func:`~._flow.flow_to_equilibria` over ``chunk`` points at a time, the SEPs found
     so far passed on as ``known`` (bounds the per-iteration temporaries by
     ``chunk × n_equilibria``; one chunk is exactly one call)."""
     if X.shape[0] <= chunk:
@@ -133,7 +133,7 @@ def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArra
     """Index of the SEP of every training point.
 
     Exact: where its own flow went. Inducing: the subsample's flows, and
-    :func:`~._gp_assign.assign_to_equilibria` (short flow) for every other point.
+    :func:`~._assign.assign_to_equilibria` (short flow) for every other point.
     """
     if fit.plan is None:
         return fit.flow.assignment
@@ -143,29 +143,21 @@ def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArra
     rest = np.ones(X.shape[0], dtype=bool)
     rest[sub] = False
     if rest.any():
-        basins[rest] = assign_new(fit, X[rest], opts)
+        basins[rest] = assign_new(fit.model, fit.S, fit.ell, fit.r_star, X[rest], opts)
     return basins
 
 
-def assign_new(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArray[np.intp]:
-    """SEP index of every row of ``X`` by the short flow of the inducing path."""
+def assign_new(
+    model: VarianceFunction,
+    S: FloatArray,
+    length_scale: float,
+    r_star: float,
+    X: FloatArray,
+    opts: FlowOptions,
+) -> NDArray[np.intp]:
+    """SEP index (row of ``S``) of every row of ``X`` by the short flow of the inducing path."""
     return assign_to_equilibria(
-        fit.model, X, fit.S, length_scale=fit.ell, variance_scale=max(fit.r_star, 1e-300),
+        model, X, S, length_scale=length_scale, variance_scale=max(r_star, 1e-300),
         n_steps=opts.assign_steps, merge_radius=opts.merge_radius, tol=opts.tol,
         max_iter=opts.max_iter, batch_size=opts.batch_size,
     ).basins
-
-
-def relabel(
-    sep_components: NDArray[np.intp], assignment: NDArray[np.intp]
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Number clusters 0, 1, ... in order of first appearance among the training points."""
-    point_comp = sep_components[assignment]
-    _, first = np.unique(point_comp, return_index=True)
-    order = np.full(sep_components.max() + 1, -1, dtype=np.intp)
-    ranks = np.argsort(np.argsort(first))
-    order[np.unique(point_comp)] = ranks
-    # SEP components no training point reached (cannot happen in fit) keep a fresh number
-    missing = order < 0
-    order[missing] = np.arange(ranks.size, ranks.size + int(missing.sum()))
-    return order[sep_components], order[point_comp]

@@ -1,6 +1,6 @@
 """Assign many points to known stable equilibrium points by a short flow (GPClustering at scale).
 
-With ``approximation="inducing"``, :class:`~._gp.GPClustering` finds the SEPs from the full
+With ``approximation="inducing"``, :class:`~._estimator.GPClustering` finds the SEPs from the full
 flows (eq. 4.2) of a subsample only; every other point (and every point given to ``predict``)
 is assigned here, block by block, by :func:`assign_to_equilibria`:
 
@@ -10,11 +10,11 @@ is assigned here, block by block, by :func:`assign_to_equilibria`:
    the variance scale); a point that fails is checked the same way against its next
    ``N_CANDIDATES − 1`` nearest SEPs (first that passes). Most points pass here, unflowed;
 2. **short flow**: the others make ``n_steps`` batched Armijo descent steps on σ² (the step
-   rule of :func:`~._gp_flow.flow_to_equilibria`; a point that comes within ``capture ×
+   rule of :func:`~._flow.flow_to_equilibria`; a point that comes within ``capture ×
    merge_radius`` length scales of a SEP stops and takes it), then the same checks run from
    where they stopped, ``z``, still against σ²(x) at the *starting* point;
 3. **fallback**: points that fail every check (a ridge between them and the near SEPs) flow
-   on with :func:`~._gp_flow.flow_to_equilibria` (``known`` = the SEPs, at most
+   on with :func:`~._flow.flow_to_equilibria` (``known`` = the SEPs, at most
    ``FALLBACK_ITER`` iterations: descent along a narrow curved valley converges slowly, and
    the rule below needs no converged end point); a point that stops anywhere but at a known
    SEP takes the SEP, among its ``N_FALLBACK_SEPS`` nearest, whose segment to it has the
@@ -39,10 +39,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import FloatArray
-from ._gp_flow import _MAX_STEP, armijo_step, flow_to_equilibria
-from ._gp_graph import segment_levels
-from ._gp_variance import VarianceFunction
+from ..._validation import FloatArray
+from ._flow import _MAX_STEP, armijo_step, flow_to_equilibria
+from ._graph import segment_levels
+from ._variance import VarianceFunction
 
 #: bytes allowed for the largest per-batch temporaries (see the module docstring).
 BLOCK_BYTES = 64 * 2**20
@@ -104,7 +104,7 @@ def assign_to_equilibria(
     equilibria : ndarray of shape (n_equilibria, n_features)
         The known SEPs (at least one).
     length_scale, variance_scale : float
-        Units of distance and of σ², as in :func:`~._gp_flow.flow_to_equilibria`.
+        Units of distance and of σ², as in :func:`~._flow.flow_to_equilibria`.
     n_steps : int, default=10
         Descent steps of the short flow.
     n_check_points : int, default=8

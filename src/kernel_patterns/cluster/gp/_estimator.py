@@ -1,73 +1,25 @@
-"""Clustering by Gaussian-process variance (Kim & Lee, Neural Computation 2007).
+"""The estimator of GP variance clustering: :class:`GPClustering`, thin over :func:`gp_landscape`.
 
-The estimator :class:`GPClustering` is a thin layer over three pure solvers:
-
-1. :func:`~._gp_variance.fit_variance_model`: the variance function σ² of eq. 3.1 (Cholesky of
-   C, batched evaluation, closed-form gradient), or with ``approximation="inducing"``
-   :func:`~._gp_inducing.fit_inducing_model` (DTC/FITC inducing points, O(N m²));
-2. :func:`~._gp_flow.flow_to_equilibria`: every point moved at once down the gradient system
-   eq. 4.2 to its stable equilibrium point (SEP);
-3. :mod:`~._gp_graph`: segment checks between SEPs (eq. 4.3 corrected, errata 1), the saddle
-   levels, the single-linkage hierarchy (errata 3) and the labels at a level;
-4. with ``approximation="inducing"``, :func:`~._gp_assign.assign_to_equilibria`: the points
-   outside the subsample (and new points in ``predict``) by a short flow.
-
-Kernel helpers live in :mod:`~._gp_kernel`, one landscape fit in :mod:`~._gp_landscape`.
+It validates the parameters and the data, resolves a named kernel, calls the solver
+:func:`~._solver.gp_landscape` and stores what the returned :class:`~._results.GPLandscape`
+holds as fitted attributes (``landscape_`` keeps the object itself).
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
-from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import FloatArray, check_n_clusters
-from ..kernels import GPCovariance, Kernel, Precomputed, make_kernel
-from ._gp_flow import flow_to_equilibria
-from ._gp_graph import components_at, level_for_n_clusters, segment_levels
-from ._gp_inducing import Landmarks, choose_inducing_points
-from ._gp_kernel import (
-    AUTO_NEIGHBOR,
-    AUTO_QUANTILE,
-    AUTO_SHRINK,
-    auto_length_scale,
-    default_kernel,
-    kernel_length_scale,
-)
-from ._gp_landscape import (
-    FlowOptions,
-    InducingPlan,
-    Landscape,
-    assign_new,
-    fit_landscape,
-    landscape_basins,
-    relabel,
-)
+from ..._validation import FloatArray
+from ...kernels import GPCovariance, Kernel, make_kernel
+from ._inducing import Landmarks
+from ._solver import GP_PARAMETER_CONSTRAINTS, check_gp_kernel, gp_landscape
 
-__all__ = [
-    "AUTO_NEIGHBOR",
-    "AUTO_QUANTILE",
-    "AUTO_SHRINK",
-    "DEFAULT_N_COMPONENTS",
-    "DEFAULT_SUBSAMPLE",
-    "GPClustering",
-    "auto_length_scale",
-    "default_kernel",
-    "kernel_length_scale",
-]
-
-#: approximation="inducing": inducing points when n_components is None (at most N).
-DEFAULT_N_COMPONENTS = 300
-#: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
-DEFAULT_SUBSAMPLE = 2000
 
 class GPClustering(ClusterMixin, BaseEstimator):
     """Clustering by the variance of Gaussian-process regression (Kim & Lee 2007).
@@ -89,8 +41,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel : Kernel, str, callable or None, default=None
         A differentiable covariance, e.g. ``GPCovariance(v0=1, v1=10, v2=1, l=400)`` (eq. 2.7)
         or ``"gp"``/``"rbf"`` with ``kernel_params``. None chooses an isotropic GPCovariance
-        from the data (see :func:`default_kernel`; with ``approximation="inducing"`` from the
-        ``subsample`` that gives the equilibria), exposed as ``kernel_``. With
+        from the data (see :func:`~kernel_patterns.cluster.gp.default_kernel`; with
+        ``approximation="inducing"`` from the ``subsample`` that gives the equilibria),
+        exposed as ``kernel_``. With
         ``n_clusters`` too, the data-driven length scale ℓ₀ is tried first, then
         ``ℓ₀/√2, ℓ₀/2, ℓ₀/2^1.5, ℓ₀/4`` (``AUTO_SHRINK``) until the landscape has at least
         ``n_clusters`` basins and a level that gives exactly ``n_clusters`` clusters; the first
@@ -122,7 +75,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     approximation : {"exact", "inducing"}, default="exact"
         ``"exact"``: the variance of eq. 3.1 (an N × N Cholesky, O(N³); N up to a few
         thousand) and every point flowed to its SEP. ``"inducing"``: for large N, the FITC
-        inducing-point variance (:mod:`~kernel_patterns.cluster._gp_inducing`: O(N m²) fit,
+        inducing-point variance (:mod:`~kernel_patterns.cluster.gp._inducing`: O(N m²) fit,
         O(m²) per point, closed-form gradient, exact when the inducing points are the data;
         not the SoR form, whose variance vanishes away from the data), the SEPs found from
         the full flows of ``subsample`` points, the hierarchy over them as in the exact
@@ -130,7 +83,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         from x to s stays ≤ σ²(x) (then x and s are in one part of every level set the
         exact method labels x in); failing that, after a *short flow* of ``assign_steps``
         descent steps, the same check from where x stopped; failing that, a (capped) full
-        flow (:func:`~kernel_patterns.cluster._gp_assign.assign_to_equilibria`).
+        flow (:func:`~kernel_patterns.cluster.gp._assign.assign_to_equilibria`).
         ``predict`` assigns new points the same way.
     n_components : int, default=None
         ``approximation="inducing"``: number m of inducing points (None: 300; at most N).
@@ -148,8 +101,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         fail the first segment check.
     batch_size : int, default=None
         ``approximation="inducing"``: points assigned per batch (None: as many as keep the
-        batch's temporaries under 64 MB, see ``_gp_assign.BLOCK_BYTES``), and subsample
-        points flowed together, the SEPs found so far passed on (None: 4,096).
+        batch's temporaries under 64 MB, see ``kernel_patterns.cluster.gp.BLOCK_BYTES``), and
+        subsample points flowed together, the SEPs found so far passed on (None: 4,096).
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the inducing points and the subsample (in that
         order). The exact method makes no random choice.
@@ -178,6 +131,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         scipy linkage matrix over the SEPs; heights are the merge (saddle) levels.
     kernel_ : Kernel
         The kernel used.
+    landscape_ : GPLandscape
+        The solver's result object (:func:`~kernel_patterns.cluster.gp.gp_landscape`): the
+        variance model, SEPs, the :class:`~kernel_patterns.cluster.gp.GPHierarchy`
+        (``landscape_.hierarchy``, with ``.plot()`` and ``.to_pandas()``), ``.plot()`` of
+        the landscape and ``.to_pandas()`` of the SEPs.
     n_iter_ : int
         Descent iterations of the fit (inducing: of the subsample's flow).
     n_features_in_ : int
@@ -207,19 +165,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "kernel": [Kernel, str, callable, None],
         "kernel_params": [dict, None],
-        "level": [Interval(Real, 0, None, closed="neither"), None],
-        "n_clusters": [Interval(Integral, 1, None, closed="left"), None],
-        "n_segment_points": [Interval(Integral, 1, None, closed="left")],
-        "merge_radius": [Interval(Real, 0, None, closed="neither")],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "approximation": [StrOptions({"exact", "inducing"})],
-        "n_components": [Interval(Integral, 1, None, closed="left"), None],
-        "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
-        "subsample": [Interval(Integral, 2, None, closed="left"), None],
-        "assign_steps": [Interval(Integral, 0, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"],
+        **GP_PARAMETER_CONSTRAINTS,
     }
 
     def __init__(
@@ -274,145 +220,58 @@ class GPClustering(ClusterMixin, BaseEstimator):
         if self.level is not None and self.n_clusters is not None:
             raise ValueError("give level or n_clusters, not both.")
         Xv = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, copy=True)
-        if self.n_clusters is not None:
-            check_n_clusters(self.n_clusters, Xv.shape[0])
-        plan = self._plan(Xv)
-        # the data-driven length scale follows the points that shape the landscape: all of them
-        # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
-        # distance of 200,000 points is far below what 300 inducing points resolve, and the
-        # FITC variance at that length scale is flat (one cluster)
-        Xl = Xv if plan is None else Xv[plan.subsample]
-        if self.kernel is None and self.n_clusters is not None:
-            # kernel=None with n_clusters: the data-driven length scale, shrunk step by step
-            # (AUTO_SHRINK, at most 6 fits) until the landscape has n_clusters basins.
-            ell0 = auto_length_scale(Xl)
-            n_clusters = int(self.n_clusters)
-            error: ValueError | None = None
-            found: tuple[Landscape, float] | None = None
-            for k, factor in enumerate(AUTO_SHRINK):
-                try:
-                    found = self._try_length_scale(Xv, Xl, factor, n_clusters, plan)
-                except ValueError as exc:
-                    error = exc
-                    continue
-                if k > 0 and found[0].S.shape[0] > n_clusters:
-                    # more basins than clusters: one bisection step back towards the last
-                    # (too long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
-                    with contextlib.suppress(ValueError):
-                        found = self._try_length_scale(
-                            Xv, Xl, float(np.sqrt(factor * AUTO_SHRINK[k - 1])), n_clusters,
-                            plan,
-                        )
-                break
-            if found is None:
-                raise ValueError(
-                    f"kernel=None: no length scale from {ell0:.3g} down to "
-                    f"{ell0 * AUTO_SHRINK[-1]:.3g} gives n_clusters={self.n_clusters}; last "
-                    f"try: {error}"
-                ) from error
-            fit, level = found
-        else:
-            fit = fit_landscape(self._resolve_kernel(Xl), Xv, self._options(), plan)
-            if self.n_clusters is not None:
-                level = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(self.n_clusters))
-            else:
-                level = fit.r_star if self.level is None else float(self.level)
-        model, r_star, ell, flow, S, Z, sep_var = (
-            fit.model, fit.r_star, fit.ell, fit.flow, fit.S, fit.Z, fit.sep_var
+        land = gp_landscape(
+            Xv, self._resolve_kernel(), level=self.level, n_clusters=self.n_clusters,
+            n_segment_points=self.n_segment_points, merge_radius=self.merge_radius,
+            tol=self.tol, max_iter=self.max_iter, approximation=self.approximation,
+            n_components=self.n_components, landmarks=self.landmarks,
+            subsample=self.subsample, assign_steps=self.assign_steps,
+            batch_size=self.batch_size, random_state=self.random_state,
         )
-        p = S.shape[0]
-        basins = landscape_basins(fit, Xv, self._options())
-        sep_labels, labels = relabel(components_at(Z, p, level), basins)
-
-        self._landscape = fit
-        self._model = model
-        self._length_scale = ell
-        self.inducing_points_ = None if plan is None else plan.U
-        self.kernel_ = fit.model.kernel
-        self.max_variance_ = r_star
-        self.level_ = level
-        self.equilibria_ = S
-        self.equilibrium_variance_ = sep_var
-        self.equilibrium_labels_ = sep_labels
-        self.basins_ = basins
-        self.hierarchy_ = Z
-        self.n_iter_ = flow.n_iter
-        self.labels_ = labels
-        self.n_clusters_ = int(labels.max()) + 1
+        self.landscape_ = land
+        self.inducing_points_ = land.inducing_points
+        self.kernel_ = land.kernel
+        self.max_variance_ = land.max_variance
+        self.level_ = land.level
+        self.equilibria_ = land.equilibria
+        self.equilibrium_variance_ = land.equilibrium_variance
+        self.equilibrium_labels_ = land.equilibrium_labels
+        self.basins_ = land.basins
+        self.hierarchy_ = land.hierarchy.linkage
+        self.n_iter_ = land.n_iter
+        self.labels_ = land.labels
+        self.n_clusters_ = land.n_clusters
         return self
 
-    def _try_length_scale(
-        self,
-        X: FloatArray,
-        X_scale: FloatArray,
-        factor: float,
-        n_clusters: int,
-        plan: InducingPlan | None,
-    ) -> tuple[Landscape, float]:
-        """Fit with the default kernel at ``factor`` × ℓ₀ (ℓ₀ from ``X_scale``); ValueError
-        when no level fits."""
-        fit = fit_landscape(self._resolve_kernel(X_scale, factor), X, self._options(), plan)
-        return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
-
-    def _assign_params(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`~._gp_assign.assign_to_equilibria` for this fit.
-
-        For a driver that assigns partitions of points elsewhere (e.g. Dask workers)::
-
-            basins = assign_to_equilibria(est._model, X_part, est.equilibria_,
-                                          **est._assign_params()).basins
-            labels = est.equilibrium_labels_[basins]
-        """
-        check_is_fitted(self)
-        return {
-            "length_scale": self._length_scale,
-            "variance_scale": max(self.max_variance_, 1e-300),
-            "n_steps": self.assign_steps,
-            "merge_radius": self.merge_radius,
-            "tol": self.tol,
-            "max_iter": self.max_iter,
-            "batch_size": self.batch_size,
-        }
-
-    def _options(self) -> FlowOptions:
-        return FlowOptions(
-            tol=self.tol, max_iter=self.max_iter, merge_radius=self.merge_radius,
-            n_segment_points=self.n_segment_points, assign_steps=self.assign_steps,
-            batch_size=self.batch_size,
-        )
-
-    def _plan(self, X: FloatArray) -> InducingPlan | None:
-        """The inducing points and the subsample (all random choices of the fit), or None."""
-        if self.approximation == "exact":
-            return None
-        rng = check_random_state(self.random_state)
-        n = X.shape[0]
-        m = DEFAULT_N_COMPONENTS if self.n_components is None else int(self.n_components)
-        U = choose_inducing_points(X, m, self.landmarks, rng)
-        s = DEFAULT_SUBSAMPLE if self.subsample is None else int(self.subsample)
-        if s >= n:
-            sub = np.arange(n, dtype=np.intp)
-        else:
-            sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
-        return InducingPlan(U=U, subsample=sub)
-
-    def _resolve_kernel(self, X: FloatArray, factor: float = 1.0) -> Kernel:
+    def _resolve_kernel(self) -> Kernel | None:
+        """The kernel object (None: the solver chooses one from the data)."""
         if self.kernel is None:
             if self.kernel_params:
                 raise ValueError("kernel_params needs a kernel name (kernel='gp' or 'rbf').")
-            return default_kernel(X, factor)
-        kernel = make_kernel(self.kernel, self.kernel_params)
-        if isinstance(kernel, Precomputed):
-            raise ValueError(
-                "GPClustering needs the coordinates of the points (it moves them down the "
-                "variance gradient); kernel='precomputed' is not supported."
-            )
-        if not kernel.differentiable:
-            raise ValueError(
-                f"GPClustering needs a differentiable kernel (GPCovariance, RBF); "
-                f"{type(kernel).__name__} has no gradient."
-            )
-        return kernel
+            return None
+        return check_gp_kernel(make_kernel(self.kernel, self.kernel_params))
+
+    def assign_params(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`~kernel_patterns.cluster.gp.assign_to_equilibria`
+        for this fit.
+
+        For a driver that assigns partitions of points elsewhere (e.g. Dask workers)::
+
+            basins = assign_to_equilibria(est.landscape_.model, X_part, est.equilibria_,
+                                          **est.assign_params()).basins
+            labels = est.equilibrium_labels_[basins]
+        """
+        check_is_fitted(self)
+        opts = self.landscape_.options
+        return {
+            "length_scale": self.landscape_.length_scale,
+            "variance_scale": max(self.max_variance_, 1e-300),
+            "n_steps": opts.assign_steps,
+            "merge_radius": opts.merge_radius,
+            "tol": opts.tol,
+            "max_iter": opts.max_iter,
+            "batch_size": opts.batch_size,
+        }
 
     # ------------------------------------------------------------------ queries
     def _check_X(self, X: ArrayLike) -> FloatArray:
@@ -421,11 +280,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
 
     def variance(self, X: ArrayLike) -> FloatArray:
         """σ²(x) = κ − kᵀC⁻¹k (eq. 3.1) at every row of ``X``, clipped at 0."""
-        return self._model.variance(self._check_X(X))
+        Xv = self._check_X(X)
+        return self.landscape_.variance(Xv)
 
     def variance_gradient(self, X: ArrayLike) -> FloatArray:
         """∇σ²(x) in closed form at every row of ``X``, shape (n_points, n_features)."""
-        return self._model.gradient(self._check_X(X))
+        Xv = self._check_X(X)
+        return self.landscape_.gradient(Xv)
 
     def labels_at(self, level: float | None = None, n_clusters: int | None = None) -> NDArray[Any]:
         """Labels of the training points at another level, or for another cluster count.
@@ -434,52 +295,18 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``n_clusters`` (≥ 1); ``ValueError`` when no level gives ``n_clusters`` clusters.
         """
         check_is_fitted(self)
-        if (level is None) == (n_clusters is None):
-            raise ValueError("give exactly one of level and n_clusters.")
-        p = self.equilibria_.shape[0]
-        if n_clusters is not None:
-            if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
-                raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
-            if n_clusters < 1:
-                raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
-            level = level_for_n_clusters(
-                self.hierarchy_[:, 2], self.equilibrium_variance_, int(n_clusters)
-            )
-        assert level is not None
-        if not (isinstance(level, Real) and np.isfinite(level) and level > 0):
-            raise ValueError(f"level must be a finite number > 0; got {level!r}.")
-        _, labels = relabel(components_at(self.hierarchy_, p, float(level)), self.basins_)
-        return labels
+        return self.landscape_.labels_at(level, n_clusters)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Cluster of new points: flow them to an equilibrium (Corollary 1).
 
         A point that reaches a known SEP takes its cluster; one that stops elsewhere (far
         from the data) takes the cluster of the SEP it is best connected to: the one whose
-        segment to it has the lowest largest variance.
+        segment to it has the lowest largest variance. With ``approximation="inducing"``,
+        the segment checks and short flow of the fit.
         """
         Xv = self._check_X(X)
-        if self._landscape.plan is not None:  # fitted with approximation="inducing"
-            return self.equilibrium_labels_[assign_new(self._landscape, Xv, self._options())]
-        model = self._model
-        S = self.equilibria_
-        p = S.shape[0]
-        flow = flow_to_equilibria(
-            model, Xv, length_scale=self._length_scale,
-            variance_scale=max(self.max_variance_, 1e-300), tol=self.tol,
-            max_iter=self.max_iter, merge_radius=self.merge_radius, known=S, share_new=False,
-        )
-        sep = flow.assignment.copy()
-        new = np.flatnonzero(sep >= p)
-        if new.size:
-            E = flow.equilibria[sep[new]]
-            I = np.repeat(np.arange(new.size), p)
-            J = np.tile(np.arange(p), new.size)
-            both = np.vstack([E, S])
-            w = segment_levels(model, both, I, new.size + J, n_points=self.n_segment_points,
-                               refine=False)
-            sep[new] = np.argmin(w.reshape(new.size, p), axis=1)
-        return self.equilibrium_labels_[sep]
+        return self.landscape_.predict(Xv)
 
     # ------------------------------------------------------------------ sklearn
     @classmethod

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-from .._validation import FloatArray
-from ..kernels import RBF, GPCovariance, Kernel
+from ..._validation import FloatArray
+from ...kernels import RBF, GPCovariance, Kernel
 
 #: kernel=None: the length scale is this quantile of the distance to the k-th neighbour.
 AUTO_QUANTILE = 0.9

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .._progress import start_progress
-from .._validation import FloatArray
-from ._gp_variance import VarianceFunction
+from ..._progress import start_progress
+from ..._validation import FloatArray
+from ._variance import VarianceFunction
 
 _ARMIJO = 1e-4
 _MAX_STEP = 0.25  # largest step, in length scales

@@ -1,0 +1,54 @@
+"""GP variance clustering (Kim & Lee, Neural Computation 2007) as one package.
+
+Layout: ``_solver`` holds the one pure solver :func:`gp_landscape` (the inducing-point plan,
+the data-driven kernel and length-scale search, the level and the labels), which returns a
+:class:`GPLandscape` (``_results``: SEPs, levels, basins, labels, ``assign``/``predict`` for
+new points, ``labels_at``, with its :class:`GPHierarchy`; both have ``.plot(ax=None)``, drawn
+by ``_plots``, and ``.to_pandas()``). Its steps: ``_variance`` (the exact variance of eq. 3.1
+and its gradient), ``_inducing`` (DTC/FITC inducing-point variance), ``_kernel`` (the kernel
+and length scale chosen from the data), ``_landscape`` (one landscape fit for one kernel),
+``_flow`` (the batched descent to stable equilibrium points, eq. 4.2), ``_graph`` (segment
+checks, errata 1, and the saddle-level single linkage, errata 3) and ``_assign`` (new points
+by segment checks and a short flow). ``_estimator`` holds :class:`GPClustering`, a thin
+scikit-learn estimator over :func:`gp_landscape`. The package imports only the kernels'
+public surface and the shared root helpers; :mod:`kernel_patterns.distributed` runs its flow
+through the public names below.
+"""
+
+from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
+from ._estimator import GPClustering
+from ._flow import FlowResult, flow_to_equilibria
+from ._graph import components_at, level_for_n_clusters, segment_levels
+from ._inducing import InducingVarianceModel, choose_inducing_points, fit_inducing_model
+from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
+from ._landscape import FlowOptions, InducingPlan
+from ._results import GPHierarchy, GPLandscape
+from ._solver import gp_landscape
+from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
+
+__all__ = [
+    "BLOCK_BYTES",
+    "Assignment",
+    "FlowOptions",
+    "FlowResult",
+    "GPClustering",
+    "GPHierarchy",
+    "GPLandscape",
+    "GPVarianceModel",
+    "InducingPlan",
+    "InducingVarianceModel",
+    "VarianceFunction",
+    "assign_to_equilibria",
+    "auto_length_scale",
+    "choose_inducing_points",
+    "components_at",
+    "default_batch_size",
+    "default_kernel",
+    "fit_inducing_model",
+    "fit_variance_model",
+    "flow_to_equilibria",
+    "gp_landscape",
+    "kernel_length_scale",
+    "level_for_n_clusters",
+    "segment_levels",
+]

@@ -1,0 +1,84 @@
+"""Drawing of the GP result objects (matplotlib, imported lazily): the variance landscape
+(Figures 4 and 5 of Kim & Lee 2007) and the dendrogram of the saddle-level hierarchy
+(errata 3, the crabs experiment). Called by ``GPLandscape.plot`` and ``GPHierarchy.plot``
+(and through them by :mod:`kernel_patterns.plotting`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..._mpl import axes
+from ..._validation import check_matrix
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._results import GPHierarchy, GPLandscape
+
+
+def plot_landscape(
+    land: GPLandscape,
+    X: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    *,
+    ax: Any = None,
+    level: float | None = None,
+    resolution: int = 150,
+    margin: float = 0.1,
+    title: str | None = None,
+    cmap: str = "tab10",
+) -> Any:
+    """Filled contours of σ² on a grid around the points, the level contour, SEPs, points."""
+    S = np.asarray(land.equilibria)
+    if S.shape[1] != 2:
+        raise ValueError(f"the model must be fitted on 2-D data; it has {S.shape[1]} features.")
+    pts = S if X is None else check_matrix(X, "X")
+    if pts.shape[1] != 2:
+        raise ValueError(f"X must have 2 columns; got {pts.shape[1]}.")
+    lo, hi = np.vstack([pts, S]).min(axis=0), np.vstack([pts, S]).max(axis=0)
+    pad = margin * np.where(hi > lo, hi - lo, 1.0)
+    gx = np.linspace(lo[0] - pad[0], hi[0] + pad[0], resolution)
+    gy = np.linspace(lo[1] - pad[1], hi[1] + pad[1], resolution)
+    GX, GY = np.meshgrid(gx, gy)
+    V = land.variance(np.c_[GX.ravel(), GY.ravel()]).reshape(GX.shape)
+    r = float(land.level if level is None else level)
+    ax = axes(ax)
+    cs = ax.contourf(GX, GY, V, levels=30, cmap="Greys", alpha=0.6)
+    ax.figure.colorbar(cs, ax=ax, fraction=0.046, label="σ²(x)")
+    if V.min() < r < V.max():
+        ax.contour(GX, GY, V, levels=[r], colors="k", linewidths=1.5)
+    if X is not None:
+        if labels is None:
+            labels = land.labels if pts.shape[0] == land.labels.shape[0] else land.predict(pts)
+        _, codes = np.unique(np.asarray(labels), return_inverse=True)
+        ax.scatter(pts[:, 0], pts[:, 1], c=codes, cmap=cmap, s=12, vmin=0,
+                   vmax=max(9, int(codes.max())), zorder=3)
+    ax.scatter(S[:, 0], S[:, 1], marker="x", c="r", s=50, linewidths=2, zorder=4)
+    ax.set_aspect("equal", adjustable="datalim")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_hierarchy(tree: GPHierarchy, *, ax: Any = None, title: str | None = None) -> Any:
+    """Dendrogram of the SEP groups merging at their saddle levels, the level dashed."""
+    from scipy.cluster.hierarchy import dendrogram
+
+    Z = np.asarray(tree.linkage)
+    level = float(tree.level)
+    ax = axes(ax)
+    if Z.shape[0] == 0:
+        ax.text(0.5, 0.5, "one equilibrium point: no hierarchy", ha="center",
+                transform=ax.transAxes)
+    else:
+        dendrogram(Z, ax=ax, color_threshold=level, no_labels=Z.shape[0] > 40)
+        ax.axhline(level, ls="--", c="k", lw=1)
+        lo = float(Z[:, 2].min())
+        hi = max(float(Z[:, 2].max()), level)
+        ax.set_ylim(lo - 0.05 * (hi - lo + 1e-12), hi + 0.05 * (hi - lo + 1e-12))
+    ax.set_xlabel("stable equilibrium points")
+    ax.set_ylabel("merge level σ²")
+    if title:
+        ax.set_title(title)
+    return ax

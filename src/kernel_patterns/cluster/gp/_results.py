@@ -1,0 +1,309 @@
+"""The results of GP variance clustering as objects: :class:`GPHierarchy` and :class:`GPLandscape`.
+
+:func:`~kernel_patterns.cluster.gp.gp_landscape` returns a :class:`GPLandscape`: the fitted
+variance function, its stable equilibrium points (SEPs), the level, the labels of the training
+points and the saddle-level :class:`GPHierarchy` over the SEPs. Both objects answer the
+questions a user asks after a fit without the estimator: labels of new points
+(:meth:`GPLandscape.predict`, Corollary 1 of Kim & Lee), labels at another level or count
+(:meth:`GPLandscape.labels_at`), a picture (``.plot(ax=None)``, matplotlib imported lazily, as
+hdbscan's tree objects do) and a table (``.to_pandas()``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..._validation import FloatArray, check_matrix
+from ...kernels import Kernel
+from ._flow import flow_to_equilibria
+from ._graph import components_at, level_for_n_clusters, segment_levels
+from ._landscape import FlowOptions, InducingPlan, assign_new
+from ._variance import VarianceFunction
+
+
+def _pandas() -> Any:
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - pandas is in the "data" extra
+        raise ImportError(
+            "to_pandas() needs pandas: pip install 'kernel_patterns[data]'."
+        ) from exc
+    return pd
+
+
+def relabel(
+    sep_components: NDArray[np.intp], assignment: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Number clusters 0, 1, ... in order of first appearance among the training points.
+
+    Returns the cluster of every SEP and of every point (``assignment`` gives each point's SEP).
+    """
+    point_comp = sep_components[assignment]
+    _, first = np.unique(point_comp, return_index=True)
+    order = np.full(sep_components.max() + 1, -1, dtype=np.intp)
+    ranks = np.argsort(np.argsort(first))
+    order[np.unique(point_comp)] = ranks
+    # SEP components no training point reached (cannot happen in fit) keep a fresh number
+    missing = order < 0
+    order[missing] = np.arange(ranks.size, ranks.size + int(missing.sum()))
+    return order[sep_components], order[point_comp]
+
+
+@dataclass
+class GPHierarchy:
+    """Single linkage of the SEPs over their saddle (merge) levels (errata 3).
+
+    Attributes
+    ----------
+    linkage : ndarray of shape (n_equilibria - 1, 4)
+        scipy linkage matrix; heights are the merge levels σ² (monotone).
+    equilibrium_variance : ndarray of shape (n_equilibria,)
+        σ² at every SEP (a SEP exists as a cluster only from its own variance up).
+    level : float
+        The level the fit was cut at.
+
+    Examples
+    --------
+    >>> from kernel_patterns import GPClustering, datasets
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X, _ = datasets.make_rings((40, 60), random_state=0)
+    >>> gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=100)).fit(
+    ...     datasets.scale_unit_interval(X))
+    >>> tree = gp.landscape_.hierarchy
+    >>> int(tree.cut(n_clusters=2).max()) + 1
+    2
+    >>> list(tree.to_pandas().columns)
+    ['left', 'right', 'level', 'size']
+    """
+
+    linkage: FloatArray
+    equilibrium_variance: FloatArray
+    level: float
+
+    @property
+    def n_equilibria(self) -> int:
+        """Number of SEPs (leaves)."""
+        return int(self.equilibrium_variance.shape[0])
+
+    def level_for(self, n_clusters: int) -> float:
+        """A level at which exactly ``n_clusters`` clusters exist (``ValueError`` if none)."""
+        return level_for_n_clusters(self.linkage[:, 2], self.equilibrium_variance, n_clusters)
+
+    def cut(self, level: float | None = None, n_clusters: int | None = None) -> NDArray[np.intp]:
+        """Component of every SEP at ``level`` or for ``n_clusters`` (exactly one of them).
+
+        Components are numbered by the linkage, not by first appearance.
+        """
+        level = _check_cut(self, level, n_clusters)
+        return components_at(self.linkage, self.n_equilibria, level)
+
+    def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
+        """Dendrogram of the SEPs merging at their saddle levels, the level dashed.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on (default: a new figure).
+        title : str, default=None
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        from ._plots import plot_hierarchy
+
+        return plot_hierarchy(self, ax=ax, title=title)
+
+    def to_pandas(self) -> Any:
+        """The merges as a DataFrame: ``left``, ``right`` (scipy cluster ids), ``level`` and
+        ``size``."""
+        pd = _pandas()
+        Z = self.linkage
+        return pd.DataFrame({
+            "left": Z[:, 0].astype(np.intp), "right": Z[:, 1].astype(np.intp),
+            "level": Z[:, 2], "size": Z[:, 3].astype(np.intp),
+        })
+
+
+def _check_cut(tree: GPHierarchy, level: float | None, n_clusters: int | None) -> float:
+    """Validated level of a cut given by ``level`` or ``n_clusters`` (exactly one)."""
+    if (level is None) == (n_clusters is None):
+        raise ValueError("give exactly one of level and n_clusters.")
+    if n_clusters is not None:
+        if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
+            raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
+        if n_clusters < 1:
+            raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
+        level = tree.level_for(int(n_clusters))
+    assert level is not None
+    if not (isinstance(level, Real) and np.isfinite(level) and level > 0):
+        raise ValueError(f"level must be a finite number > 0; got {level!r}.")
+    return float(level)
+
+
+@dataclass
+class GPLandscape:
+    """One fitted GP variance landscape, cut at a level: what :func:`gp_landscape` returns.
+
+    Attributes
+    ----------
+    kernel : Kernel
+        The covariance used (chosen from the data when none was given).
+    model : VarianceFunction
+        The variance σ² (exact, eq. 3.1, or inducing points) with its gradient.
+    length_scale : float
+        Unit of steps, merge radii and the convergence test.
+    max_variance : float
+        r*, the largest variance of a training point (inducing: of a subsample point).
+    level : float
+        The level the labels are cut at.
+    equilibria : ndarray of shape (n_equilibria, n_features)
+        The SEPs.
+    equilibrium_variance : ndarray of shape (n_equilibria,)
+    equilibrium_labels : ndarray of shape (n_equilibria,)
+        Cluster of every SEP at ``level``.
+    hierarchy : GPHierarchy
+        The saddle-level hierarchy over the SEPs.
+    basins : ndarray of shape (n_samples,)
+        SEP of every training point.
+    labels : ndarray of shape (n_samples,)
+        Cluster of every training point (0, 1, ... in order of first appearance).
+    n_iter : int
+        Descent iterations of the fit's flow.
+    n_unconverged : int
+        Points stopped by ``max_iter``.
+    options : FlowOptions
+        The flow and segment-check options (used again by :meth:`assign`).
+    plan : InducingPlan or None
+        Inducing points and subsample (``approximation="inducing"``), else None.
+    """
+
+    kernel: Kernel
+    model: VarianceFunction
+    length_scale: float
+    max_variance: float
+    level: float
+    equilibria: FloatArray
+    equilibrium_variance: FloatArray
+    equilibrium_labels: NDArray[np.intp]
+    hierarchy: GPHierarchy
+    basins: NDArray[np.intp]
+    labels: NDArray[np.intp]
+    n_iter: int
+    n_unconverged: int
+    options: FlowOptions
+    plan: InducingPlan | None = field(default=None)
+
+    @property
+    def n_clusters(self) -> int:
+        """Number of clusters among the training points."""
+        return int(self.labels.max()) + 1
+
+    @property
+    def inducing_points(self) -> FloatArray | None:
+        """The inducing points (``approximation="inducing"``), else None."""
+        return None if self.plan is None else self.plan.U
+
+    def _points(self, X: ArrayLike) -> FloatArray:
+        Xv = check_matrix(X, "X")
+        if Xv.shape[1] != self.equilibria.shape[1]:
+            raise ValueError(
+                f"X has {Xv.shape[1]} features, but the landscape has "
+                f"{self.equilibria.shape[1]}."
+            )
+        return Xv.astype(np.float64, copy=False)
+
+    def variance(self, X: ArrayLike) -> FloatArray:
+        """σ²(x) at every row of ``X`` (clipped at 0)."""
+        return self.model.variance(self._points(X))
+
+    def gradient(self, X: ArrayLike) -> FloatArray:
+        """∇σ²(x) in closed form at every row of ``X``."""
+        return self.model.gradient(self._points(X))
+
+    def assign(self, X: ArrayLike) -> NDArray[np.intp]:
+        """Index of the SEP every row of ``X`` belongs to (Corollary 1).
+
+        Exact: each point flows to an equilibrium; one that reaches a known SEP takes it, one
+        that stops elsewhere (far from the data) takes the SEP it is best connected to, the
+        one whose segment to it has the lowest largest variance. Inducing: the segment
+        checks and short flow of :func:`~._assign.assign_to_equilibria`.
+        """
+        Xv = self._points(X)
+        if self.plan is not None:
+            return assign_new(self.model, self.equilibria, self.length_scale,
+                              self.max_variance, Xv, self.options)
+        S, opts = self.equilibria, self.options
+        p = S.shape[0]
+        flow = flow_to_equilibria(
+            self.model, Xv, length_scale=self.length_scale,
+            variance_scale=max(self.max_variance, 1e-300), tol=opts.tol,
+            max_iter=opts.max_iter, merge_radius=opts.merge_radius, known=S, share_new=False,
+        )
+        sep = flow.assignment.copy()
+        new = np.flatnonzero(sep >= p)
+        if new.size:
+            E = flow.equilibria[sep[new]]
+            I = np.repeat(np.arange(new.size), p)
+            J = np.tile(np.arange(p), new.size)
+            w = segment_levels(self.model, np.vstack([E, S]), I, new.size + J,
+                               n_points=opts.n_segment_points, refine=False)
+            sep[new] = np.argmin(w.reshape(new.size, p), axis=1)
+        return sep
+
+    def predict(self, X: ArrayLike) -> NDArray[np.intp]:
+        """Cluster of every row of ``X`` at ``level`` (the cluster of its SEP)."""
+        return self.equilibrium_labels[self.assign(X)]
+
+    def labels_at(
+        self, level: float | None = None, n_clusters: int | None = None
+    ) -> NDArray[np.intp]:
+        """Labels of the training points at another level, or for another cluster count.
+
+        Cuts the hierarchy (no refit). Give exactly one of ``level`` (> 0) and ``n_clusters``
+        (≥ 1); ``ValueError`` when no level gives ``n_clusters`` clusters.
+        """
+        return relabel(self.hierarchy.cut(level, n_clusters), self.basins)[1]
+
+    def plot(
+        self,
+        X: ArrayLike | None = None,
+        labels: ArrayLike | None = None,
+        *,
+        ax: Any = None,
+        level: float | None = None,
+        resolution: int = 150,
+        margin: float = 0.1,
+        title: str | None = None,
+        cmap: str = "tab10",
+    ) -> Any:
+        """The variance of a 2-D landscape as a filled contour map (Figs 4 and 5 of the paper).
+
+        The level contour σ² = r (the cluster boundaries) is drawn solid, the SEPs as crosses
+        and the points ``X`` (if given) coloured by ``labels`` (default: :meth:`predict`).
+        See :func:`kernel_patterns.plotting.plot_variance_landscape` for the parameters.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        from ._plots import plot_landscape
+
+        return plot_landscape(self, X, labels, ax=ax, level=level, resolution=resolution,
+                              margin=margin, title=title, cmap=cmap)
+
+    def to_pandas(self) -> Any:
+        """The SEPs as a DataFrame: coordinates ``x0, x1, ...``, ``variance``, ``label`` and
+        ``size`` (training points in the basin)."""
+        pd = _pandas()
+        S = self.equilibria
+        frame = pd.DataFrame(S, columns=[f"x{j}" for j in range(S.shape[1])])
+        frame["variance"] = self.equilibrium_variance
+        frame["label"] = self.equilibrium_labels
+        frame["size"] = np.bincount(self.basins, minlength=S.shape[0])
+        return frame

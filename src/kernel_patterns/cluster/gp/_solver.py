@@ -1,0 +1,211 @@
+"""The one solver of GP variance clustering: :func:`gp_landscape`.
+
+It runs the whole method of Kim & Lee (2007) on validated data and returns a
+:class:`~._results.GPLandscape`:
+
+1. the random choices of ``approximation="inducing"`` (inducing points, the subsample whose
+   flows give the SEPs), made once;
+2. the kernel: the one given, or with ``kernel=None`` the data-driven
+   :func:`~._kernel.default_kernel`, and with ``n_clusters`` too the length-scale search
+   (``AUTO_SHRINK``) until the landscape has a level that gives ``n_clusters`` clusters;
+3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
+   flow of every point to its SEP, segment checks, single-linkage hierarchy);
+4. the level (given, r*, or the one for ``n_clusters``), the basins of all training points and
+   their labels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from numbers import Integral, Real
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from ..._validation import FloatArray, check_matrix, check_n_clusters
+from ...kernels import Kernel, Precomputed
+from ._graph import components_at, level_for_n_clusters
+from ._inducing import Landmarks, choose_inducing_points
+from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
+from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
+from ._results import GPHierarchy, GPLandscape, relabel
+
+#: approximation="inducing": inducing points when n_components is None (at most N).
+DEFAULT_N_COMPONENTS = 300
+#: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
+DEFAULT_SUBSAMPLE = 2000
+
+#: constraints of the options :func:`gp_landscape` and :class:`GPClustering` share.
+GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
+    "level": [Interval(Real, 0, None, closed="neither"), None],
+    "n_clusters": [Interval(Integral, 1, None, closed="left"), None],
+    "n_segment_points": [Interval(Integral, 1, None, closed="left")],
+    "merge_radius": [Interval(Real, 0, None, closed="neither")],
+    "tol": [Interval(Real, 0, None, closed="neither")],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "approximation": [StrOptions({"exact", "inducing"})],
+    "n_components": [Interval(Integral, 1, None, closed="left"), None],
+    "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
+    "subsample": [Interval(Integral, 2, None, closed="left"), None],
+    "assign_steps": [Interval(Integral, 0, None, closed="left")],
+    "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+    "random_state": ["random_state"],
+}
+
+
+def check_gp_kernel(kernel: Kernel) -> Kernel:
+    """``kernel`` if GP clustering can use it (differentiable, coordinates), else an error."""
+    if isinstance(kernel, Precomputed):
+        raise ValueError(
+            "GPClustering needs the coordinates of the points (it moves them down the "
+            "variance gradient); kernel='precomputed' is not supported."
+        )
+    if not kernel.differentiable:
+        raise ValueError(
+            f"GPClustering needs a differentiable kernel (GPCovariance, RBF); "
+            f"{type(kernel).__name__} has no gradient."
+        )
+    return kernel
+
+
+@validate_params(
+    {"X": ["array-like"], "kernel": [Kernel, None], **GP_PARAMETER_CONSTRAINTS},
+    prefer_skip_nested_validation=True,
+)
+def gp_landscape(
+    X: ArrayLike,
+    kernel: Kernel | None = None,
+    *,
+    level: float | None = None,
+    n_clusters: int | None = None,
+    n_segment_points: int = 20,
+    merge_radius: float = 0.1,
+    tol: float = 1e-4,
+    max_iter: int = 500,
+    approximation: Literal["exact", "inducing"] = "exact",
+    n_components: int | None = None,
+    landmarks: Landmarks = "kmeans",
+    subsample: int | None = None,
+    assign_steps: int = 10,
+    batch_size: int | None = None,
+    random_state: Any = None,
+) -> GPLandscape:
+    """GP variance clustering of ``X``: the landscape, its SEPs, hierarchy, level and labels.
+
+    The function behind :class:`~kernel_patterns.GPClustering`, whose docstring explains
+    every parameter; use it directly for a result object without an estimator.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training points (at least 2; not modified).
+    kernel : Kernel or None, default=None
+        A differentiable covariance; None chooses an isotropic
+        :class:`~kernel_patterns.kernels.GPCovariance` from the data
+        (:func:`~kernel_patterns.cluster.gp.default_kernel`).
+    level, n_clusters, n_segment_points, merge_radius, tol, max_iter, approximation, \
+n_components, landmarks, subsample, assign_steps, batch_size, random_state
+        As in :class:`~kernel_patterns.GPClustering`.
+
+    Returns
+    -------
+    GPLandscape
+
+    Examples
+    --------
+    >>> from kernel_patterns import datasets
+    >>> from kernel_patterns.cluster.gp import gp_landscape
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X, _ = datasets.make_rings(random_state=0)
+    >>> land = gp_landscape(datasets.scale_unit_interval(X),
+    ...                     GPCovariance(v0=1, v1=10, v2=1, l=400))
+    >>> land.n_clusters, land.hierarchy.n_equilibria >= 2
+    (2, True)
+    """
+    Xv = check_matrix(X, "X", dtype=np.float64, min_samples=2, copy=True)
+    if level is not None and n_clusters is not None:
+        raise ValueError("give level or n_clusters, not both.")
+    if n_clusters is not None:
+        check_n_clusters(n_clusters, Xv.shape[0])
+    if kernel is not None:
+        check_gp_kernel(kernel)
+    opts = FlowOptions(
+        tol=tol, max_iter=max_iter, merge_radius=merge_radius,
+        n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,
+    )
+    plan = _plan(Xv, approximation, n_components, landmarks, subsample, random_state)
+    # the data-driven length scale follows the points that shape the landscape: all of them
+    # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
+    # distance of 200,000 points is far below what 300 inducing points resolve, and the
+    # FITC variance at that length scale is flat (one cluster)
+    Xl = Xv if plan is None else Xv[plan.subsample]
+    if kernel is None and n_clusters is not None:
+        fit, cut = _search_length_scale(Xv, Xl, int(n_clusters), opts, plan)
+    else:
+        fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
+        if n_clusters is not None:
+            cut = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(n_clusters))
+        else:
+            cut = fit.r_star if level is None else float(level)
+    basins = landscape_basins(fit, Xv, opts)
+    sep_labels, labels = relabel(components_at(fit.Z, fit.S.shape[0], cut), basins)
+    return GPLandscape(
+        kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
+        max_variance=fit.r_star, level=cut, equilibria=fit.S,
+        equilibrium_variance=fit.sep_var, equilibrium_labels=sep_labels,
+        hierarchy=GPHierarchy(fit.Z, fit.sep_var, cut), basins=basins, labels=labels,
+        n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
+    )
+
+
+def _search_length_scale(
+    X: FloatArray, X_scale: FloatArray, n_clusters: int, opts: FlowOptions,
+    plan: InducingPlan | None,
+) -> tuple[Landscape, float]:
+    """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
+    step by step (``AUTO_SHRINK``, at most 6 fits) until a level gives ``n_clusters``."""
+
+    def attempt(factor: float) -> tuple[Landscape, float]:
+        fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
+        return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
+
+    error: ValueError | None = None
+    for k, factor in enumerate(AUTO_SHRINK):
+        try:
+            found = attempt(factor)
+        except ValueError as exc:
+            error = exc
+            continue
+        if k > 0 and found[0].S.shape[0] > n_clusters:
+            # more basins than clusters: one bisection step back towards the last (too long)
+            # ℓ, kept if it still gives n_clusters (fewer spurious basins)
+            with contextlib.suppress(ValueError):
+                found = attempt(float(np.sqrt(factor * AUTO_SHRINK[k - 1])))
+        return found
+    ell0 = auto_length_scale(X_scale)
+    raise ValueError(
+        f"kernel=None: no length scale from {ell0:.3g} down to {ell0 * AUTO_SHRINK[-1]:.3g} "
+        f"gives n_clusters={n_clusters}; last try: {error}"
+    ) from error
+
+
+def _plan(
+    X: FloatArray, approximation: str, n_components: int | None, landmarks: Landmarks,
+    subsample: int | None, random_state: Any,
+) -> InducingPlan | None:
+    """The inducing points and the subsample (all random choices of the fit), or None."""
+    if approximation == "exact":
+        return None
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    m = DEFAULT_N_COMPONENTS if n_components is None else int(n_components)
+    U = choose_inducing_points(X, m, landmarks, rng)
+    s = DEFAULT_SUBSAMPLE if subsample is None else int(subsample)
+    if s >= n:
+        sub = np.arange(n, dtype=np.intp)
+    else:
+        sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+    return InducingPlan(U=U, subsample=sub)
