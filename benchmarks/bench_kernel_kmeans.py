@@ -122,7 +122,7 @@ def geodesic_section(n: int) -> None:
     from scipy.sparse.csgraph import shortest_path
     from sklearn.neighbors import kneighbors_graph
 
-    from kernel_patterns.kernels._geodesic import _neighbour_graph, cailliez_constant
+    from kernel_patterns.kernels import cailliez_constant, geodesic_distances
 
     X, y = make_two_moons(n_samples=(n // 2, n - n // 2), random_state=0)
     k = 10
@@ -136,7 +136,7 @@ def geodesic_section(n: int) -> None:
     print(f"| all-pairs shortest paths (scipy Dijkstra), one pass | {t:.2f} |")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        (D, n_comp), t = timed(lambda: _neighbour_graph(X, k, 1.0))
+        (D, n_comp), t = timed(lambda: geodesic_distances(X, k, 1.0))
     print(f"| graph + paths + joining {n_comp} components (errata 10) | {t:.2f} |")
     c, t = timed(lambda: cailliez_constant(D, "arpack"))
     print(f"| Cailliez c* = {c:.4f} (ARPACK on the matrix-free 2N x 2N product) | {t:.2f} |")

@@ -149,18 +149,18 @@ def test_joined_distances_equal_all_pairs_shortest_paths(n_neighbors: int) -> No
     from sklearn.neighbors import kneighbors_graph
 
     from kernel_patterns.datasets import make_three_moons
-    from kernel_patterns.kernels._geodesic import _join_components, _neighbour_graph
+    from kernel_patterns.kernels import geodesic_distances, join_components
 
     X, _ = make_three_moons(random_state=0)
     with pytest.warns(UserWarning, match="connected components"):
-        D, n_comp = _neighbour_graph(X, n_neighbors, 0.5)
+        D, n_comp = geodesic_distances(X, n_neighbors, 0.5)
     assert n_comp >= 3
     G = sp.csr_array(kneighbors_graph(X, n_neighbors, mode="distance"))
     G = G.maximum(G.T).tocsr()
     _, comp = connected_components(G, directed=False)
     Dfin = shortest_path(G, directed=False)
     with pytest.warns(UserWarning):
-        G2, _ = _join_components(X, G, comp, n_comp, 0.5 * np.max(Dfin[np.isfinite(Dfin)]))
+        G2, _ = join_components(X, G, comp, n_comp, 0.5 * np.max(Dfin[np.isfinite(Dfin)]))
     np.testing.assert_allclose(D, shortest_path(G2, directed=False), rtol=1e-12)
 
 

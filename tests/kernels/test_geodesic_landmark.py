@@ -205,10 +205,10 @@ def test_disconnected_graph_handled_as_exact() -> None:
     assert sorted(int(i >= 40) for i in two.landmark_indices_) == [0, 1]
     # uniform landmarks may miss a component: distances still pass the bridge as in the exact
     # kernel (with join_penalty=0 the bridge length does not depend on the landmarks)
-    from kernel_patterns.kernels._geodesic import _neighbour_graph
+    from kernel_patterns.kernels import geodesic_distances
 
     with pytest.warns(UserWarning):
-        D, _ = _neighbour_graph(X, 4, 0.0)
+        D, _ = geodesic_distances(X, 4, 0.0)
     with pytest.warns(UserWarning):
         u = _landmark(5, n_neighbors=4, landmarks="uniform", join_penalty=0.0,
                       random_state=2).fit(X)

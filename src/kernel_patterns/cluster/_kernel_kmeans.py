@@ -32,9 +32,9 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
+from .._parallel import usable_threads
 from .._progress import start_progress
 from ..kernels import DenseKernelOperator, KernelOperator
-from ..kernels._operator import _n_threads
 from ._kmeans_base import _best_run, _KernelKMeansBase
 
 IntArray = NDArray[np.intp]
@@ -67,7 +67,7 @@ def _kernel_times(op: KernelOperator, W: Any) -> FloatArray:
         np.matmul(op.rows(a, b), V, out=out[a:b])
 
     starts = range(0, n, _ROW_BLOCK)
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(_n_threads()) as pool:
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(usable_threads()) as pool:
         list(pool.map(work, starts))
     return out
 
@@ -89,7 +89,7 @@ def _times_features(C: FloatArray, F: FloatArray) -> FloatArray:
         b = min(a + _FEATURE_BLOCK, n)
         out[:, a:b] = Cf @ F[a:b].T
 
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(_n_threads()) as pool:
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(usable_threads()) as pool:
         list(pool.map(work, range(0, n, _FEATURE_BLOCK)))
     return out
 

@@ -31,12 +31,12 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Precomputed,
+    kernel_columns,
     make_kernel,
     make_operator,
+    operator_backend,
     resolve_dtype,
 )
-from ..kernels._nystrom import _kernel_columns
-from ..kernels._operator import OPERATOR_BACKEND
 from ._kmeans_init import (
     _init_all_but_k,
     _init_input_kmeans,
@@ -119,7 +119,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
         # unless an operator backend (kernel_patterns.distributed.dask_backend) decides where
         # K lives: then "auto" stays its choice
-        on_backend = OPERATOR_BACKEND.get() is not None
+        on_backend = operator_backend() is not None
         dense_or_raise = self.operator == "auto" and not nystrom and not on_backend
         operator: Any = "dense" if dense_or_raise else self.operator
         budget = None if self.memory_budget is None else int(self.memory_budget)
@@ -161,12 +161,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         self._centroid_coef: FloatArray | None = None
         self._X_fit: FloatArray | None = None
         self._nystrom: tuple[FloatArray, FloatArray, FloatArray] | None = None
-        # duck-typed: NystromKernelOperator and the Dask-built Nyström operator alike
+        # NystromKernelOperator and the Dask-built Nyström operator alike
         F = op.low_rank_factor()
-        idx = getattr(op, "landmark_indices", None)
-        feature_map = getattr(op, "_map", None)
-        if self.approximation == "nystrom" and F is not None and idx is not None \
-                and feature_map is not None:
+        lm = op.landmark_map()
+        if self.approximation == "nystrom" and F is not None and lm is not None:
+            idx, feature_map = lm
             centroids = np.asarray(F.T @ coef.astype(F.dtype), dtype=np.float64)  # (r, k)
             self._nystrom = (X[idx].copy(), np.asarray(feature_map), centroids)
         else:
@@ -235,7 +234,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         if self._nystrom is not None:
             landmarks, feature_map, centroids = self._nystrom
             Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-            Fx = _kernel_columns(self.kernel_, Xv, landmarks, self._op_dtype)
+            Fx = kernel_columns(self.kernel_, Xv, landmarks, self._op_dtype)
             Fx = Fx.astype(np.float64) @ feature_map
             return self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
         Kx = self._cross(X)

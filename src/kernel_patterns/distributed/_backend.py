@@ -1,8 +1,8 @@
 """``with dask_backend(client):``: the same estimators, their kernel operators on Dask.
 
-The context manager sets two context variables: this package's active backend (so the drivers
-find the client) and ``kernels._operator.OPERATOR_BACKEND``, which :func:`make_operator`
-consults. While it is active, every exact operator an estimator asks for (a fixed kernel
+The context manager sets this package's active backend (so the drivers find the client) and,
+through :func:`kernel_patterns.kernels.use_operator_backend`, the operator factory
+:func:`make_operator` consults. While it is active, every exact operator an estimator asks for (a fixed kernel
 function: not a precomputed matrix, not a data-dependent kernel such as the geodesic one) is
 a :class:`DaskKernelOperator` with its row blocks on the workers, and
 ``approximation="nystrom"`` computes the Nyström features on the workers.
@@ -15,8 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._validation import check_matrix
-from ..kernels import Kernel, KernelOperator, resolve_dtype
-from ..kernels._operator import OPERATOR_BACKEND
+from ..kernels import Kernel, KernelOperator, resolve_dtype, use_operator_backend
 from ._client import ACTIVE_BACKEND, DaskBackend, check_client
 from ._operator import DaskKernelOperator, resident_fits
 
@@ -106,9 +105,8 @@ def dask_backend(
         raise ValueError(f"resident must be True, False or 'auto'; got {resident!r}.")
     backend = DaskBackend(client=client, resident=resident, n_blocks=n_blocks)
     token = ACTIVE_BACKEND.set(backend)
-    hook = OPERATOR_BACKEND.set(_operator_on(backend))
     try:
-        yield client
+        with use_operator_backend(_operator_on(backend)):
+            yield client
     finally:
-        OPERATOR_BACKEND.reset(hook)
         ACTIVE_BACKEND.reset(token)

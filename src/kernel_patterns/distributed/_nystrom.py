@@ -19,12 +19,17 @@ from numpy.typing import ArrayLike, DTypeLike
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ..kernels import Kernel, LowRankKernelOperator, Precomputed, make_kernel, resolve_dtype
-from ..kernels._nystrom import (
-    _features,
-    _kernel_columns,
-    _kmeanspp_landmarks,
-    _leverage_landmarks,
+from ..kernels import (
+    DEFAULT_N_COMPONENTS,
+    Kernel,
+    LowRankKernelOperator,
+    Precomputed,
+    kernel_columns,
+    kmeanspp_landmarks,
+    leverage_landmarks,
+    make_kernel,
+    nystrom_factor,
+    resolve_dtype,
 )
 from ._client import check_client, import_dask_array
 
@@ -36,8 +41,8 @@ def _landmark_map(
     kernel: Kernel, L: FloatArray, rank: int | None, dtype: np.dtype[Any]
 ) -> FloatArray:
     """``U_r Λ_r^{-1/2}`` of the landmark block ``W = K(L, L)`` (m × r, float64)."""
-    W = _kernel_columns(kernel, L, L, dtype)
-    return _features(W, W, rank)[1]
+    W = kernel_columns(kernel, L, L, dtype)
+    return nystrom_factor(W, W, rank)[1]
 
 
 def _feature_block(
@@ -46,7 +51,7 @@ def _feature_block(
     """Features of one row block (on a worker); non-finite input is a clear error."""
     if not np.all(np.isfinite(Xb)):
         raise ValueError("X contains NaN or infinity.")
-    return _kernel_columns(kernel, Xb, L, dtype) @ M.astype(dtype)
+    return kernel_columns(kernel, Xb, L, dtype) @ M.astype(dtype)
 
 
 @dataclass
@@ -161,9 +166,9 @@ def fit_nystrom_map(
             s = min(n, max(n_components, sample_size or DEFAULT_SAMPLE))
             S = _sample_rows(X, s, rng, client)
             pick = (
-                _kmeanspp_landmarks(kernel, S, n_components, rng)
+                kmeanspp_landmarks(kernel, S, n_components, rng)
                 if landmarks == "kmeans++"
-                else _leverage_landmarks(kernel, S, n_components, rng, dt)
+                else leverage_landmarks(kernel, S, n_components, rng, dt)
             )
             L = S[pick]
         else:
@@ -263,8 +268,6 @@ class DaskNystromOperator(LowRankKernelOperator):
         client: Any = None,
         n_blocks: int | None = None,
     ) -> None:
-        from ..kernels._operator import DEFAULT_N_COMPONENTS
-
         da = import_dask_array()
         client = check_client(client)
         if isinstance(kernel, Precomputed):
@@ -284,16 +287,16 @@ class DaskNystromOperator(LowRankKernelOperator):
         if landmarks == "uniform":
             idx = np.sort(rng.choice(n, size=m, replace=False))
         elif landmarks == "kmeans++":
-            idx = _kmeanspp_landmarks(kernel, Xv, m, rng)
+            idx = kmeanspp_landmarks(kernel, Xv, m, rng)
         elif landmarks == "leverage":
-            idx = _leverage_landmarks(kernel, Xv, m, rng, dt)
+            idx = leverage_landmarks(kernel, Xv, m, rng, dt)
         else:
             raise ValueError(
                 f"landmarks must be 'uniform', 'kmeans++' or 'leverage'; got {landmarks!r}."
             )
         L = Xv[idx]
-        W = _kernel_columns(kernel, L, L, dt)
-        M = _features(W, W, rank)[1]
+        W = kernel_columns(kernel, L, L, dt)
+        M = nystrom_factor(W, W, rank)[1]
         nb = n_blocks or max(1, sum(dict(client.nthreads()).values()))
         Xd = da.from_array(Xv, chunks=(-(-n // nb), Xv.shape[1]))
         F = Xd.map_blocks(
@@ -301,12 +304,13 @@ class DaskNystromOperator(LowRankKernelOperator):
         )
         super().__init__(client.compute(F).result(), kernel=kernel, X=Xv)
         self.landmark_indices = idx
-        self._map = M
+        self.feature_map = M
 
     def transform(self, Y: ArrayLike) -> FloatArray:
         """Features of new points: ``K(Y, L) U_r Λ_r^{-1/2}``."""
         Yv = check_matrix(Y, "X")
         assert self.X is not None and self.kernel is not None
         check_same_features(self.X, Yv, "the training data", "X")
-        return _feature_block(Yv, self.kernel, self.X[self.landmark_indices], self._map,
+        assert self.feature_map is not None
+        return _feature_block(Yv, self.kernel, self.X[self.landmark_indices], self.feature_map,
                               self.dtype)

@@ -19,9 +19,16 @@ from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 
 from .._validation import FloatArray, check_matrix
-from ..kernels import Kernel, KernelOperator, MemoryBudgetError, Precomputed
-from ..kernels._memory import check_dense_fits, dense_nbytes
-from ..kernels._operator_base import DEFAULT_BLOCK_MEMORY, _check_V
+from ..kernels import (
+    DEFAULT_BLOCK_MEMORY,
+    Kernel,
+    KernelOperator,
+    MemoryBudgetError,
+    Precomputed,
+    check_dense_fits,
+    check_operand,
+    dense_nbytes,
+)
 from ._client import check_client, import_distributed, worker_memory, worker_threads
 
 
@@ -208,7 +215,7 @@ class DaskKernelOperator(KernelOperator):
 
     # -- products ------------------------------------------------------------------------
     def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        Va, vec = check_operand(V, self.n_samples, self.dtype)
         client = check_client(self.client)
         V_future = client.scatter(Va, broadcast=True, hash=False)
         try:

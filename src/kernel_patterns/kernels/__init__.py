@@ -1,36 +1,56 @@
-"""Kernels and kernel operators.
+"""Kernels, kernel operators and the public surface solvers and new kernels build on.
 
-Kernels: :class:`RBF`, :class:`GPCovariance` (eq. 2.7 of the GP clustering paper),
-:class:`Linear`, :class:`Polynomial`, :class:`Cosine`, :class:`Precomputed` and
-:class:`CallableKernel`; :func:`make_kernel` resolves names and callables.
-
-Operators (:func:`make_operator`): the one seam through which algorithms get ``K @ V``,
-diagonals, row blocks and kernel rows for new points.
+Layout: ``_base`` holds :class:`Kernel` and its extension protocol (the validating ``__call__``,
+``diag``, ``gradient``, ``contract_gradient`` for users; the unchecked ``pairwise``,
+``pairwise_diag``, ``pairwise_gradient``, ``pairwise_gradient_from_gram``,
+``diagonal_noise``, ``prepare`` and ``block`` for solvers and operators); ``_stationary``
+(:class:`StationaryKernel`, :class:`RBF`, :class:`GPCovariance`), ``_dot`` (linear,
+polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
+:func:`make_kernel`); ``_operator_base`` (the :class:`KernelOperator` interface every
+algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`
+and the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
+landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
+``_cailliez`` (Cailliez's constant), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
+landmark geodesic kernels). Other packages use only the names below.
 """
 
 from ._base import Kernel
+from ._cailliez import cailliez_constant
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
-from ._geodesic import GeodesicKernel, cailliez_constant
+from ._geodesic import GeodesicKernel
 from ._geodesic_landmark import LandmarkGeodesicOperator
-from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
-from ._nystrom import LowRankKernelOperator, NystromKernelOperator
+from ._knn import geodesic_distances, join_components, knn_graph
+from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
+from ._nystrom import (
+    LowRankKernelOperator,
+    NystromKernelOperator,
+    kernel_columns,
+    kmeanspp_landmarks,
+    leverage_landmarks,
+    nystrom_factor,
+)
 from ._operator import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
+    DEFAULT_N_COMPONENTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     ChunkedKernelOperator,
     DenseKernelOperator,
-    KernelOperator,
     SparseKernelOperator,
     make_operator,
+    operator_backend,
     resolve_dtype,
+    use_operator_backend,
 )
+from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 from ._registry import KERNELS, make_kernel, register_kernel
-from ._stationary import RBF, GPCovariance
+from ._stationary import RBF, GPCovariance, StationaryKernel
 
 register_kernel("geodesic", GeodesicKernel)
 
 __all__ = [
     "APPROXIMATION_PARAMETER_CONSTRAINTS",
+    "DEFAULT_BLOCK_MEMORY",
+    "DEFAULT_N_COMPONENTS",
     "KERNELS",
     "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
@@ -50,12 +70,24 @@ __all__ = [
     "Polynomial",
     "Precomputed",
     "SparseKernelOperator",
+    "StationaryKernel",
     "cailliez_constant",
     "check_dense_fits",
+    "check_operand",
     "check_square_kernel",
     "default_memory_budget",
+    "dense_nbytes",
+    "geodesic_distances",
+    "join_components",
+    "kernel_columns",
+    "kmeanspp_landmarks",
+    "knn_graph",
+    "leverage_landmarks",
     "make_kernel",
     "make_operator",
+    "nystrom_factor",
+    "operator_backend",
     "register_kernel",
     "resolve_dtype",
+    "use_operator_backend",
 ]

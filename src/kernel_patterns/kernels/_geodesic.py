@@ -39,21 +39,17 @@ exactly its row of K.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import ArrayLike, DTypeLike
-from scipy import sparse
-from scipy.sparse import csgraph
-from scipy.sparse.linalg import LinearOperator, eigs
-from sklearn.neighbors import NearestNeighbors, kneighbors_graph
+from sklearn.neighbors import NearestNeighbors
 
 from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel
+from ._cailliez import cailliez_constant
 from ._geodesic_landmark import (
     DEFAULT_N_LANDMARKS,
     LandmarkGeodesicOperator,
@@ -61,10 +57,9 @@ from ._geodesic_landmark import (
     landmark_geodesic_state,
     landmark_transform,
 )
+from ._knn import geodesic_distances
 from ._memory import check_dense_fits
 from ._nystrom import LowRankKernelOperator
-
-_BLOCK = 2048
 
 
 @dataclass
@@ -78,163 +73,6 @@ class _GeodesicState:
     nn: NearestNeighbors
 
 
-# ----------------------------------------------------------------------------- graph
-def _knn_graph(X: FloatArray, n_neighbors: int) -> sparse.csr_array:
-    """The symmetrised k-nearest-neighbour graph with Euclidean edge weights."""
-    G = kneighbors_graph(X, n_neighbors, mode="distance", include_self=False)
-    G = sparse.csr_array(G)
-    # duplicate points: a 0-weight edge would vanish in the sparse graph; keep it tiny.
-    tiny = np.finfo(np.float64).eps * max(1.0, float(G.data.max(initial=0.0)))
-    G.data = np.maximum(G.data, tiny)
-    return G.maximum(G.T).tocsr()
-
-
-def _neighbour_graph(
-    X: FloatArray, n_neighbors: int, join_penalty: float
-) -> tuple[FloatArray, int]:
-    """Geodesic distances on the symmetrised kNN graph, components joined (errata 10)."""
-    G = _knn_graph(X, n_neighbors)
-    n_comp, comp = csgraph.connected_components(G, directed=False)
-    D = csgraph.shortest_path(G, method="D", directed=False)
-    if n_comp > 1:
-        penalty = join_penalty * float(np.max(D[np.isfinite(D)]))
-        G, ends = _join_components(X, G, comp, n_comp, penalty)
-        # Every path out of a component leaves through one of its bridge endpoints, so the
-        # distances between components need shortest paths from those endpoints only:
-        # D(i, j) = min_a D(i, a) + D(a, j) over the endpoints a in i's component.
-        DE = csgraph.shortest_path(G, method="D", directed=False, indices=ends)
-        for c in range(n_comp):
-            inside = comp == c
-            rows, cols = np.flatnonzero(inside), np.flatnonzero(~inside)
-            block = None
-            for p in np.flatnonzero(comp[ends] == c):
-                cand = D[rows, ends[p]][:, None] + DE[p, cols][None, :]
-                block = cand if block is None else np.minimum(block, cand)
-            D[np.ix_(rows, cols)] = block
-    return D, n_comp
-
-
-def _join_components(
-    X: FloatArray, G: sparse.csr_array, comp: np.ndarray, n_comp: int, penalty: float
-) -> tuple[sparse.csr_array, np.ndarray]:
-    """Add, along a minimum spanning tree over components, each pair's shortest Euclidean edge
-    (lengthened by ``penalty``). Returns the joined graph and the bridge endpoints.
-
-    Each pair's shortest edge comes from a nearest-neighbour tree on component b queried with
-    the points of the components before it: O(n_comp N log N), not the O(N²) of all pairs
-    (measured 5.8 s for all pairs of three 33,000-point components).
-    """
-    best = np.full((n_comp, n_comp), np.inf)
-    pair = np.zeros((n_comp, n_comp, 2), dtype=np.intp)
-    for b in range(1, n_comp):
-        ib = np.flatnonzero(comp == b)
-        q = np.flatnonzero(comp < b)
-        dist, arg = NearestNeighbors(n_neighbors=1).fit(X[ib]).kneighbors(X[q])
-        dist, arg, cq = dist[:, 0], arg[:, 0], comp[q]
-        order = np.lexsort((dist, cq))  # by component, then distance (first index on ties)
-        for pos in np.r_[0, np.flatnonzero(np.diff(cq[order])) + 1]:
-            i = order[pos]
-            a = int(cq[i])
-            best[a, b] = best[b, a] = max(float(dist[i]), np.finfo(np.float64).tiny)
-            pair[a, b] = pair[b, a] = (q[i], ib[arg[i]])
-    tree = csgraph.minimum_spanning_tree(np.where(np.isfinite(best), best, 0.0)).tocoo()
-    rows, cols, vals = [], [], []
-    for a, b, v in zip(tree.row, tree.col, tree.data, strict=True):
-        i, j = pair[a, b]
-        rows += [i, j]
-        cols += [j, i]
-        vals += [v + penalty, v + penalty]
-    extra = sparse.csr_array((vals, (rows, cols)), shape=G.shape)
-    warnings.warn(
-        f"the {int(G.shape[0])}-point nearest-neighbour graph has {n_comp} connected components; "
-        f"joined them by {len(tree.data)} shortest Euclidean edges, each lengthened by "
-        f"{penalty:.3g} (join_penalty times the largest geodesic distance).",
-        UserWarning,
-        stacklevel=4,
-    )
-    return G.maximum(extra).tocsr(), np.unique(np.asarray(rows, dtype=np.intp))
-
-
-# ----------------------------------------------------------------------------- Cailliez
-def _centre(v: FloatArray) -> FloatArray:
-    return v - v.mean(axis=0, keepdims=True)
-
-
-def _sq_matvec(D: FloatArray, V: FloatArray) -> FloatArray:
-    """(D ∘ D) @ V in row blocks (no N × N temporary)."""
-    out = np.empty((D.shape[0], V.shape[1]))
-    for a in range(0, D.shape[0], _BLOCK):
-        blk = D[a : a + _BLOCK]
-        out[a : a + _BLOCK] = (blk * blk) @ V
-    return out
-
-
-def cailliez_constant(D: ArrayLike, method: str = "auto", random_state: int = 0) -> float:
-    """Cailliez's additive constant c*: the largest real eigenvalue of
-    [[0, 2K̃(D²)], [−I, −4K̃(D)]] (eq. 5 of file 004 with errata 5).
-
-    Parameters
-    ----------
-    D : array of shape (n, n)
-        Symmetric distances with a zero diagonal.
-    method : {"auto", "dense", "arpack"}
-        ``"dense"``: all eigenvalues of the 2n × 2n matrix (``scipy.linalg.eigvals``);
-        ``"arpack"``: Arnoldi (``eigs``, largest real part) on a matrix-free product;
-        ``"auto"``: dense for n ≤ 64.
-    random_state : int
-        Seed of ARPACK's start vector.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> D = np.array([[0., 1., 3.], [1., 0., 1.], [3., 1., 0.]])  # violates the triangle inequality
-    >>> round(cailliez_constant(D), 6)
-    1.0
-    """
-    Dm = np.asarray(D, dtype=np.float64)
-    if Dm.ndim != 2 or Dm.shape[0] != Dm.shape[1] or not np.isfinite(Dm).all():
-        raise ValueError("D must be a square matrix of finite distances.")
-    n = Dm.shape[0]
-    if method == "auto":
-        method = "dense" if n <= 64 else "arpack"
-    if method == "dense":
-        B1 = -0.5 * _centre(_centre(Dm * Dm).T)
-        B2 = -0.5 * _centre(_centre(Dm).T)
-        M = np.zeros((2 * n, 2 * n))
-        M[:n, n:] = 2.0 * B1
-        M[n:, :n] = -np.eye(n)
-        M[n:, n:] = -4.0 * B2
-        ev = scipy.linalg.eigvals(M)
-        return float(np.max(ev.real))
-    if method != "arpack":
-        raise ValueError(f"method must be 'auto', 'dense' or 'arpack'; got {method!r}.")
-
-    # D ∘ D is stored when it is small enough, else squared block by block per product.
-    D2 = Dm * Dm if n <= 8000 else None
-
-    def matmat(V: FloatArray) -> FloatArray:
-        V = np.asarray(V, dtype=np.float64).reshape(2 * n, -1)
-        u, v = V[:n], V[n:]
-        Hv = _centre(v)
-        B1v = -0.5 * _centre(D2 @ Hv if D2 is not None else _sq_matvec(Dm, Hv))
-        B2v = -0.5 * _centre(Dm @ Hv)
-        return np.vstack([2.0 * B1v, -u - 4.0 * B2v])
-
-    op = LinearOperator((2 * n, 2 * n), matvec=matmat, matmat=matmat, dtype=np.float64)
-    v0 = np.random.default_rng(random_state).normal(size=2 * n)
-    # The Krylov space size matters. Matrix-vector products measured on kNN-geodesic moons
-    # distances: ncv = 80 took 81 / 121 at n = 1,000 / 3,000 but 1,841 at n = 5,000 with two
-    # joined components; ncv = 30 took 250 / 337 / 271 (n = 2,000, joined) / 397 (n = 5,000,
-    # joined): never the best, never bad. A shift-invert variant (one Cholesky of
-    # c²I + 4cK̃(D) + 2K̃(D²) at an upper bound of c*) was slower still.
-    ncv = min(2 * n - 1, 30)
-    vals = eigs(
-        op, k=1, which="LR", v0=v0, ncv=ncv, tol=1e-10, maxiter=100 * n,
-        return_eigenvectors=False, rng=np.random.default_rng(random_state),
-    )
-    return float(np.max(vals.real))
-
-
 def _geodesic_state(
     X: FloatArray, n_neighbors: int, shift: Any, eigen_solver: str, join_penalty: float
 ) -> _GeodesicState:
@@ -245,7 +83,7 @@ def _geodesic_state(
             "graph needs points outside each neighbourhood)."
         )
     X64 = X.astype(np.float64, copy=False)
-    D, n_comp = _neighbour_graph(X64, n_neighbors, join_penalty)
+    D, n_comp = geodesic_distances(X64, n_neighbors, join_penalty)
     c = max(cailliez_constant(D, eigen_solver), 0.0) if shift == "cailliez" else float(shift)
     # Δ = D + c off the diagonal; K = −½ H Δ² H built in place in D's memory.
     K = D

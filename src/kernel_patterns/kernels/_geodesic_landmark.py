@@ -59,6 +59,8 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
+from ._cailliez import cailliez_constant
+from ._knn import join_components, knn_graph
 from ._nystrom import LowRankKernelOperator
 
 #: landmarks used by ``approximation="landmark"`` when ``n_components`` is None.
@@ -128,11 +130,9 @@ def _join_landmark_distances(
     bridge endpoint ``a`` of it, so ``D(l, j) = min_a D(l, a) + D(a, j)`` for ``j`` outside
     ``l``'s component, with Dijkstra from the few bridge endpoints only.
     """
-    from ._geodesic import _join_components
-
     finite = D[np.isfinite(D)]
     penalty = join_penalty * float(finite.max(initial=0.0))
-    Gj, ends = _join_components(X, G, comp, n_comp, penalty)
+    Gj, ends = join_components(X, G, comp, n_comp, penalty)
     DE = csgraph.dijkstra(Gj, directed=True, indices=ends)
     for c in range(n_comp):
         rows = np.flatnonzero(comp[idx] == c)
@@ -199,8 +199,6 @@ def landmark_geodesic_state(
     random_state: Any,
 ) -> _LandmarkState:
     """Graph, landmark shortest paths, Cailliez constant and features (module docstring)."""
-    from ._geodesic import _knn_graph, cailliez_constant
-
     n = X.shape[0]
     if n_neighbors >= n:
         raise ValueError(
@@ -213,7 +211,7 @@ def landmark_geodesic_state(
             f"(one landmark has no geometry); got {n_landmarks}."
         )
     X64 = X.astype(np.float64, copy=False)
-    G = _knn_graph(X64, n_neighbors)
+    G = knn_graph(X64, n_neighbors)
     n_comp, comp = csgraph.connected_components(G, directed=False)
     idx, D = _choose_landmarks(G, n_landmarks, landmarks, check_random_state(random_state))
     if n_comp > 1:

@@ -25,13 +25,13 @@ from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel
 from ._dot import Precomputed
 from ._memory import check_dense_fits
-from ._operator_base import KernelOperator, _check_V
+from ._operator_base import KernelOperator, check_operand
 
 Landmarks = Literal["uniform", "kmeans++", "leverage"]
 _BLOCK = 65_536
 
 
-def _kernel_columns(
+def kernel_columns(
     kernel: Kernel, X: FloatArray, L: FloatArray, dtype: np.dtype[Any]
 ) -> FloatArray:
     """``K(X, L)`` in row blocks (no N × N anywhere)."""
@@ -42,7 +42,7 @@ def _kernel_columns(
     return out
 
 
-def _features(C: FloatArray, W: FloatArray, rank: int | None) -> tuple[FloatArray, FloatArray]:
+def nystrom_factor(C: FloatArray, W: FloatArray, rank: int | None) -> tuple[FloatArray, FloatArray]:
     """``F = C U_r Λ_r^{-1/2}`` and the map ``U_r Λ_r^{-1/2}`` (eigenvalues ≤ tol dropped)."""
     # One BLAS thread: an m x m eigh gains nothing from two threads and loses 10x when the
     # cores are contended (measured at m = 300: 0.2 s vs 2.7 s under load).
@@ -61,7 +61,7 @@ def _features(C: FloatArray, W: FloatArray, rank: int | None) -> tuple[FloatArra
     return (C @ M.astype(C.dtype)), M
 
 
-def _kmeanspp_landmarks(
+def kmeanspp_landmarks(
     kernel: Kernel, X: FloatArray, m: int, rng: np.random.RandomState
 ) -> np.ndarray:
     """D² sampling with the feature-space distance ``k(x,x) − 2k(x,l) + k(l,l)``."""
@@ -79,7 +79,7 @@ def _kmeanspp_landmarks(
     return np.array(chosen)
 
 
-def _leverage_landmarks(
+def leverage_landmarks(
     kernel: Kernel, X: FloatArray, m: int, rng: np.random.RandomState, dtype: np.dtype[Any]
 ) -> np.ndarray:
     """Sample ``m`` landmarks with probability ∝ approximate ridge leverage scores.
@@ -89,8 +89,8 @@ def _leverage_landmarks(
     """
     n = X.shape[0]
     idx = rng.choice(n, size=m, replace=False)
-    C = _kernel_columns(kernel, X, X[idx], dtype)
-    F, _ = _features(C, C[idx], None)
+    C = kernel_columns(kernel, X, X[idx], dtype)
+    F, _ = nystrom_factor(C, C[idx], None)
     F64 = F.astype(np.float64)
     lam = float(np.mean(kernel.pairwise_diag(X[: min(n, 10_000)]))) * n / m
     G = F64.T @ F64 + lam * np.eye(F64.shape[1])
@@ -123,6 +123,11 @@ class LowRankKernelOperator(KernelOperator):
 
     features: FloatArray
 
+    def landmark_map(self) -> tuple[np.ndarray, FloatArray] | None:
+        if self.landmark_indices is None or self.feature_map is None:
+            return None
+        return self.landmark_indices, self.feature_map
+
     def __init__(
         self, features: ArrayLike, kernel: Kernel | None = None, X: FloatArray | None = None
     ) -> None:
@@ -132,6 +137,10 @@ class LowRankKernelOperator(KernelOperator):
         self.dtype = F.dtype
         self.kernel = kernel
         self.X = X
+        #: Nyström operators: the landmarks' rows of X and the map ``U_r Λ_r^{-1/2}``
+        #: (see :meth:`landmark_map`); None for other low-rank operators.
+        self.landmark_indices: np.ndarray | None = None
+        self.feature_map: FloatArray | None = None
 
     @property
     def rank(self) -> int:
@@ -142,7 +151,7 @@ class LowRankKernelOperator(KernelOperator):
         return self.features
 
     def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        Va, vec = check_operand(V, self.n_samples, self.dtype)
         FtV = np.asarray(Va.T @ self.features).T if sparse.issparse(Va) else self.features.T @ Va
         out = self.features @ FtV
         return out.ravel() if vec else out
@@ -238,12 +247,12 @@ class NystromKernelOperator(LowRankKernelOperator):
         if landmarks == "uniform":
             idx = np.sort(rng.choice(n, size=n_components, replace=False))
         elif landmarks == "kmeans++":
-            idx = _kmeanspp_landmarks(kernel, Xv, n_components, rng)
+            idx = kmeanspp_landmarks(kernel, Xv, n_components, rng)
         else:
-            idx = _leverage_landmarks(kernel, Xv, n_components, rng, self.dtype)
+            idx = leverage_landmarks(kernel, Xv, n_components, rng, self.dtype)
         self.landmark_indices = idx
-        C = _kernel_columns(kernel, Xv, Xv[idx], self.dtype)
-        self.features, self._map = _features(C, C[idx], rank)
+        C = kernel_columns(kernel, Xv, Xv[idx], self.dtype)
+        self.features, self.feature_map = nystrom_factor(C, C[idx], rank)
 
     def transform(self, Y: ArrayLike) -> FloatArray:
         """Features of new points: ``K(Y, L) U_r Λ_r^{-1/2}``."""
@@ -251,5 +260,6 @@ class NystromKernelOperator(LowRankKernelOperator):
         assert self.X is not None and self.kernel is not None
         check_same_features(self.X, Yv, "the training data", "X")
         L = self.X[self.landmark_indices]
-        C = _kernel_columns(self.kernel, Yv, L, self.dtype)
-        return C @ self._map.astype(self.dtype)
+        C = kernel_columns(self.kernel, Yv, L, self.dtype)
+        assert self.feature_map is not None
+        return C @ self.feature_map.astype(self.dtype)

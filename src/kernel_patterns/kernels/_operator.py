@@ -19,8 +19,9 @@ operator, or the one an active backend such as ``distributed.dask_backend`` buil
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from contextvars import ContextVar
 from numbers import Integral
 from typing import Any, Literal
@@ -32,12 +33,14 @@ from scipy.linalg import get_blas_funcs
 from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
+from .._parallel import usable_threads
 from .._progress import progress_bar
 from .._validation import FloatArray, check_matrix
 from ._base import Kernel
 from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
-from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, _check_V
+from ._nystrom import NystromKernelOperator
+from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 
 OperatorKind = Literal["auto", "dense", "chunked"]
 Approximation = Literal["exact", "nystrom"]
@@ -81,27 +84,41 @@ def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
     return dt
 
 #: A backend that may build the operator instead (``kernel_patterns.distributed.dask_backend``
-#: sets it): called with make_operator's arguments, it returns an operator or None (not mine).
-OPERATOR_BACKEND: ContextVar[Callable[..., KernelOperator | None] | None] = ContextVar(
+#: sets it through :func:`use_operator_backend`): called with make_operator's arguments, it
+#: returns an operator or None (not mine).
+_OPERATOR_BACKEND: ContextVar[Callable[..., KernelOperator | None] | None] = ContextVar(
     "kernel_patterns_operator_backend", default=None
 )
 
-_TILE = 512  # 512² tiles stay in cache: 2x faster fill than 2048² (benchmarks/bench_kernels.py)
+
+def operator_backend() -> Callable[..., KernelOperator | None] | None:
+    """The operator factory :func:`make_operator` asks first in this context, or None.
+
+    >>> operator_backend() is None
+    True
+    """
+    return _OPERATOR_BACKEND.get()
 
 
-def _n_threads() -> int:
-    return max(1, min(len(_affinity()), 8))
+@contextmanager
+def use_operator_backend(factory: Callable[..., KernelOperator | None]) -> Iterator[None]:
+    """Within the block, :func:`make_operator` first calls ``factory`` with its arguments.
 
+    ``factory`` returns a :class:`KernelOperator` to use instead (e.g. one whose row blocks live
+    on Dask workers, :func:`kernel_patterns.distributed.dask_backend`) or None to let
+    :func:`make_operator` build its own. Contexts nest and are restored on exit.
 
-def _affinity() -> set[int]:
+    >>> with use_operator_backend(lambda *args, **kwargs: None):
+    ...     operator_backend() is not None
+    True
+    """
+    token = _OPERATOR_BACKEND.set(factory)
     try:
-        import os
+        yield
+    finally:
+        _OPERATOR_BACKEND.reset(token)
 
-        return os.sched_getaffinity(0)
-    except AttributeError:  # pragma: no cover - non-Linux
-        import os
-
-        return set(range(os.cpu_count() or 1))
+_TILE = 512  # 512² tiles stay in cache: 2x faster fill than 2048² (benchmarks/bench_kernels.py)
 
 
 class DenseKernelOperator(KernelOperator):
@@ -137,11 +154,11 @@ class DenseKernelOperator(KernelOperator):
         n = X.shape[0]
         check_dense_fits(n, n, dt, memory_budget)
         K = np.empty((n, n), dtype=dt)
-        _fill_dense(kernel, X, K, n_threads or _n_threads())
+        _fill_dense(kernel, X, K, n_threads or usable_threads())
         return cls(K, kernel=kernel, X=X)
 
     def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        Va, vec = check_operand(V, self.n_samples, self.dtype)
         if sparse.issparse(Va):
             # sparse (k × n) times dense (n × n): one pass over K, which is symmetric
             return np.asarray(Va.T.tocsr() @ self.K).T
@@ -236,7 +253,7 @@ class ChunkedKernelOperator(KernelOperator):
         self.dtype = np.dtype(dtype)
         self.n_samples = X.shape[0]
         self.block_memory = int(block_memory or DEFAULT_BLOCK_MEMORY)
-        self.n_threads = n_threads or _n_threads()
+        self.n_threads = n_threads or usable_threads()
         self._prepared = kernel.prepare(X.astype(self.dtype, copy=False))
         self._noise = kernel.diagonal_noise()
         self._diag = kernel.pairwise_diag(X).astype(self.dtype)
@@ -261,7 +278,7 @@ class ChunkedKernelOperator(KernelOperator):
         return out
 
     def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        Va, vec = check_operand(V, self.n_samples, self.dtype)
         out = np.empty((self.n_samples, Va.shape[1]), dtype=self.dtype)
         b = self._default_block_rows()
         starts = list(range(0, self.n_samples, b))
@@ -310,7 +327,7 @@ class SparseKernelOperator(KernelOperator):
         self.X = None
 
     def matmat(self, V: ArrayLike) -> FloatArray:
-        Va, vec = _check_V(V, self.n_samples, self.dtype)
+        Va, vec = check_operand(V, self.n_samples, self.dtype)
         prod = self.A @ Va
         out = prod.toarray() if sparse.issparse(prod) else np.asarray(prod)
         return out.ravel() if vec else out
@@ -405,7 +422,7 @@ def make_operator(
         raise ValueError(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
-    backend = OPERATOR_BACKEND.get()
+    backend = _OPERATOR_BACKEND.get()
     op: KernelOperator | None
     if backend is not None and not isinstance(kernel, Precomputed):
         op = backend(
@@ -437,8 +454,6 @@ def make_operator(
                 " depends on the training data as a whole (use "
                 "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
             )
-        from ._nystrom import NystromKernelOperator  # imports this module
-
         Xn = check_matrix(X, "X")
         m = min(DEFAULT_N_COMPONENTS, Xn.shape[0]) if n_components is None else n_components
         return NystromKernelOperator(

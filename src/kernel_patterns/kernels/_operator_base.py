@@ -121,6 +121,14 @@ class KernelOperator(metaclass=ABCMeta):
         """
         return None
 
+    def landmark_map(self) -> tuple[np.ndarray, FloatArray] | None:
+        """``(landmark_indices, feature_map)`` when the features of new points are
+        ``kernel_columns(kernel, Y, X[landmark_indices]) @ feature_map`` (Nyström), else None.
+
+        What an estimator keeps to map new points without keeping the N × r features.
+        """
+        return None
+
     # -- new points ---------------------------------------------------------------
     def cross(self, Y: ArrayLike) -> FloatArray:
         """``K(Y, X_train)`` of shape (n_new, n_samples): kernel rows for new points.
@@ -156,8 +164,11 @@ class KernelOperator(metaclass=ABCMeta):
         return dense_nbytes(self.n_samples, self.n_samples, self.dtype)
 
 
-def _check_V(V: ArrayLike, n: int, dtype: np.dtype[Any]) -> tuple[Any, bool]:
-    """``V`` as a 2-D array of ``dtype`` (or a CSR matrix when sparse) and whether it was 1-D."""
+def check_operand(V: ArrayLike, n: int, dtype: np.dtype[Any]) -> tuple[Any, bool]:
+    """``V`` as a 2-D array of ``dtype`` (or a CSR matrix when sparse) and whether it was 1-D.
+
+    The check every operator's ``matmat`` makes of its right-hand side (``n`` rows).
+    """
     if sparse.issparse(V):
         if V.ndim != 2 or V.shape[0] != n:  # type: ignore[union-attr]
             raise ValueError(f"V must have {n} rows (one per sample); got shape {V.shape}.")  # type: ignore[union-attr]

@@ -36,7 +36,7 @@ def _sqdist(Za: FloatArray, sqa: FloatArray, Zb: FloatArray, sqb: FloatArray) ->
     return D
 
 
-class _StationaryKernel(Kernel):
+class StationaryKernel(Kernel):
     """k(x, y) = f(r²), r² = Σ_m s_m (x_m − y_m)²; subclasses give ``s``, ``f`` and ``f'``."""
 
     differentiable: ClassVar[bool] = True
@@ -122,7 +122,7 @@ class _StationaryKernel(Kernel):
         return out
 
 
-class RBF(_StationaryKernel):
+class RBF(StationaryKernel):
     """Gaussian (RBF) kernel ``k(x, y) = exp(−γ ‖x − y‖²)``.
 
     Parameters
@@ -158,7 +158,7 @@ class RBF(_StationaryKernel):
         return 1.0
 
 
-class GPCovariance(_StationaryKernel):
+class GPCovariance(StationaryKernel):
     """The GP covariance of eq. 2.7 of the GP clustering paper (Kim & Lee 2007).
 
     ``C(x_i, x_j) = v0 exp(−½ Σ_m l_m (x_i^m − x_j^m)²) + v1 + δ_ij v2``
