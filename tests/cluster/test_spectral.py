@@ -233,7 +233,7 @@ def test_symmetric_blas_product_matches_operator(dtype):
 
 
 def test_threshold_split_is_the_best_two_means_split():
-    from kernel_patterns.cluster._spectral import _threshold_split
+    from kernel_patterns.cluster._spectral_assign import _threshold_split
 
     x = np.random.default_rng(0).normal(size=60)
     labels, thr = _threshold_split(x)

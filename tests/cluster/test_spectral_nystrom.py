@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from kernel_patterns import SpectralClustering
 from kernel_patterns._eigen import top_eigenpairs
 from kernel_patterns._graph import low_rank_degrees, normalized_matmat
-from kernel_patterns.cluster._spectral import _spectral_vectors
+from kernel_patterns.cluster import spectral_eigenpairs
 from kernel_patterns.datasets import make_rings, make_two_moons
 from kernel_patterns.kernels import RBF, NystromKernelOperator, make_operator
 
@@ -53,7 +53,7 @@ def test_low_rank_shortcut_equals_arpack_on_the_same_operator(matrix):
     # 900 points: above the dense cut-off of top_eigenpairs, so the reference is ARPACK.
     X, _ = make_two_moons(n_samples=(450, 450), random_state=0)
     op = NystromKernelOperator(RBF(4.0), X, n_components=40, random_state=0)
-    lam, V, _, _ = _spectral_vectors(op, 4, matrix, random_state=0)
+    lam, V = spectral_eigenpairs(op, 4, matrix, random_state=0)
     if matrix == "K":
         w_ref, V_ref = top_eigenpairs(op.matmat, op.n_samples, 4, random_state=0)
     else:
@@ -172,7 +172,7 @@ def test_full_rank_operator_through_make_operator_is_the_exact_kernel(rings_smal
     X, _ = rings_small
     op = make_operator(RBF(10.0), X, approximation="nystrom", n_components=X.shape[0],
                        random_state=0)
-    w, V, _, _ = _spectral_vectors(op, 3, "normalized")
-    w_ex, V_ex, _, _ = _spectral_vectors(make_operator(RBF(10.0), X), 3, "normalized")
+    w, V = spectral_eigenpairs(op, 3, "normalized")
+    w_ex, V_ex = spectral_eigenpairs(make_operator(RBF(10.0), X), 3, "normalized")
     np.testing.assert_allclose(w, w_ex, rtol=1e-9)
     _same_up_to_sign(V, V_ex, atol=1e-8)

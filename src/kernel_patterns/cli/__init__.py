@@ -13,8 +13,9 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__, _progress
+from ..io import write_json_atomic, write_text_atomic
 from . import _cluster, _demo, _embed, _rank, _reproduce  # noqa: F401  (they register)
-from ._registry import COMMANDS, UsageError, write_json_atomic, write_text_atomic
+from ._registry import COMMANDS, UsageError
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "write_json_atomic",
            "write_text_atomic"]

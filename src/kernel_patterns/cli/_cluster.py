@@ -10,27 +10,28 @@ from typing import Any
 import numpy as np
 
 from .. import metrics, plotting
+from .._validation import check_n_clusters
+from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
 from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
     finish,
-    input_summary,
-    json_params,
-    make_scaler,
+    make_summary,
     output_folder,
+    read_input,
     sizes,
 )
-from ._io import read_table, staged_output
+from ._io import staged_output
 from ._registry import UsageError, register
 
 log = logging.getLogger("kernel_patterns")
 
-METHODS = {
-    "gp": "GPClustering",
-    "kernel-kmeans": "KernelKMeans",
-    "soft-kernel-kmeans": "SoftKernelKMeans",
-    "spectral": "SpectralClustering",
+METHODS: dict[str, type[Any]] = {
+    "gp": GPClustering,
+    "kernel-kmeans": KernelKMeans,
+    "soft-kernel-kmeans": SoftKernelKMeans,
+    "spectral": SpectralClustering,
 }
 
 
@@ -78,19 +79,18 @@ def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
 def cluster_figures(tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any) -> list[Path]:
     figs = []
     V, how = view_2d(X, est)
-    centers = getattr(est, "equilibria_", None) if how == "features" else None
+    gp = est if isinstance(est, GPClustering) else None
+    centers = gp.equilibria_ if gp is not None and how == "features" else None
     ax = plotting.plot_clusters(V, labels, centers=centers,
                                 title=f"{type(est).__name__}: {len(np.unique(labels))} "
                                 f"clusters ({how})")
     figs.append(plotting.save_figure(ax, tmp / "clusters.png"))
-    landscape = getattr(plotting, "plot_variance_landscape", None)
-    if landscape is not None and hasattr(est, "variance") and X.shape[1] == 2:
-        ax = landscape(est, X, labels=labels)
-        figs.append(plotting.save_figure(ax, tmp / "variance_landscape.png"))
-    if getattr(est, "hierarchy_", None) is not None and hasattr(plotting, "plot_hierarchy"):
-        hier = est.hierarchy_
-        if len(hier):
-            ax = plotting.plot_hierarchy(est)
+    if gp is not None:  # the GP result objects draw the landscape and the hierarchy
+        if X.shape[1] == 2:
+            ax = plotting.plot_variance_landscape(gp, X, labels=labels)
+            figs.append(plotting.save_figure(ax, tmp / "variance_landscape.png"))
+        if len(gp.hierarchy_):
+            ax = plotting.plot_hierarchy(gp)
             figs.append(plotting.save_figure(ax, tmp / "hierarchy.png"))
     return figs
 
@@ -100,19 +100,18 @@ def _run(args: argparse.Namespace) -> int:
 
     out = output_folder(args, args.input, f"{args.method}-clusters")
     timer = Timer()
-    with timer("read"):
-        table = read_table(args.input, columns=args.columns, label_column=args.label_column,
-                           id_column=args.id_column, drop_na=args.drop_na)
-        X = make_scaler(args.scale).fit_transform(table.X)
+    table, _, X = read_input(args, args.input, timer, args.label_column)
     fixed = {}
     if args.n_clusters is not None:
         if args.n_clusters < 1:
             raise UsageError(f"--n-clusters must be >= 1; got {args.n_clusters}")
-        if args.n_clusters > X.shape[0]:
+        try:  # the estimators' own check, worded for the command line
+            check_n_clusters(args.n_clusters, X.shape[0])
+        except ValueError:
             raise UsageError(f"--n-clusters {args.n_clusters} is more than the "
-                             f"{X.shape[0]} rows")
+                             f"{X.shape[0]} rows") from None
         fixed["n_clusters"] = args.n_clusters
-    est = build_estimator("kernel_patterns.cluster", METHODS[args.method], args, fixed)
+    est = build_estimator(METHODS[args.method], args, fixed)
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             labels = np.asarray(est.fit_predict(X))
@@ -131,14 +130,7 @@ def _run(args: argparse.Namespace) -> int:
         for attr in ("level_", "inertia_", "n_iter_"):
             if hasattr(est, attr):
                 result[attr.rstrip("_")] = float(getattr(est, attr))
-        summary: dict[str, Any] = {
-            "command": "cluster",
-            "method": args.method,
-            "input": input_summary(table, args.input, args.scale),
-            "parameters": json_params(est),
-            "result": result,
-            "timings_seconds": timer.times,
-        }
+        summary = make_summary("cluster", args, args.input, table, est, result, timer)
         if table.labels is not None:
             summary["scores"] = score(table.labels, labels)
         sections = [("Result", result), ("Parameters", summary["parameters"])]

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..io import write_json_atomic, write_text_atomic
 from ..kernels import make_kernel
-from ._io import Table, check_output, parse_params
-from ._registry import UsageError, write_json_atomic, write_text_atomic
+from ._io import Table, check_output, parse_params, read_table
+from ._registry import UsageError
 from ._report import render_report
 
 
@@ -49,10 +49,13 @@ def make_scaler(how: str) -> Any:
 
 
 def build_estimator(
-    module: str, name: str, args: argparse.Namespace, fixed: dict[str, Any] | None = None
+    cls: type[Any], args: argparse.Namespace, fixed: dict[str, Any] | None = None
 ) -> Any:
-    """Instantiate ``module.name`` with the command's kernel, seed and ``--param`` values."""
-    cls = getattr(importlib.import_module(module), name)
+    """Instantiate ``cls`` with the command's kernel, seed and ``--param`` values.
+
+    The values are only passed on: the estimator validates them when it fits.
+    """
+    name = cls.__name__
     est = cls()
     valid = est.get_params(deep=False)
     params: dict[str, Any] = dict(fixed or {})
@@ -75,6 +78,34 @@ def build_estimator(
             raise UsageError(f"{name} has no parameter {key!r}")
     est.set_params(**params)
     return est
+
+
+def read_input(
+    args: argparse.Namespace, path: str, timer: Timer, label_column: str | None
+) -> tuple[Table, Any, np.ndarray]:
+    """Read the command's table (``--columns``, ``--id-column``, ``--drop-na``) and scale its
+    features (``--scale``): the table, the fitted scaler and the scaled features."""
+    with timer("read"):
+        table = read_table(path, columns=args.columns, label_column=label_column,
+                           id_column=args.id_column, drop_na=args.drop_na)
+        scaler = make_scaler(args.scale)
+        X = scaler.fit_transform(table.X)
+    return table, scaler, X
+
+
+def make_summary(
+    command: str, args: argparse.Namespace, path: str, table: Table, est: Any,
+    result: dict[str, Any], timer: Timer, **input_extra: Any,
+) -> dict[str, Any]:
+    """The ``summary.json`` of a data command: input, parameters, result and timings."""
+    return {
+        "command": command,
+        "method": args.method,
+        "input": input_summary(table, path, args.scale) | input_extra,
+        "parameters": json_params(est),
+        "result": result,
+        "timings_seconds": timer.times,
+    }
 
 
 def output_folder(args: argparse.Namespace, input_path: str, suffix: str) -> Path:
@@ -131,7 +162,9 @@ class _Stage:
         self.t0 = time.perf_counter()
 
     def __exit__(self, *exc: Any) -> None:
-        self.timer.times[self.name] = round(time.perf_counter() - self.t0, 4)
+        # a stage entered twice (e.g. "read": the table, then the target) adds up
+        spent = time.perf_counter() - self.t0 + self.timer.times.get(self.name, 0.0)
+        self.timer.times[self.name] = round(spent, 4)
 
 
 def sizes(labels: np.ndarray) -> dict[str, int]:

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, _progress
-from ._registry import UsageError, register, write_json_atomic
+from ..io import write_json_atomic
+from ._registry import UsageError, register
 
 log = logging.getLogger("kernel_patterns")
 
@@ -21,9 +22,11 @@ def _args(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..demos import discover
+    from ..demos import DemoStep, discover
+    from . import _demo_report
 
-    steps = discover()
+    steps = sorted([*discover(), DemoStep(_demo_report.NAME, _demo_report.ORDER,
+                                          _demo_report.run)], key=lambda s: (s.order, s.name))
     if args.only:
         unknown = sorted(set(args.only) - {s.name for s in steps})
         if unknown:

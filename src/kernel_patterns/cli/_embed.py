@@ -9,20 +9,20 @@ from typing import Any
 import numpy as np
 
 from .. import plotting
+from ..embed import KernelMDS, LaplacianEmbedding
 from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
     finish,
-    input_summary,
-    json_params,
-    make_scaler,
+    make_summary,
     output_folder,
+    read_input,
 )
-from ._io import read_table, staged_output
+from ._io import staged_output
 from ._registry import UsageError, register
 
-METHODS = {"mds": "KernelMDS", "laplacian": "LaplacianEmbedding"}
+METHODS: dict[str, type[Any]] = {"mds": KernelMDS, "laplacian": LaplacianEmbedding}
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -37,15 +37,11 @@ def _run(args: argparse.Namespace) -> int:
 
     out = output_folder(args, args.input, f"{args.method}-embedding")
     timer = Timer()
-    with timer("read"):
-        table = read_table(args.input, columns=args.columns, label_column=args.label_column,
-                           id_column=args.id_column, drop_na=args.drop_na)
-        X = make_scaler(args.scale).fit_transform(table.X)
+    table, _, X = read_input(args, args.input, timer, args.label_column)
     if not 1 <= args.n_components < X.shape[0]:
         raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
                          f"got {args.n_components}")
-    est = build_estimator("kernel_patterns.embed", METHODS[args.method], args,
-                          {"n_components": args.n_components})
+    est = build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             E = np.asarray(est.fit_transform(X))
@@ -65,14 +61,7 @@ def _run(args: argparse.Namespace) -> int:
             if hasattr(est, attr):
                 v = getattr(est, attr)
                 result[attr.rstrip("_")] = np.asarray(v).tolist() if np.ndim(v) else float(v)
-        summary = {
-            "command": "embed",
-            "method": args.method,
-            "input": input_summary(table, args.input, args.scale),
-            "parameters": json_params(est),
-            "result": result,
-            "timings_seconds": timer.times,
-        }
+        summary = make_summary("embed", args, args.input, table, est, result, timer)
         finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}", summary,
                figs, [("Result", result), ("Parameters", summary["parameters"])])
     print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")

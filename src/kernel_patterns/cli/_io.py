@@ -156,19 +156,6 @@ def _is_numeric(series: Any) -> bool:
     return bool(pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series))
 
 
-def scale(X: np.ndarray, how: str) -> np.ndarray:
-    """``minmax`` (to [0, 1]), ``standard`` (zero mean, unit variance) or ``none``."""
-    from .. import datasets
-
-    if how == "minmax":
-        return datasets.scale_unit_interval(X)
-    if how == "standard":
-        return datasets.whiten(X)
-    if how == "none":
-        return X.copy()
-    raise UsageError(f"--scale must be minmax, standard or none; got {how!r}")
-
-
 def check_output(out: str | Path, force: bool = False) -> Path:
     """Fail early (before any reading or fitting) when ``out`` may not be written."""
     target = Path(out)

@@ -9,21 +9,21 @@ from typing import Any
 import numpy as np
 
 from .. import metrics, plotting
+from ..rank import NuRanking, OnlineRanking
 from ._common import (
     Timer,
     add_input_arguments,
     build_estimator,
     finish,
-    input_summary,
-    json_params,
-    make_scaler,
+    make_summary,
     output_folder,
+    read_input,
     sizes,
 )
 from ._io import read_frame, read_table, staged_output
 from ._registry import UsageError, register
 
-METHODS = {"nu": "NuRanking", "online": "OnlineRanking"}
+METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -59,15 +59,12 @@ def _run(args: argparse.Namespace) -> int:
 
     out = output_folder(args, args.train, f"{args.method}-ranking")
     timer = Timer()
+    table, scaler, X = read_input(args, args.train, timer, args.target)
     with timer("read"):
-        table = read_table(args.train, columns=args.columns, label_column=args.target,
-                           id_column=args.id_column, drop_na=args.drop_na)
         assert table.labels is not None
         y = _ranks(np.asarray(table.labels), args.bins)
         if len(np.unique(y)) < 2:
             raise UsageError(f"--target '{args.target}' has a single rank; nothing to rank")
-        scaler = make_scaler(args.scale)
-        X = scaler.fit_transform(table.X)
         new = None
         if args.predict:
             frame = read_frame(args.predict)
@@ -76,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--predict file lacks the feature column(s) {missing}")
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=args.id_column, drop_na=args.drop_na, min_rows=1)
-    est = build_estimator("kernel_patterns.rank", METHODS[args.method], args)
+    est = build_estimator(METHODS[args.method], args)
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             est.fit(X, y)
@@ -99,15 +96,8 @@ def _run(args: argparse.Namespace) -> int:
                                                                index=False)
             result["n_predicted"] = len(new.ids)
         figs = [_figure(tmp, f, y, np.asarray(est.thresholds_))]
-        summary = {
-            "command": "rank",
-            "method": args.method,
-            "input": input_summary(table, args.train, args.scale) | {"target": args.target,
-                                                                     "bins": args.bins},
-            "parameters": json_params(est),
-            "result": result,
-            "timings_seconds": timer.times,
-        }
+        summary = make_summary("rank", args, args.train, table, est, result, timer,
+                               target=args.target, bins=args.bins)
         finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}", summary,
                figs, [("Result", result), ("Parameters", summary["parameters"])])
     print(f"{args.method}: training MZE {result['train_mze']:.3f}; wrote {out}/")

@@ -7,8 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+from ..io import write_json_atomic, write_tables
 from ._io import check_output, staged_output
-from ._registry import UsageError, register, write_json_atomic
+from ._registry import UsageError, register
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -20,7 +21,8 @@ def _args(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..experiments import discover, write_tables
+    from ..demos import discover as discover_demos
+    from ..experiments import discover
 
     check_output(args.out, args.force)
     found = discover()
@@ -32,9 +34,11 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown experiment {args.experiment!r}; choose from "
                          f"{sorted(found)} or all")
     timings = {}
+    demos = {step.name: step for step in discover_demos()}
     with staged_output(Path(args.out), args.force) as tmp:
         for exp in chosen:
             t0 = time.perf_counter()
+            demos[exp.figures].run(tmp)  # the paper's figures, drawn by the demo step
             tables = exp.run(tmp, quick=args.quick)
             write_tables(tmp, exp.name, exp.title, tables)
             timings[exp.name] = round(time.perf_counter() - t0, 2)

@@ -12,7 +12,13 @@
 
 from ._kernel_kmeans import KernelKMeans
 from ._soft_kernel_kmeans import SoftKernelKMeans
-from ._spectral import SpectralClustering
+from ._spectral import SpectralClustering, spectral_eigenpairs
 from .gp import GPClustering
 
-__all__ = ["GPClustering", "KernelKMeans", "SoftKernelKMeans", "SpectralClustering"]
+__all__ = [
+    "GPClustering",
+    "KernelKMeans",
+    "SoftKernelKMeans",
+    "SpectralClustering",
+    "spectral_eigenpairs",
+]

@@ -6,8 +6,11 @@ D^-½ K D^-½ and the Laplacian K − D (here written L = D − K, whose *bottom
 used). The eigenvectors become clusters by thresholding (two clusters), re-clustering the rows
 of V_N, the eigenvector approach (argmax of the rows of V_N √Λ_N) or the QR approach.
 
-Layout: :func:`_spectral_vectors` and :func:`_assign_labels` are pure solvers (arrays and
-operators in, arrays out); :class:`SpectralClustering` validates and stores the results.
+Layout: :func:`_spectral_eigen` (the eigenpairs of the chosen matrix, through the operator;
+:func:`spectral_eigenpairs` is its public face) and, in :mod:`~._spectral_assign`, the
+assignment rules (eigenvectors to labels) are the pure solvers (arrays and operators in,
+arrays out); :class:`SpectralClustering` validates, calls both and stores the results, and
+:mod:`~._spectral_extension` labels new points.
 """
 
 from __future__ import annotations
@@ -18,14 +21,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import linalg
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
-from .._eigen import localise_degenerate, top_eigenpairs
+from .._eigen import top_eigenpairs
 from .._graph import (
     build_fit_operator,
     check_affinity,
@@ -49,6 +49,7 @@ from ..kernels import (
     Precomputed,
     make_kernel,
 )
+from ._spectral_assign import _assign_labels_and_state
 from ._spectral_extension import (
     KernelRowProducts,
     check_new_points,
@@ -155,127 +156,46 @@ def _spectral_eigen(
     return w, V, w, n_trivial, scale
 
 
-def _spectral_vectors(
+def spectral_eigenpairs(
     op: KernelOperator,
     n_vectors: int,
-    matrix: str,
+    matrix: str = "normalized",
     *,
     random_state: Any = None,
-    tol: float = 0.0,
-    components: str = "n_components",
-) -> tuple[FloatArray, FloatArray, FloatArray, int]:
-    """Eigenpairs of the chosen matrix: the first four results of :func:`_spectral_eigen`."""
-    lam, V, solved, n_trivial, _ = _spectral_eigen(
-        op, n_vectors, matrix, random_state=random_state, tol=tol, components=components
-    )
-    return lam, V, solved, n_trivial
+) -> tuple[FloatArray, FloatArray]:
+    """The leading eigenpairs of one of the book's spectral matrices, never materialising it.
 
+    Parameters
+    ----------
+    op : KernelOperator
+        The kernel (affinity) matrix K, e.g. from :func:`kernel_patterns.kernels.make_operator`.
+    n_vectors : int
+        Eigenpairs wanted.
+    matrix : {"K", "random_walk", "normalized", "laplacian"}, default="normalized"
+        K, D⁻¹K, D^-½ K D^-½ (top eigenpairs) or the Laplacian D − K (bottom ones).
+    random_state : int, RandomState instance or None, default=None
+        Seeds ARPACK's start vector.
 
-def _threshold_split(x: FloatArray) -> tuple[np.ndarray, float]:
-    """Two clusters of a vector: the threshold minimising the 1-D within-cluster sum of squares.
+    Returns
+    -------
+    eigenvalues : ndarray of shape (n_vectors,)
+        Decreasing (increasing for "laplacian").
+    eigenvectors : ndarray of shape (n_samples, n_vectors)
 
-    Exact (every split point of the sorted values is tried by prefix sums, O(n log n)); for the
-    Fiedler vector of a graph with two components this is the sign split.
+    Examples
+    --------
+    >>> from kernel_patterns import datasets
+    >>> from kernel_patterns.cluster import spectral_eigenpairs
+    >>> from kernel_patterns.kernels import RBF, make_operator
+    >>> X, _ = datasets.make_rings(random_state=0)
+    >>> lam, V = spectral_eigenpairs(make_operator(RBF(10.0), X), 3, random_state=0)
+    >>> float(lam[0].round(6)), V.shape
+    (1.0, (300, 3))
     """
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    n = xs.size
-    csum = np.cumsum(xs)
-    csq = np.cumsum(xs * xs)
-    i = np.arange(1, n)  # sizes of the left part
-    left = csum[:-1] ** 2 / i
-    right = (csum[-1] - csum[:-1]) ** 2 / (n - i)
-    ss = csq[-1] - left - right
-    ss[xs[1:] == xs[:-1]] = np.inf  # a threshold must fall between two distinct values
-    if not np.isfinite(ss).any():
-        return np.zeros(n, dtype=np.int64), float(xs[0])
-    cut = int(np.argmin(ss))
-    thr = 0.5 * (xs[cut] + xs[cut + 1])
-    return (x > thr).astype(np.int64), thr
-
-
-def _qr_labels(V: FloatArray) -> np.ndarray:
-    """The QR approach (§8.2.3; Zha, He, Ding, Simon & Gu 2001, with column pivoting).
-
-    ``V_Nᵀ P = Q̂ [R11 R12]``; the columns of ``R11⁻¹ [R11 R12] Pᵀ`` approximate the cluster
-    matrix Aᵀ: point i goes to the row of the largest entry (in magnitude) of its column.
-    The book prints the QR without pivoting; pivoting makes R11 the best-conditioned choice of
-    k "prototype" points, without which the triangular factor depends on the order of the data.
-    """
-    return _qr_labels_and_map(V)[0]
-
-
-def _qr_labels_and_map(V: FloatArray) -> tuple[np.ndarray, FloatArray]:
-    """:func:`_qr_labels` and the k × k map ``T = R11⁻¹ Q̂ᵀ``: column j of ``R11⁻¹ R`` is
-    ``T v_{piv[j]}``, so a new row v is labelled ``argmax |T v|``."""
-    k = V.shape[1]
-    Q, R, piv = linalg.qr(V.T, pivoting=True, mode="economic")
-    Rhat = linalg.solve_triangular(R[:, :k], R, lower=False)
-    labels = np.empty(V.shape[0], dtype=np.int64)
-    labels[piv] = np.argmax(np.abs(Rhat), axis=0)
-    return labels, linalg.solve_triangular(R[:, :k], Q.T, lower=False)
-
-
-def _assign_labels(
-    vectors: FloatArray,
-    solved: FloatArray,
-    n_clusters: int,
-    matrix: str,
-    assign: str,
-    *,
-    n_init: int = 10,
-    random_state: Any = None,
-) -> np.ndarray:
-    """Turn the first ``n_clusters`` eigenvectors into labels (§8.2.3)."""
-    return _assign_labels_and_state(vectors, solved, n_clusters, matrix, assign,
-                                    n_init=n_init, random_state=random_state)[0]
-
-
-def _assign_labels_and_state(
-    vectors: FloatArray,
-    solved: FloatArray,
-    n_clusters: int,
-    matrix: str,
-    assign: str,
-    *,
-    n_init: int = 10,
-    random_state: Any = None,
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """:func:`_assign_labels` and what labels new rows the same way
-    (:func:`kernel_patterns.cluster._spectral_extension.predict_labels`)."""
-    V = vectors[:, :n_clusters]
-    w = solved[:n_clusters]
-    state: dict[str, Any] = {"kind": assign, "n_clusters": n_clusters}
-    if assign == "threshold":
-        # Two clusters: the leading non-trivial vector is the second one for every matrix (the
-        # first is the Perron vector of K, D^½1 / 1 for the degree-based ones).
-        labels, state["threshold"] = _threshold_split(vectors[:, 1])
-        return labels, state
-    if assign == "qr":
-        labels, state["map"] = _qr_labels_and_map(V)
-        return labels, state
-    if assign == "eigenvector":
-        # W = V_N √Λ_N, argmax of each row. Within a (numerically) degenerate eigenspace the
-        # eigensolver's basis is arbitrary, so it is first rotated to its most localised basis.
-        local = localise_degenerate(V, w)
-        state["rotation"] = np.linalg.lstsq(V, local, rcond=None)[0]
-        state["weights"] = np.sqrt(np.maximum(w, 0.0))
-        W = local * state["weights"]
-        return np.argmax(W, axis=1).astype(np.int64), state
-    rows = V
-    state["normalize_rows"] = matrix in ("normalized", "K")
-    if matrix in ("normalized", "K"):
-        # Ng, Jordan & Weiss: rows of the normalised-affinity (and K) eigenvectors carry the
-        # cluster in their direction and the point's degree in their length: renormalise.
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        rows = rows / np.where(norms > 0, norms, 1.0)
-    km = KMeans(n_clusters=n_clusters, n_init=n_init, random_state=random_state)
-    # The rows are n × k with k small: one thread is 10-40x faster than OpenMP's team on a
-    # busy machine (measured 0.012 vs 0.47 s for 4,000 × 2, n_init=10).
-    with threadpool_limits(1, user_api="openmp"):
-        labels = km.fit(rows).labels_.astype(np.int64)
-    state["kmeans"] = km
-    return labels, state
+    if matrix not in MATRICES:
+        raise ValueError(f"matrix must be one of {sorted(MATRICES)}; got {matrix!r}.")
+    lam, V, _, _, _ = _spectral_eigen(op, n_vectors, matrix, random_state=random_state)
+    return lam, V
 
 
 # --------------------------------------------------------------------------- estimator

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import datasets, plotting
+from .._mpl import pyplot
 from ..kernels import RBF, make_operator
 
 NAME = "datasets"
@@ -16,7 +17,7 @@ ORDER = 0
 
 
 def run(out_dir: Path) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     sets = {
         "two moons": datasets.make_two_moons(random_state=0),
         "three moons": datasets.make_three_moons(random_state=0),

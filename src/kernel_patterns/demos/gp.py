@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.decomposition import PCA
 
 from .. import datasets, metrics, plotting
+from .._mpl import pyplot
 from ..cluster import GPClustering
 from ..kernels import GPCovariance
 
@@ -27,7 +28,7 @@ def _scores(y: Any, labels: Any) -> dict[str, float]:
 
 
 def run(out_dir: Path) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     summary: dict[str, Any] = {}
     fig, axes = plt.subplots(1, 2, figsize=(13, 5), constrained_layout=True)
     for ax, (name, (X, y), l) in zip(

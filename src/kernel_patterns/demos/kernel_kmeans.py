@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import datasets, plotting
+from .._mpl import pyplot
 from ..cluster import KernelKMeans, SoftKernelKMeans
 from ..kernels import RBF, GeodesicKernel
 from ..metrics import clustering_accuracy
@@ -33,7 +34,7 @@ _BETA = 10.0
 
 
 def run(out_dir: Path) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(2, 3, figsize=(16, 8))
     summary: dict[str, Any] = {}
     for col, (title, (make, k, sigma, nb)) in enumerate(_SETS.items()):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import datasets, plotting
+from .._mpl import pyplot
 from ..metrics import (
     kendall_tau,
     mean_absolute_error,
@@ -42,7 +43,7 @@ def run(out_dir: Path) -> dict[str, Any]:
         "OnlineRanking": OnlineRanking(kernel="rbf", kernel_params={"gamma": 0.05},
                                        max_iter=5, shuffle=True, random_state=0),
     }
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     out: dict[str, Any] = {"figures": ["ranking.png"], "n_train": 300, "n_test": 206}
     for ax, (name, model) in zip(axes, models.items(), strict=True):

@@ -23,6 +23,7 @@ import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
 from .. import datasets, plotting
+from .._mpl import pyplot
 from ..cluster import GPClustering, KernelKMeans, SpectralClustering
 from ..kernels import RBF, GeodesicKernel, GPCovariance
 
@@ -69,7 +70,7 @@ _STEPS: list[Callable[[], tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = [
 
 
 def run(out_dir: Path) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(_STEPS), figsize=(5 * len(_STEPS), 4.6))
     rng = np.random.default_rng(0)
     summary: dict[str, Any] = {}

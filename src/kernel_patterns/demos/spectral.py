@@ -14,8 +14,8 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.neighbors import kneighbors_graph
 
 from .. import datasets, plotting
-from ..cluster import SpectralClustering
-from ..cluster._spectral import _spectral_vectors
+from .._mpl import pyplot
+from ..cluster import SpectralClustering, spectral_eigenpairs
 from ..embed import KernelMDS, LaplacianEmbedding
 from ..kernels import RBF, make_operator
 
@@ -24,7 +24,7 @@ ORDER = 30
 
 
 def _clustering(out_dir: Path) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     sets = {
         "rings": (datasets.make_rings(random_state=0), 10.0),
         "two moons": (datasets.make_two_moons(random_state=0), 20.0),
@@ -38,8 +38,8 @@ def _clustering(out_dir: Path) -> dict[str, Any]:
         ari = adjusted_rand_score(y, sc.labels_)
         plotting.plot_clusters(X, sc.labels_, ax=axes[0, col],
                                title=f"{name}: D^-1/2 K D^-1/2, k-means on rows (ARI {ari:.2f})")
-        lam, *_ = _spectral_vectors(make_operator(RBF(gamma), X), 10, "normalized",
-                                    random_state=0)
+        lam, _ = spectral_eigenpairs(make_operator(RBF(gamma), X), 10, "normalized",
+                                     random_state=0)
         plotting.plot_spectrum(lam, n_selected=2, ax=axes[1, col],
                                title=f"{name}: top eigenvalues of D^-1/2 K D^-1/2 (γ={gamma:g})")
         out[name] = {"gamma": gamma, "ari": round(float(ari), 4),
@@ -57,7 +57,7 @@ def _knn_affinity(X: np.ndarray, n_neighbors: int = 10) -> sparse.csr_matrix:
 
 def _embeddings(out_dir: Path, name: str, X: np.ndarray, y: np.ndarray,
                 class_names: list[str]) -> dict[str, Any]:
-    plt = plotting._base._pyplot()
+    plt = pyplot()
     Z = datasets.whiten(X)
     gamma = 0.5 / Z.shape[1]
     names = np.asarray(class_names)[y]

@@ -2,9 +2,9 @@
 
 The context manager sets this package's active backend (so the drivers find the client) and,
 through :func:`kernel_patterns.kernels.use_operator_backend`, the operator factory
-:func:`make_operator` consults. While it is active, every exact operator an estimator asks for (a fixed kernel
-function: not a precomputed matrix, not a data-dependent kernel such as the geodesic one) is
-a :class:`DaskKernelOperator` with its row blocks on the workers, and
+:func:`make_operator` consults. While it is active, every exact operator an estimator asks
+for (a fixed kernel function: not a precomputed matrix, not a data-dependent kernel such as
+the geodesic one) is a :class:`DaskKernelOperator` with its row blocks on the workers, and
 ``approximation="nystrom"`` computes the Nyström features on the workers.
 """
 

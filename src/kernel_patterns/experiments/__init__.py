@@ -1,11 +1,13 @@
 """The source papers' experiments, re-run by ``kernel-patterns reproduce NAME``.
 
-Each module here is one experiment: it defines ``NAME`` (``gp``, ``geodesic``, ``spectral``,
-``ranking``), ``TITLE`` and ``run(out_dir, quick=False)``, which returns named tables
-(pandas DataFrames, or one Markdown text) and writes its figures into ``out_dir``;
-``quick`` is a smoke-test size.
-:func:`write_tables` writes the tables as Markdown and CSV; where the paper printed numbers,
-a table carries them in ``paper`` columns beside ours.
+Layout: each module here is one experiment (``gp``, ``geodesic``, ``spectral``, ``ranking``):
+it defines ``NAME``, ``TITLE``, ``FIGURES`` (the :mod:`kernel_patterns.demos` step that draws
+the paper's figures; the command line runs it beside the tables) and
+``run(out_dir, quick=False)``, which returns named tables (pandas DataFrames, or one Markdown
+text); ``quick`` is a smoke-test size. :func:`discover` finds them; the tables are written by
+:func:`kernel_patterns.io.write_tables` (Markdown and CSV; where the paper printed numbers, a
+table carries them in ``paper`` columns beside ours). Experiments use the estimators,
+datasets, metrics and :mod:`kernel_patterns.io`; never the command line or the demos.
 """
 
 from __future__ import annotations
@@ -14,15 +16,22 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from ..io import markdown_frames, markdown_table, write_tables
+
+__all__ = ["Experiment", "discover", "markdown_frames", "markdown_table", "write_tables"]
 
 
 @dataclass(frozen=True)
 class Experiment:
+    """One experiment: its name, title, ``run(out_dir, quick=False) -> tables`` and the demo
+    step that draws its figures."""
+
     name: str
     title: str
     run: Callable[..., dict[str, Any]]
+    figures: str
 
 
 def discover() -> dict[str, Experiment]:
@@ -33,80 +42,5 @@ def discover() -> dict[str, Experiment]:
             continue
         mod = importlib.import_module(f"{__name__}.{info.name}")
         if hasattr(mod, "run"):
-            found[mod.NAME] = Experiment(mod.NAME, mod.TITLE, mod.run)
+            found[mod.NAME] = Experiment(mod.NAME, mod.TITLE, mod.run, mod.FIGURES)
     return dict(sorted(found.items()))
-
-
-def markdown_table(frame: Any, floatfmt: str = ".4g") -> str:
-    """A pandas DataFrame as a Markdown table (no extra dependency)."""
-    cols = [str(c) for c in frame.columns]
-
-    def cell(v: Any) -> str:
-        if isinstance(v, float):
-            return format(v, floatfmt)
-        return str(v)
-
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
-    return "\n".join(lines)
-
-
-def markdown_frames(text: str) -> dict[str, Any]:
-    """Every Markdown table in ``text`` as a DataFrame of strings, keyed by its caption.
-
-    The caption is the nearest non-empty, non-table line above the table (a heading or a
-    sentence), reduced to a file-name-safe slug.
-    """
-    import re
-
-    import pandas as pd
-
-    frames: dict[str, Any] = {}
-    lines = text.splitlines()
-    caption = "table"
-    i = 0
-    while i < len(lines):
-        line = lines[i].strip()
-        if line.startswith("|") and i + 1 < len(lines) and re.match(r"^\|[-:| ]+\|$",
-                                                                    lines[i + 1].strip()):
-            header = [c.strip() for c in line.strip("|").split("|")]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
-                rows.append((cells + [""] * len(header))[: len(header)])
-                i += 1
-            slug = re.sub(r"[^a-z0-9]+", "_", caption.lower()).strip("_")[:40] or "table"
-            key, n = slug, 2
-            while key in frames:
-                key, n = f"{slug}_{n}", n + 1
-            frames[key] = pd.DataFrame(rows, columns=header)
-            continue
-        if line:
-            caption = line.lstrip("#").strip()
-        i += 1
-    return frames
-
-
-def write_tables(out_dir: Path, name: str, title: str, tables: dict[str, Any] | str) -> Path:
-    """Write the tables as ``<name>_<table>.csv`` and all of them in ``<name>.md``.
-
-    ``tables`` is either named DataFrames or a Markdown text (written as it is, its tables
-    parsed into the CSV files).
-    """
-    from ..cli._registry import write_text_atomic
-
-    if isinstance(tables, str):
-        md_text = tables if tables.lstrip().startswith("#") else f"# {title}\n\n{tables}"
-        frames = markdown_frames(tables)
-    else:
-        parts = [f"# {title}\n"]
-        for key, frame in tables.items():
-            parts.append(f"## {key}\n\n{markdown_table(frame)}\n")
-        md_text, frames = "\n".join(parts), tables
-    for key, frame in frames.items():
-        write_text_atomic(out_dir / f"{name}_{key}.csv", frame.to_csv(index=False))
-    md = out_dir / f"{name}.md"
-    write_text_atomic(md, md_text)
-    return md

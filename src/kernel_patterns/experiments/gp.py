@@ -30,6 +30,8 @@ from ..kernels import GPCovariance
 
 NAME = "gp"
 TITLE = "GP clustering (Kim & Lee 2007): §5 reproduced"
+#: the demo step that draws this experiment\'s figures (run beside it by ``reproduce``)
+FIGURES = "gp_clustering"
 
 NOTES = """
 ## Notes
@@ -104,9 +106,6 @@ def gp_row(name: str, X: Any, y: Any, kernel: Any, label: str, **kw: Any) -> str
 
 def run(out_dir: Path, quick: bool = False) -> str:
     """The §5 tables as Markdown (``quick`` runs the same fits: they take about 2 minutes)."""
-    from ..demos import gp as figures
-
-    figures.run(out_dir)  # the paper's figures, drawn by the demo step
     paper = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
     lines = [
         "# GP clustering (Kim & Lee 2007), §5 reproduced", "",

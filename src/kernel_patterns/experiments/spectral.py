@@ -27,6 +27,8 @@ from ..kernels import RBF
 
 NAME = "spectral"
 TITLE = "Spectral clustering (Shawe-Taylor & Cristianini §8.2.3): every matrix × assignment"
+#: the demo step that draws this experiment\'s figures (run beside it by ``reproduce``)
+FIGURES = "spectral"
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
 ASSIGNS = ("recluster", "eigenvector", "qr", "threshold")
@@ -61,9 +63,6 @@ def _run(est: Any, K: np.ndarray) -> tuple[np.ndarray, float, int]:
 
 def run(out_dir: Path, quick: bool = False) -> str:
     """The ARI/time table as Markdown (the same fits with ``quick``: it takes seconds)."""
-    from ..demos import spectral as figures
-
-    figures.run(out_dir)  # the paper's figures, drawn by the demo step
     sets = _data()
     columns = list(sets)
     results: dict[str, dict[str, str]] = {}

@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._mpl import axes as _axes
+from .._mpl import pyplot
 from .._validation import check_labels, check_matrix
-
-
-def _pyplot() -> Any:
-    """Import matplotlib lazily with a headless backend when no display is set."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise ImportError(
-            "plotting needs matplotlib: pip install 'kernel_patterns[plot]'."
-        ) from None
-    if not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _axes(ax: Any, projection: str | None = None) -> Any:
-    if ax is not None:
-        return ax
-    plt = _pyplot()
-    fig = plt.figure(figsize=(5.5, 4.5))
-    return fig.add_subplot(projection=projection)
+from ..io import atomic_path
 
 
 def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) -> Path:
@@ -44,16 +23,9 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
     """
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    try:
+    with atomic_path(target, prefix="tmp") as tmp:
         fig.savefig(tmp, dpi=dpi, bbox_inches="tight")
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    _pyplot().close(fig)
+    pyplot().close(fig)
     return target
 
 

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._mpl import axes as _axes
 from .._validation import check_labels
-from ._base import _axes
 
 
 def plot_ranking(

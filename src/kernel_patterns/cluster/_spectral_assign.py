@@ -1,0 +1,106 @@
+"""The assignment rules of spectral clustering (§8.2.3): eigenvectors in, labels out.
+
+Thresholding (two clusters), the QR approach (with column pivoting), the eigenvector approach
+and re-clustering the rows; each also returns what labels new rows the same way
+(:func:`kernel_patterns.cluster._spectral_extension.predict_labels`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import linalg
+from sklearn.cluster import KMeans
+from threadpoolctl import threadpool_limits
+
+from .._eigen import localise_degenerate
+from .._validation import FloatArray
+
+
+def _threshold_split(x: FloatArray) -> tuple[np.ndarray, float]:
+    """Two clusters of a vector: the threshold minimising the 1-D within-cluster sum of squares.
+
+    Exact (every split point of the sorted values is tried by prefix sums, O(n log n)); for the
+    Fiedler vector of a graph with two components this is the sign split.
+    """
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    n = xs.size
+    csum = np.cumsum(xs)
+    csq = np.cumsum(xs * xs)
+    i = np.arange(1, n)  # sizes of the left part
+    left = csum[:-1] ** 2 / i
+    right = (csum[-1] - csum[:-1]) ** 2 / (n - i)
+    ss = csq[-1] - left - right
+    ss[xs[1:] == xs[:-1]] = np.inf  # a threshold must fall between two distinct values
+    if not np.isfinite(ss).any():
+        return np.zeros(n, dtype=np.int64), float(xs[0])
+    cut = int(np.argmin(ss))
+    thr = 0.5 * (xs[cut] + xs[cut + 1])
+    return (x > thr).astype(np.int64), thr
+
+
+def _qr_labels_and_map(V: FloatArray) -> tuple[np.ndarray, FloatArray]:
+    """The QR approach (§8.2.3; Zha, He, Ding, Simon & Gu 2001, with column pivoting) and the
+    k × k map ``T = R11⁻¹ Q̂ᵀ`` that labels new rows.
+
+    ``V_Nᵀ P = Q̂ [R11 R12]``; the columns of ``R11⁻¹ [R11 R12] Pᵀ`` approximate the cluster
+    matrix Aᵀ: point i goes to the row of the largest entry (in magnitude) of its column.
+    The book prints the QR without pivoting; pivoting makes R11 the best-conditioned choice of
+    k "prototype" points, without which the triangular factor depends on the order of the data.
+    Column j of ``R11⁻¹ R`` is ``T v_{piv[j]}``, so a new row v is labelled ``argmax |T v|``.
+    """
+    k = V.shape[1]
+    Q, R, piv = linalg.qr(V.T, pivoting=True, mode="economic")
+    Rhat = linalg.solve_triangular(R[:, :k], R, lower=False)
+    labels = np.empty(V.shape[0], dtype=np.int64)
+    labels[piv] = np.argmax(np.abs(Rhat), axis=0)
+    return labels, linalg.solve_triangular(R[:, :k], Q.T, lower=False)
+
+
+def _assign_labels_and_state(
+    vectors: FloatArray,
+    solved: FloatArray,
+    n_clusters: int,
+    matrix: str,
+    assign: str,
+    *,
+    n_init: int = 10,
+    random_state: Any = None,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Turn the first ``n_clusters`` eigenvectors into labels (§8.2.3), and what labels new rows
+    the same way (:func:`kernel_patterns.cluster._spectral_extension.predict_labels`)."""
+    V = vectors[:, :n_clusters]
+    w = solved[:n_clusters]
+    state: dict[str, Any] = {"kind": assign, "n_clusters": n_clusters}
+    if assign == "threshold":
+        # Two clusters: the leading non-trivial vector is the second one for every matrix (the
+        # first is the Perron vector of K, D^½1 / 1 for the degree-based ones).
+        labels, state["threshold"] = _threshold_split(vectors[:, 1])
+        return labels, state
+    if assign == "qr":
+        labels, state["map"] = _qr_labels_and_map(V)
+        return labels, state
+    if assign == "eigenvector":
+        # W = V_N √Λ_N, argmax of each row. Within a (numerically) degenerate eigenspace the
+        # eigensolver's basis is arbitrary, so it is first rotated to its most localised basis.
+        local = localise_degenerate(V, w)
+        state["rotation"] = np.linalg.lstsq(V, local, rcond=None)[0]
+        state["weights"] = np.sqrt(np.maximum(w, 0.0))
+        W = local * state["weights"]
+        return np.argmax(W, axis=1).astype(np.int64), state
+    rows = V
+    state["normalize_rows"] = matrix in ("normalized", "K")
+    if matrix in ("normalized", "K"):
+        # Ng, Jordan & Weiss: rows of the normalised-affinity (and K) eigenvectors carry the
+        # cluster in their direction and the point's degree in their length: renormalise.
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        rows = rows / np.where(norms > 0, norms, 1.0)
+    km = KMeans(n_clusters=n_clusters, n_init=n_init, random_state=random_state)
+    # The rows are n × k with k small: one thread is 10-40x faster than OpenMP's team on a
+    # busy machine (measured 0.012 vs 0.47 s for 4,000 × 2, n_init=10).
+    with threadpool_limits(1, user_api="openmp"):
+        labels = km.fit(rows).labels_.astype(np.int64)
+    state["kmeans"] = km
+    return labels, state
