@@ -9,10 +9,19 @@ from sklearn.datasets import make_blobs
 from sklearn.utils._param_validation import InvalidParameterError
 
 from kernel_patterns import KernelKMeans
-from kernel_patterns.cluster._kernel_kmeans import _hard_distances, _lloyd_kernel_kmeans
+from kernel_patterns.cluster._kernel_kmeans_solver import _hard_distances, _lloyd_kernel_kmeans_runs
 from kernel_patterns.datasets import make_rings
 from kernel_patterns.kernels import RBF, Linear, Precomputed, make_operator
 from kernel_patterns.metrics import clustering_accuracy, spectral_lower_bound
+
+
+def _lloyd_kernel_kmeans(op, labels, n_clusters, sample_weight=None, max_iter=300, tol=0.0,
+                         diag=None):
+    """One run of the lock-step solver (the single-run form the tests call)."""
+    lab, inertia, n_iter = _lloyd_kernel_kmeans_runs(
+        op, np.asarray(labels)[None, :], n_clusters, sample_weight, max_iter, tol, diag
+    )
+    return lab[0], float(inertia[0]), int(n_iter[0])
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 import kernel_patterns.kernels._operator as operator_module
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
-from kernel_patterns.cluster._kernel_kmeans import _hard_distances, _lloyd_kernel_kmeans_runs
+from kernel_patterns.cluster._kernel_kmeans_solver import _hard_distances, _lloyd_kernel_kmeans_runs
 from kernel_patterns.datasets import make_two_moons
 from kernel_patterns.kernels import (
     RBF,
@@ -235,7 +235,7 @@ def test_chunked_solver_path_in_small_row_blocks_equals_dense(blobs) -> None:
 
 
 def test_two_cluster_pass_equals_eq_6_3_brute_force() -> None:
-    from kernel_patterns.cluster._kernel_kmeans import _reassign_two
+    from kernel_patterns.cluster._kernel_kmeans_solver import _reassign_two
 
     rng = np.random.default_rng(0)
     n = 500

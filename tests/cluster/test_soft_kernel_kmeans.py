@@ -10,10 +10,18 @@ from sklearn.datasets import make_blobs
 from sklearn.utils._param_validation import InvalidParameterError
 
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
-from kernel_patterns.cluster._soft_kernel_kmeans import _soft_distances, _soft_kernel_kmeans
+from kernel_patterns.cluster._soft_kernel_kmeans import _soft_distances, _soft_kernel_kmeans_runs
 from kernel_patterns.datasets import load_iris, load_wine, make_two_moons, whiten
 from kernel_patterns.kernels import RBF, GeodesicKernel, Precomputed, make_operator
 from kernel_patterns.metrics import clustering_accuracy
+
+
+def _soft_kernel_kmeans(op, R0, beta, sample_weight=None, max_iter=300, tol=1e-6, diag=None):
+    """One run of the lock-step solver (the single-run form the tests call)."""
+    R, energy, J, n_iter = _soft_kernel_kmeans_runs(
+        op, np.asarray(R0)[None], beta, sample_weight, max_iter, tol, diag
+    )
+    return R[0], float(energy[0]), float(J[0]), int(n_iter[0])
 
 
 @pytest.fixture(scope="module")

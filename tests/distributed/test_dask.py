@@ -13,7 +13,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from distributed import Client, LocalCluster
 from kernel_patterns import GPClustering, KernelKMeans
-from kernel_patterns.cluster._kernel_kmeans import _lloyd_kernel_kmeans_runs
+from kernel_patterns.cluster._kernel_kmeans_solver import _lloyd_kernel_kmeans_runs
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.datasets import make_rings, make_two_moons, scale_unit_interval

@@ -12,16 +12,7 @@ import numpy as np
 from .. import metrics, plotting
 from .._validation import check_n_clusters
 from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
-from ._common import (
-    Timer,
-    add_input_arguments,
-    build_estimator,
-    finish,
-    make_summary,
-    output_folder,
-    read_input,
-    sizes,
-)
+from . import _common as common
 from ._io import staged_output
 from ._registry import UsageError, register
 
@@ -40,7 +31,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", required=True, choices=sorted(METHODS))
     p.add_argument("--n-clusters", type=int, help="number of clusters (GP: optional; it finds "
                    "the count itself otherwise)")
-    add_input_arguments(p)
+    common.add_input_arguments(p)
 
 
 def score(y_true: np.ndarray, labels: np.ndarray) -> dict[str, float]:
@@ -98,9 +89,9 @@ def cluster_figures(tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any) -> l
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    out = output_folder(args, args.input, f"{args.method}-clusters")
-    timer = Timer()
-    table, _, X = read_input(args, args.input, timer, args.label_column)
+    out = common.output_folder(args, args.input, f"{args.method}-clusters")
+    timer = common.Timer()
+    table, _, X = common.read_input(args, args.input, timer, args.label_column)
     fixed = {}
     if args.n_clusters is not None:
         if args.n_clusters < 1:
@@ -111,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--n-clusters {args.n_clusters} is more than the "
                              f"{X.shape[0]} rows") from None
         fixed["n_clusters"] = args.n_clusters
-    est = build_estimator(METHODS[args.method], args, fixed)
+    est = common.build_estimator(METHODS[args.method], args, fixed)
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             labels = np.asarray(est.fit_predict(X))
@@ -125,19 +116,19 @@ def _run(args: argparse.Namespace) -> int:
             figs = cluster_figures(tmp, X, labels, est)
         result: dict[str, Any] = {
             "n_clusters": len(np.unique(labels)),
-            "cluster_sizes": sizes(labels),
+            "cluster_sizes": common.sizes(labels),
         }
         for attr in ("level_", "inertia_", "n_iter_"):
             if hasattr(est, attr):
                 result[attr.rstrip("_")] = float(getattr(est, attr))
-        summary = make_summary("cluster", args, args.input, table, est, result, timer)
+        summary = common.make_summary("cluster", args, args.input, table, est, result, timer)
         if table.labels is not None:
             summary["scores"] = score(table.labels, labels)
         sections = [("Result", result), ("Parameters", summary["parameters"])]
         if "scores" in summary:
             sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
-        finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
-               summary, figs, sections)
+        common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
+                      summary, figs, sections)
     print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
     return 0
 

@@ -10,15 +10,7 @@ import numpy as np
 
 from .. import plotting
 from ..embed import KernelMDS, LaplacianEmbedding
-from ._common import (
-    Timer,
-    add_input_arguments,
-    build_estimator,
-    finish,
-    make_summary,
-    output_folder,
-    read_input,
-)
+from . import _common as common
 from ._io import staged_output
 from ._registry import UsageError, register
 
@@ -29,19 +21,19 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
     p.add_argument("--method", required=True, choices=sorted(METHODS))
     p.add_argument("--n-components", type=int, default=2, help="embedding dimension (2)")
-    add_input_arguments(p)
+    common.add_input_arguments(p)
 
 
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    out = output_folder(args, args.input, f"{args.method}-embedding")
-    timer = Timer()
-    table, _, X = read_input(args, args.input, timer, args.label_column)
+    out = common.output_folder(args, args.input, f"{args.method}-embedding")
+    timer = common.Timer()
+    table, _, X = common.read_input(args, args.input, timer, args.label_column)
     if not 1 <= args.n_components < X.shape[0]:
         raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
                          f"got {args.n_components}")
-    est = build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
+    est = common.build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             E = np.asarray(est.fit_transform(X))
@@ -61,9 +53,9 @@ def _run(args: argparse.Namespace) -> int:
             if hasattr(est, attr):
                 v = getattr(est, attr)
                 result[attr.rstrip("_")] = np.asarray(v).tolist() if np.ndim(v) else float(v)
-        summary = make_summary("embed", args, args.input, table, est, result, timer)
-        finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}", summary,
-               figs, [("Result", result), ("Parameters", summary["parameters"])])
+        summary = common.make_summary("embed", args, args.input, table, est, result, timer)
+        common.finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}",
+                      summary, figs, [("Result", result), ("Parameters", summary["parameters"])])
     print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
     return 0
 

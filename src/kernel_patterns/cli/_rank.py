@@ -10,16 +10,7 @@ import numpy as np
 
 from .. import metrics, plotting
 from ..rank import NuRanking, OnlineRanking
-from ._common import (
-    Timer,
-    add_input_arguments,
-    build_estimator,
-    finish,
-    make_summary,
-    output_folder,
-    read_input,
-    sizes,
-)
+from . import _common as common
 from ._io import read_frame, read_table, staged_output
 from ._registry import UsageError, register
 
@@ -35,7 +26,7 @@ def _args(p: argparse.ArgumentParser) -> None:
                    help="nu: ν-ranking QP (default); online: kernel perceptron ranking")
     p.add_argument("--bins", type=int, help="cut a numeric target into this many equal-width "
                    "ranks 1..bins")
-    add_input_arguments(p, label=False)
+    common.add_input_arguments(p, label=False)
 
 
 def _ranks(y: np.ndarray, bins: int | None) -> np.ndarray:
@@ -57,9 +48,9 @@ def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> 
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    out = output_folder(args, args.train, f"{args.method}-ranking")
-    timer = Timer()
-    table, scaler, X = read_input(args, args.train, timer, args.target)
+    out = common.output_folder(args, args.train, f"{args.method}-ranking")
+    timer = common.Timer()
+    table, scaler, X = common.read_input(args, args.train, timer, args.target)
     with timer("read"):
         assert table.labels is not None
         y = _ranks(np.asarray(table.labels), args.bins)
@@ -73,7 +64,7 @@ def _run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--predict file lacks the feature column(s) {missing}")
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=args.id_column, drop_na=args.drop_na, min_rows=1)
-    est = build_estimator(METHODS[args.method], args)
+    est = common.build_estimator(METHODS[args.method], args)
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             est.fit(X, y)
@@ -82,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
         pd.DataFrame({table.id_name: table.ids, "target": y, "f": f, "rank": pred}).to_csv(
             tmp / "train_predictions.csv", index=False)
         result: dict[str, Any] = {
-            "rank_sizes": sizes(y),
+            "rank_sizes": common.sizes(y),
             "thresholds": np.asarray(est.thresholds_).tolist(),
             "train_mze": metrics.mean_zero_one_error(y, pred),
         }
@@ -96,10 +87,10 @@ def _run(args: argparse.Namespace) -> int:
                                                                index=False)
             result["n_predicted"] = len(new.ids)
         figs = [_figure(tmp, f, y, np.asarray(est.thresholds_))]
-        summary = make_summary("rank", args, args.train, table, est, result, timer,
-                               target=args.target, bins=args.bins)
-        finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}", summary,
-               figs, [("Result", result), ("Parameters", summary["parameters"])])
+        summary = common.make_summary("rank", args, args.train, table, est, result, timer,
+                                      target=args.target, bins=args.bins)
+        common.finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}",
+                      summary, figs, [("Result", result), ("Parameters", summary["parameters"])])
     print(f"{args.method}: training MZE {result['train_mze']:.3f}; wrote {out}/")
     return 0
 

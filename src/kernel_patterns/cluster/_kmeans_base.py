@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -73,6 +73,39 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         ),
     }
 
+    def __init__(
+        self,
+        n_clusters: int = 8,
+        *,
+        kernel: Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        init: Any = "k-means++",
+        n_init: int | str = "auto",
+        max_iter: int = 300,
+        tol: float = 0.0,
+        random_state: Any = None,
+        operator: str = "auto",
+        dtype: str = "auto",
+        approximation: Literal["exact", "nystrom"] = "exact",
+        n_components: int | None = None,
+        landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
+        memory_budget: float | None = None,
+    ) -> None:
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.operator = operator
+        self.dtype = dtype
+        self.approximation = approximation
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.memory_budget = memory_budget
+
     @classmethod
     def _sk_check_instances(cls) -> list[Any]:
         """The estimator checks run the exact and the Nyström variant."""
@@ -88,6 +121,25 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return (isinstance(k, str) and k.lower() == "precomputed") or isinstance(k, Precomputed)
 
     # -- fit helpers ---------------------------------------------------------------
+    def _start_runs(
+        self, X: ArrayLike, sample_weight: ArrayLike | None
+    ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray, IntArray]:
+        """Everything a fit starts from: validated data, kernel, operator, weights, the
+        kernel's diagonal and the initial labels of every restart (n_runs × n_samples), drawn
+        in order from one generator seeded by ``random_state``."""
+        Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
+        rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
+        init = np.stack(
+            [self._initial_labels(Xv, op, diag, w, rng) for _ in range(self._n_runs())]
+        )
+        return Xv, kernel, op, w, diag, init
+
+    def fit_predict(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> IntArray:
+        """Fit and return ``labels_``."""
+        return self.fit(X, sample_weight=sample_weight).labels_
+
     def _prepare_fit(
         self, X: ArrayLike, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:

@@ -20,18 +20,17 @@ is the paper's soft geodesic kernel k-means.
 from __future__ import annotations
 
 from numbers import Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 from sklearn.base import _fit_context
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from .._progress import start_progress
 from ..kernels import KernelOperator
-from ._kernel_kmeans import IntArray, _kernel_times
+from ._kernel_kmeans_solver import IntArray, _kernel_times
 from ._kmeans_base import _best_run, _KernelKMeansBase
 
 FloatArray = NDArray[np.floating[Any]]
@@ -83,32 +82,6 @@ def _free_energy(
     with np.errstate(divide="ignore", invalid="ignore"):
         rlogr = np.where(R > 0, R * np.log(np.where(R > 0, R, 1.0)), 0.0)
     return energy, energy + float(np.sum(weights[:, None] * rlogr)) / beta
-
-
-def _soft_kernel_kmeans(
-    op: KernelOperator,
-    R0: FloatArray,
-    beta: float,
-    sample_weight: FloatArray | None = None,
-    max_iter: int = 300,
-    tol: float = 1e-6,
-    diag: FloatArray | None = None,
-) -> tuple[FloatArray, float, float, int]:
-    """Soft kernel k-means iterations (eq. 4 and 7) from responsibilities ``R0``.
-
-    Returns
-    -------
-    R : ndarray (n_samples, n_clusters), rows summing to 1
-    energy : float
-        Σ w_t R_tj ‖φ(x_t) − μ_j‖² at the returned R and its centroids.
-    free_energy : float
-        J of eq. 3.
-    n_iter : int
-    """
-    R, energy, J, n_iter = _soft_kernel_kmeans_runs(
-        op, np.asarray(R0)[None], beta, sample_weight, max_iter, tol, diag
-    )
-    return R[0], float(energy[0]), float(J[0]), int(n_iter[0])
 
 
 def _soft_kernel_kmeans_runs(
@@ -244,39 +217,27 @@ class SoftKernelKMeans(_KernelKMeansBase):
         random_state: Any = None,
         operator: str = "auto",
         dtype: str = "auto",
-        approximation: str = "exact",
+        approximation: Literal["exact", "nystrom"] = "exact",
         n_components: int | None = None,
-        landmarks: str = "uniform",
+        landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
     ) -> None:
-        self.n_clusters = n_clusters
-        self.kernel = kernel
-        self.kernel_params = kernel_params
+        super().__init__(
+            n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
+            max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
+            dtype=dtype, approximation=approximation, n_components=n_components,
+            landmarks=landmarks, memory_budget=memory_budget,
+        )
         self.beta = beta
-        self.init = init
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.operator = operator
-        self.dtype = dtype
-        self.approximation = approximation
-        self.n_components = n_components
-        self.landmarks = landmarks
-        self.memory_budget = memory_budget
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
     ) -> SoftKernelKMeans:
         """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
-        Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
-        rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
-        k = self.n_clusters
-        n_runs = self._n_runs()
-        R0 = np.zeros((n_runs, op.n_samples, k))
-        for j in range(n_runs):
-            lab0 = self._initial_labels(Xv, op, diag, w, rng)
+        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
+        R0 = np.zeros((init.shape[0], op.n_samples, self.n_clusters))
+        for j, lab0 in enumerate(init):
             R0[j, np.arange(op.n_samples), lab0] = 1.0
         Rs, energies, Js, n_iters = _soft_kernel_kmeans_runs(
             op, R0, float(self.beta), w, self.max_iter, self.tol, diag
@@ -302,9 +263,3 @@ class SoftKernelKMeans(_KernelKMeansBase):
     def predict(self, X: ArrayLike) -> IntArray:
         """Hard labels of new points, argmax of :meth:`predict_proba` (eq. 8)."""
         return np.argmax(self.predict_proba(X), axis=1).astype(np.intp)
-
-    def fit_predict(
-        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
-    ) -> IntArray:
-        """Fit and return ``labels_``."""
-        return self.fit(X, sample_weight=sample_weight).labels_

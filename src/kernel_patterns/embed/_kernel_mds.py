@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import copy
 import warnings
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import ritz_extremes, top_eigenpairs
-from .._graph import build_fit_operator
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
@@ -40,9 +39,8 @@ from ..kernels import (
     LowRankKernelOperator,
     Polynomial,
     Precomputed,
-    make_kernel,
 )
-from ._params import EMBEDDING_PARAMETER_CONSTRAINTS
+from ._base import _EmbeddingBase
 
 #: negative eigenvalues of the centred kernel smaller than this share of the largest are noise.
 _NEG_RTOL = 1e-5
@@ -122,7 +120,7 @@ def _kernel_mds(
     return w, V, trace, lam_min
 
 
-class KernelMDS(TransformerMixin, BaseEstimator):
+class KernelMDS(TransformerMixin, _EmbeddingBase):
     """Multidimensional scaling in a kernel-defined feature space (Algorithm 8.29).
 
     The first ``n_components`` kernel-PCA projections of the data: centre the kernel matrix,
@@ -191,33 +189,6 @@ class KernelMDS(TransformerMixin, BaseEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
-
-    def __init__(
-        self,
-        n_components: int = 2,
-        *,
-        kernel: Kernel | str | Any = "rbf",
-        kernel_params: dict[str, Any] | None = None,
-        eigen_tol: float = 0.0,
-        operator: str = "auto",
-        dtype: str = "auto",
-        approximation: str = "exact",
-        nystrom_components: int | None = None,
-        landmarks: str = "uniform",
-        random_state: Any = None,
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.kernel_params = kernel_params
-        self.eigen_tol = eigen_tol
-        self.operator = operator
-        self.dtype = dtype
-        self.approximation = approximation
-        self.nystrom_components = nystrom_components
-        self.landmarks = landmarks
-        self.random_state = random_state
-
     def fit(self, X: ArrayLike, y: Any = None) -> KernelMDS:
         """Compute the embedding of ``X``.
 
@@ -231,18 +202,8 @@ class KernelMDS(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(
-            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
-            n_components=self.nystrom_components, landmarks=self.landmarks,
-            random_state=self.random_state, components_name="nystrom_components",
-        )
+        kernel, op = self._fit_operator(X)
         n, k = op.n_samples, self.n_components
-        if k >= n:
-            raise ValueError(
-                f"n_components={k} must be smaller than the number of samples ({n})."
-            )
         F = op.low_rank_factor()
         components = feature_mean = None
         if F is not None:  # K = F Fᵀ is PSD by construction

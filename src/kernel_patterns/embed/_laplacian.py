@@ -20,16 +20,14 @@ Theorem 8.32 says when read literally. Code Fragment 8.4 instead drops *every* e
 from __future__ import annotations
 
 import warnings
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import _deterministic_vector_sign_flip
 
 from .._eigen import top_eigenpairs
 from .._graph import (
-    build_fit_operator,
     check_affinity,
     component_basis,
     deflated_top_eigenpairs,
@@ -38,12 +36,9 @@ from .._graph import (
 )
 from .._validation import FloatArray
 from ..kernels import (
-    RBF,
-    Kernel,
     KernelOperator,
-    make_kernel,
 )
-from ._params import EMBEDDING_PARAMETER_CONSTRAINTS
+from ._base import _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
@@ -97,7 +92,7 @@ def _laplacian_embedding(
     return lam, V, n_zero
 
 
-class LaplacianEmbedding(BaseEstimator):
+class LaplacianEmbedding(_EmbeddingBase):
     """Data visualisation by the Laplacian of the kernel matrix (Algorithm 8.33, Thm 8.32).
 
     Coordinates are the eigenvectors v², …, v^{k+1} of L(K) = D − K: points with a large kernel
@@ -158,33 +153,6 @@ class LaplacianEmbedding(BaseEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
-
-    def __init__(
-        self,
-        n_components: int = 2,
-        *,
-        kernel: Kernel | str | Any = "rbf",
-        kernel_params: dict[str, Any] | None = None,
-        eigen_tol: float = 0.0,
-        operator: str = "auto",
-        dtype: str = "auto",
-        approximation: str = "exact",
-        nystrom_components: int | None = None,
-        landmarks: str = "uniform",
-        random_state: Any = None,
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.kernel_params = kernel_params
-        self.eigen_tol = eigen_tol
-        self.operator = operator
-        self.dtype = dtype
-        self.approximation = approximation
-        self.nystrom_components = nystrom_components
-        self.landmarks = landmarks
-        self.random_state = random_state
-
     def fit(self, X: ArrayLike, y: Any = None) -> LaplacianEmbedding:
         """Compute the embedding.
 
@@ -198,19 +166,10 @@ class LaplacianEmbedding(BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(
-            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
-            n_components=self.nystrom_components, landmarks=self.landmarks,
-            random_state=self.random_state, components_name="nystrom_components",
+        _, op = self._fit_operator(
+            X, ": the embedding drops the constant eigenvector of the Laplacian"
         )
-        n, k = op.n_samples, self.n_components
-        if k >= n:
-            raise ValueError(
-                f"n_components={k} must be smaller than the number of samples ({n}): the "
-                "embedding drops the constant eigenvector of the Laplacian."
-            )
+        k = self.n_components
         lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state,
                                               tol=self.eigen_tol)
         exact = sparse_components(op)

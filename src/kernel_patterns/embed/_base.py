@@ -1,0 +1,85 @@
+"""What the two embeddings (:class:`KernelMDS`, :class:`LaplacianEmbedding`) share: their
+parameters, their constraints and the first step of ``fit`` (the kernel and its operator)."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval
+
+from .._graph import build_fit_operator
+from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    RBF,
+    Kernel,
+    KernelOperator,
+    make_kernel,
+)
+
+#: ``_parameter_constraints`` of both embeddings. ``n_components`` is the embedding
+#: dimension (scikit-learn's meaning), so the Nyström landmark count is
+#: ``nystrom_components``, constrained as ``n_components`` is everywhere else.
+EMBEDDING_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
+    "n_components": [Interval(Integral, 1, None, closed="left")],
+    "kernel": [Kernel, str, callable],
+    "kernel_params": [dict, None],
+    "eigen_tol": [Interval(Real, 0, None, closed="left")],
+    **OPERATOR_PARAMETER_CONSTRAINTS,
+    "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
+    "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
+    "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
+    "random_state": ["random_state"],
+}
+
+
+class _EmbeddingBase(BaseEstimator):
+    """Parameters and the operator-building first step of both embeddings."""
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
+
+    def __init__(
+        self,
+        n_components: int = 2,
+        *,
+        kernel: Kernel | str | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        eigen_tol: float = 0.0,
+        operator: str = "auto",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        nystrom_components: int | None = None,
+        landmarks: str = "uniform",
+        random_state: Any = None,
+    ) -> None:
+        self.n_components = n_components
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.eigen_tol = eigen_tol
+        self.operator = operator
+        self.dtype = dtype
+        self.approximation = approximation
+        self.nystrom_components = nystrom_components
+        self.landmarks = landmarks
+        self.random_state = random_state
+
+    def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:
+        """Validate the parameters, resolve the kernel (RBF by default) and build the
+        training operator (exact or Nyström); ``n_components`` must be below the sample count
+        (``why`` says what else rules it out)."""
+        self._validate_params()
+        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
+        op = build_fit_operator(
+            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            n_components=self.nystrom_components, landmarks=self.landmarks,
+            random_state=self.random_state, components_name="nystrom_components",
+        )
+        n, k = op.n_samples, self.n_components
+        if k >= n:
+            raise ValueError(
+                f"n_components={k} must be smaller than the number of samples ({n}){why}."
+            )
+        return kernel, op
