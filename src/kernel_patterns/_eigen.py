@@ -5,8 +5,9 @@ N × N symmetric matrix that is only available through products ``M @ V`` (a ker
 possibly rescaled by degrees, centred or shifted). :func:`top_eigenpairs` computes them with
 ARPACK (``scipy.sparse.linalg.eigsh``) seeded from ``random_state`` (the start vector ``v0``),
 and with a dense ``eigh`` only when N is small. Signs are made deterministic the way
-scikit-learn does it (:func:`sklearn.utils.extmath._deterministic_vector_sign_flip`: the entry
-of largest magnitude of every eigenvector is positive).
+scikit-learn does it (:func:`sign_flip_columns`, as scikit-learn's private
+``_deterministic_vector_sign_flip``: the entry of largest magnitude of every eigenvector is
+positive).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from numpy.typing import DTypeLike
 from scipy import linalg
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.utils import check_random_state
-from sklearn.utils.extmath import _deterministic_vector_sign_flip
 from threadpoolctl import threadpool_limits
 
 from ._validation import FloatArray
@@ -29,6 +29,19 @@ DENSE_MAX = 600
 
 MatMat = Callable[[FloatArray], FloatArray]
 
+
+
+def sign_flip_columns(V: FloatArray) -> FloatArray:
+    """``V`` with every column's sign chosen so that its entry of largest magnitude is
+    positive (the first such entry on ties): eigenvectors independent of the solver's sign.
+
+    >>> sign_flip_columns(np.array([[1.0, -3.0], [-2.0, 1.0]]))
+    array([[-1.,  3.],
+           [ 2., -1.]])
+    """
+    rows = np.argmax(np.abs(V), axis=0)
+    signs = np.sign(V[rows, np.arange(V.shape[1])])
+    return V * signs[None, :]
 
 def top_eigenpairs(
     matmat: MatMat,
@@ -100,7 +113,7 @@ def top_eigenpairs(
         V = np.asarray(V, dtype=np.float64)
     order = np.argsort(w)[::-1]
     w, V = w[order], V[:, order]
-    V = _deterministic_vector_sign_flip(V.T).T
+    V = sign_flip_columns(V)
     return w, np.ascontiguousarray(V)
 
 
@@ -174,6 +187,6 @@ def localise_degenerate(
             piv = linalg.qr(B.T, pivoting=True, mode="r")[1][: stop - start]
             u, _, vt = linalg.svd(B[piv].T)
             Bq = B @ (u @ vt)
-            V[:, start:stop] = _deterministic_vector_sign_flip(Bq.T).T
+            V[:, start:stop] = sign_flip_columns(Bq)
         start = stop
     return V

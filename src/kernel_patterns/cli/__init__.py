@@ -1,8 +1,14 @@
 """The ``kernel-patterns`` command.
 
-Sub-commands live in modules of this package and register themselves with
-:func:`kernel_patterns.cli._registry.register`. Errors in the user's input exit with code 2
-and a one-line message (the traceback only with ``--debug``).
+Layout: ``_registry`` (the sub-command table and :class:`UsageError`), one module per
+sub-command that registers itself (``_cluster``, ``_rank``, ``_embed``, ``_reproduce``,
+``_demo`` with its own last step ``_demo_report``), ``_common`` (the options, estimator
+construction and summaries the data commands share; each command maps its ``--method`` names
+to estimator classes directly), ``_io`` (reading tables, staged output folders) and
+``_report`` (the self-contained HTML report); files are written through
+:mod:`kernel_patterns.io`. The command line sits on top: it may import every other package and
+none imports it. Errors in the user's input exit with code 2 and a one-line message (the
+traceback only with ``--debug``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,14 @@
 """Clustering estimators.
 
+Layout: ``gp/`` is the GP variance clustering package (its solver :func:`gp.gp_landscape`, the
+result objects and :class:`GPClustering`); ``_kmeans_base`` holds what the two k-means share
+(parameters, validation, initial labels through ``_kmeans_init``, centroids for new points),
+``_kernel_kmeans_solver`` the lock-step Lloyd solver, ``_kernel_kmeans`` and
+``_soft_kernel_kmeans`` the two estimators; ``_spectral`` holds the spectral eigenproblems and
+:class:`SpectralClustering`, ``_spectral_assign`` its assignment rules and
+``_spectral_extension`` the labels of new points. Everything reaches K through the public
+operators of :mod:`kernel_patterns.kernels`.
+
 * :class:`GPClustering`: clusters as connected parts of a level set of the Gaussian-process
   variance (Kim & Lee 2007), with out-of-sample labels and a hierarchy over levels.
 * :class:`KernelKMeans`: Lloyd's algorithm in feature space with the exact distance (eq. 6.3

@@ -1,9 +1,13 @@
 """``kernel-patterns demo``: every algorithm on its paper's data set, figures and a summary.
 
-Each module in this package is one demo step: it defines ``ORDER`` (an int; steps run in
-increasing order), ``NAME`` and ``run(out_dir) -> dict`` (what goes into ``summary.json``
-under ``NAME``; figures are written to ``out_dir``). Modules are discovered automatically,
-so an algorithm adds its demo by adding a file here.
+Layout: each module in this package is one demo step (``datasets``, ``gp``, ``kernel_kmeans``,
+``spectral``, ``ranking``, ``scale``): it defines ``ORDER`` (an int; steps run in increasing
+order), ``NAME`` and ``run(out_dir) -> dict`` (what goes into ``summary.json`` under
+``NAME``; figures are written to ``out_dir``). :func:`discover` finds them, so an algorithm
+adds its demo by adding a file here. Demo steps use the estimators, datasets, metrics and
+:mod:`kernel_patterns.plotting`, never the command line (whose own last step, the report of
+a CSV file, lives in :mod:`kernel_patterns.cli`); experiments reuse a step's figures through
+the command line.
 """
 
 from __future__ import annotations

@@ -1,5 +1,12 @@
 """Dask as the distributed engine (optional extra: ``pip install kernel-patterns[distributed]``).
 
+Layout: ``_client`` (the client, worker resources, the active backend), ``_backend``
+(:func:`dask_backend`), ``_operator`` (:class:`DaskKernelOperator`), ``_nystrom`` (Nyström
+features of a Dask array), ``_kmeans`` (Lloyd iterations on them), ``_gp`` (GP flows and
+predictions partition by partition) and ``_data`` (data generated on the workers). Every module
+uses only the public names of :mod:`kernel_patterns.kernels` and
+:mod:`kernel_patterns.cluster.gp`, so the solvers run unchanged on Dask.
+
 * :func:`dask_backend` — ``with dask_backend(client): KernelKMeans(...).fit(X)``: the same
   estimators, with every exact kernel operator a :class:`DaskKernelOperator` (row blocks of K
   computed and kept on the workers; a product moves only V and K·V) and

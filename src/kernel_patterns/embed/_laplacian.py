@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.extmath import _deterministic_vector_sign_flip
 
-from .._eigen import top_eigenpairs
+from .._eigen import sign_flip_columns, top_eigenpairs
 from .._graph import (
     check_affinity,
     component_basis,
@@ -80,7 +79,7 @@ def _laplacian_embedding(
         # orthogonal to j gives the first c − 1 coordinates; the rest come from L deflated on U.
         Uc = U - U.mean(axis=0)
         left, sv, _ = np.linalg.svd(Uc, full_matrices=False)
-        Z = _deterministic_vector_sign_flip(left[:, sv > 1e-8 * sv.max()].T).T
+        Z = sign_flip_columns(left[:, sv > 1e-8 * sv.max()])
         c = U.shape[1]
         w_all, W = deflated_top_eigenpairs(shifted, op.n_samples, max(c, n_components + 1), U,
                                            sigma, -sigma, **solver)

@@ -271,22 +271,14 @@ class GPLandscape:
         return relabel(self.hierarchy.cut(level, n_clusters), self.basins)[1]
 
     def plot(
-        self,
-        X: ArrayLike | None = None,
-        labels: ArrayLike | None = None,
-        *,
-        ax: Any = None,
-        level: float | None = None,
-        resolution: int = 150,
-        margin: float = 0.1,
-        title: str | None = None,
-        cmap: str = "tab10",
+        self, X: ArrayLike | None = None, labels: ArrayLike | None = None, **kwargs: Any
     ) -> Any:
         """The variance of a 2-D landscape as a filled contour map (Figs 4 and 5 of the paper).
 
         The level contour σ² = r (the cluster boundaries) is drawn solid, the SEPs as crosses
         and the points ``X`` (if given) coloured by ``labels`` (default: :meth:`predict`).
-        See :func:`kernel_patterns.plotting.plot_variance_landscape` for the parameters.
+        Keyword arguments (``ax``, ``level``, ``resolution``, ``margin``, ``title``, ``cmap``)
+        are those of :func:`kernel_patterns.plotting.plot_variance_landscape`.
 
         Returns
         -------
@@ -294,8 +286,7 @@ class GPLandscape:
         """
         from ._plots import plot_landscape
 
-        return plot_landscape(self, X, labels, ax=ax, level=level, resolution=resolution,
-                              margin=margin, title=title, cmap=cmap)
+        return plot_landscape(self, X, labels, **kwargs)
 
     def to_pandas(self) -> Any:
         """The SEPs as a DataFrame: coordinates ``x0, x1, ...``, ``variance``, ``label`` and
