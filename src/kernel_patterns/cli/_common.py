@@ -137,9 +137,12 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
 
 def finish(
     tmp: Path, title: str, summary: dict[str, Any], figures: list[Path],
-    sections: list[tuple[str, dict[str, Any]]],
+    sections: list[tuple[str, dict[str, Any]]] | None = None,
 ) -> None:
-    """Write summary.json and report.html into the staged folder."""
+    """Write summary.json and report.html into the staged folder (``sections`` default to the
+    summary's result and parameters)."""
+    if sections is None:
+        sections = [("Result", summary["result"]), ("Parameters", summary["parameters"])]
     write_json_atomic(tmp / "summary.json", summary)
     write_text_atomic(tmp / "report.html", render_report(title, summary, figures, sections))
 

@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
                 result[attr.rstrip("_")] = np.asarray(v).tolist() if np.ndim(v) else float(v)
         summary = common.make_summary("embed", args, args.input, table, est, result, timer)
         common.finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}",
-                      summary, figs, [("Result", result), ("Parameters", summary["parameters"])])
+                      summary, figs)
     print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
     return 0
 

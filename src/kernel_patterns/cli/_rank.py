@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
         summary = common.make_summary("rank", args, args.train, table, est, result, timer,
                                       target=args.target, bins=args.bins)
         common.finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}",
-                      summary, figs, [("Result", result), ("Parameters", summary["parameters"])])
+                      summary, figs)
     print(f"{args.method}: training MZE {result['train_mze']:.3f}; wrote {out}/")
     return 0
 
