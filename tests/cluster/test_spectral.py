@@ -268,8 +268,11 @@ def test_localise_degenerate_recovers_indicator_basis():
 def test_disconnected_dense_affinity_warns_at_both_precisions(dtype, matrix):
     X, _ = make_blobs(n_samples=[20, 20, 20], centers=[[0, 0], [40, 0], [0, 40]],
                       cluster_std=0.5, random_state=0)
+    # a fixed width under which the blobs are 40 / 0.5 apart: disconnected (the default width
+    # comes from the data's spread, which joins them)
     with pytest.warns(UserWarning, match="at least 3 connected components"):
-        SpectralClustering(2, matrix=matrix, dtype=dtype, random_state=0).fit(X)
+        SpectralClustering(2, kernel=RBF(1.0), matrix=matrix, dtype=dtype,
+                           random_state=0).fit(X)
 
 
 @pytest.mark.parametrize("matrix", ["normalized", "random_walk", "laplacian"])

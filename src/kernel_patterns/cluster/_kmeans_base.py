@@ -168,6 +168,8 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
+        elif not isinstance(kernel, Precomputed):
+            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
         # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
         # unless an operator backend (kernel_patterns.distributed.dask_backend) decides where
         # K lives: then "auto" stays its choice

@@ -384,6 +384,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self._extension_eigenvalues = lam[:n_ext]
         self._assign_state = state
         self._precomputed = isinstance(kernel, Precomputed)
+        self.kernel_ = op.kernel if op.kernel is not None else kernel
         self.labels_ = labels
         self.eigenvalues_ = lam[:k]
         self.embedding_ = V[:, :k]

@@ -156,6 +156,11 @@ def fit_nystrom_map(
     if rank is not None and not 1 <= rank <= n_components:
         raise ValueError(f"rank must be between 1 and n_components; got {rank}.")
     dt = resolve_dtype(dtype, n)
+    if kernel.needs_data_scale():
+        # RBF(gamma="scale") from a uniform sample (its own seed: the landmark draws below
+        # stay those of the local operator)
+        sample = _sample_rows(X, min(n, DEFAULT_SAMPLE), np.random.RandomState(0), client)
+        kernel = kernel.with_data_scale(sample)
     rng = check_random_state(random_state)
     idx: np.ndarray | None = None
     if isinstance(landmarks, str):

@@ -252,7 +252,8 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
             r = np.asarray(op.row_sums(), dtype=np.float64)
             self._col_means = r / n
             self._total_mean = float(r.sum() / n**2)
-        self._kernel = kernel
+        self._kernel = op.kernel if op.kernel is not None else kernel
+        self.kernel_ = self._kernel
         self._X_fit = None if isinstance(kernel, Precomputed) else np.asarray(op.X)
         self.eigenvalues_ = lam
         self.alphas_ = V * inv

@@ -165,9 +165,10 @@ class LaplacianEmbedding(_EmbeddingBase):
         -------
         self
         """
-        _, op = self._fit_operator(
+        kernel, op = self._fit_operator(
             X, ": the embedding drops the constant eigenvector of the Laplacian"
         )
+        self.kernel_ = op.kernel if op.kernel is not None else kernel
         k = self.n_components
         lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state,
                                               tol=self.eigen_tol)

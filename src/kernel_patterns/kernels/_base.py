@@ -130,6 +130,20 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         default ignores it."""
         return self.pairwise_gradient(X, Y, W)
 
+    def needs_data_scale(self) -> bool:
+        """Whether a parameter is still to be set from the training data (see
+        :meth:`with_data_scale`)."""
+        return False
+
+    def with_data_scale(self, X: FloatArray) -> Kernel:
+        """This kernel with its data-driven parameters (e.g. ``RBF(gamma="scale")``) set
+        from the training points ``X``; kernels without such parameters return themselves.
+
+        Estimators and :func:`~kernel_patterns.kernels.make_operator` call it on the training
+        data, so the width they use is recorded in their fitted ``kernel_``.
+        """
+        return self
+
     # hooks used by the kernel operators ---------------------------------------
     def diagonal_noise(self) -> float:
         """Value added to ``K[i, i]`` when X and Y are the same points (GP noise ``v2``)."""

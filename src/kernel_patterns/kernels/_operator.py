@@ -422,6 +422,9 @@ def make_operator(
         raise ValueError(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
+    if kernel.needs_data_scale() and not sparse.issparse(X):
+        # data-driven widths (RBF(gamma="scale")) come from the training points, here, once
+        kernel = kernel.with_data_scale(check_matrix(X, "X"))
     backend = _OPERATOR_BACKEND.get()
     op: KernelOperator | None
     if backend is not None and not isinstance(kernel, Precomputed):

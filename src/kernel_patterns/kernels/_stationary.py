@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import FloatArray, check_number
+from .._validation import FloatArray, check_matrix, check_number
 from ._base import Kernel
 
 
@@ -127,8 +127,16 @@ class RBF(StationaryKernel):
 
     Parameters
     ----------
-    gamma : float, default=1.0
-        Inverse squared length scale (``γ = 1 / (2 σ²)``); must be positive.
+    gamma : float or "scale", default="scale"
+        Inverse squared length scale (``γ = 1 / (2 σ²)``); must be positive. ``"scale"``
+        takes it from the training data as scikit-learn's ``SVC`` does,
+        ``γ = 1 / (n_features · X.var())`` (1 when X is constant): the same kernel matrix
+        whatever the units of X. Estimators resolve it in ``fit`` (their ``kernel_`` holds
+        the number); ``RBF()(X)`` resolves it from ``X``; a kernel between two different sets
+        needs :meth:`with_data_scale` first. Measured on five standardised real sets (wine,
+        breast cancer, digits, iris, penguins; ``benchmarks/bench_real.py``) against the
+        median heuristic ``γ = 1 / median ‖x − x'‖²``: kernel k-means ARI as good or better on
+        each, and no sampling or O(N²) work.
 
     Examples
     --------
@@ -140,11 +148,38 @@ class RBF(StationaryKernel):
            [0.3679, 1.    ]])
     """
 
-    def __init__(self, gamma: float = 1.0) -> None:
+    def __init__(self, gamma: float | str = "scale") -> None:
         self.gamma = gamma
 
     def _gamma(self) -> float:
+        if isinstance(self.gamma, str):
+            if self.gamma != "scale":
+                raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
+            raise ValueError(
+                "RBF(gamma='scale') takes its width from the training data: use it in an "
+                "estimator (fit sets it), or call kernel.with_data_scale(X_train) first."
+            )
         return check_number(self.gamma, "gamma", low=0.0)
+
+    def needs_data_scale(self) -> bool:
+        return isinstance(self.gamma, str)
+
+    def with_data_scale(self, X: FloatArray) -> RBF:
+        if not isinstance(self.gamma, str):
+            return self
+        self._gamma_unresolved_ok()
+        var = float(np.var(np.asarray(X, dtype=np.float64)))
+        d = max(int(np.shape(X)[1]) if np.ndim(X) == 2 else 1, 1)
+        return RBF(gamma=1.0 / (d * var) if var > 0 and np.isfinite(var) else 1.0)
+
+    def _gamma_unresolved_ok(self) -> None:
+        if self.gamma != "scale":
+            raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
+
+    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
+        if isinstance(self.gamma, str) and Y is None:
+            return self.with_data_scale(check_matrix(X, "X"))(X)
+        return super().__call__(X, Y)
 
     def _profile(self, sq: FloatArray) -> FloatArray:
         sq *= -self._gamma()

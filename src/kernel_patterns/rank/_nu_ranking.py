@@ -135,6 +135,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params)
         Xv = validate_X(self, X, reset=True)
+        if not isinstance(kernel, Precomputed):
+            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y)
         if Xv.shape[0] != ranks.shape[0]:
             raise ValueError(

@@ -153,6 +153,8 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params)
         Xv = validate_X(self, X, reset=True)
+        if not isinstance(kernel, Precomputed):
+            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y)
         _check_lengths(Xv, ranks)
         rng = check_random_state(self.random_state)
@@ -217,6 +219,8 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         ranks = decode_ranks(all_classes, y)
         _check_lengths(Xv, ranks)
         if first:
+            # a data-driven width (RBF(gamma="scale")) comes from the first batch
+            kernel = kernel.with_data_scale(Xv)
             X_sv = np.empty((0, Xv.shape[1]), dtype=np.float64)
             coef = np.empty(0)
             b = np.zeros(all_classes.shape[0] - 1, dtype=np.int64)

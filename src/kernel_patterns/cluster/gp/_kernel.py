@@ -83,6 +83,6 @@ def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
     if isinstance(kernel, GPCovariance):
         return float(np.min(kernel.length_scale()))
     if isinstance(kernel, RBF):
-        return float(1.0 / np.sqrt(2.0 * kernel.gamma))
+        return float(1.0 / np.sqrt(2.0 * kernel.with_data_scale(X)._gamma()))
     span = float(np.max(np.ptp(X, axis=0)))
     return 0.05 * span if span > 0 else 1.0

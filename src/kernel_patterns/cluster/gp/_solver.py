@@ -132,6 +132,7 @@ n_components, landmarks, subsample, assign_steps, batch_size, random_state
         check_n_clusters(n_clusters, Xv.shape[0])
     if kernel is not None:
         check_gp_kernel(kernel)
+        kernel = kernel.with_data_scale(Xv)  # e.g. RBF(gamma="scale") from the training data
     opts = FlowOptions(
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
         n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,

