@@ -13,6 +13,7 @@ a second triangular solve and the kernel's :meth:`~kernel_patterns.kernels.Kerne
 from __future__ import annotations
 
 import warnings
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -51,7 +52,7 @@ class VarianceFunction(Protocol):
         ...
 
 
-class BlockedVariance:
+class BlockedVariance(ABC):
     """The evaluation loop both variance models share (exact and inducing points).
 
     ``σ²(q) = κ(q) − e(q)`` with the *explained* variance ``e`` of the subclass
@@ -69,11 +70,13 @@ class BlockedVariance:
     def _kappa(self, Q: FloatArray) -> FloatArray:
         return np.asarray(self.kernel.pairwise_diag(Q), dtype=np.float64)
 
+    @abstractmethod
     def _explained(self, Qb: FloatArray) -> FloatArray:
-        raise NotImplementedError
+        """``e(q) = k(q)ᵀ C⁻¹ k(q)`` (or its inducing-point form) for a block of queries."""
 
+    @abstractmethod
     def _block_value_and_gradient(self, Qb: FloatArray) -> tuple[FloatArray, FloatArray]:
-        raise NotImplementedError
+        """``e(q)`` and ``Σ_j β_j(q) ∇k(q, x_j)`` for a block of queries."""
 
     def variance(self, Q: FloatArray) -> FloatArray:
         """σ²(q) for every row of ``Q``, clipped at 0."""
