@@ -243,3 +243,13 @@ def test_bad_params_and_kernels() -> None:
         km.predict(np.ones((3, 4)))
     with pytest.warns(UserWarning, match="n_init is ignored"):
         KernelKMeans(2, init=np.arange(10) % 2, n_init=3).fit(X)
+
+
+def test_no_convergence_at_max_iter_is_a_convergence_warning() -> None:
+    from sklearn.exceptions import ConvergenceWarning
+
+    from kernel_patterns.datasets import make_two_moons
+
+    X, _ = make_two_moons(random_state=0)
+    with pytest.warns(ConvergenceWarning, match="did not converge in max_iter=1 .*raise max_iter"):
+        KernelKMeans(2, init="random", n_init=1, max_iter=1, random_state=0).fit(X)

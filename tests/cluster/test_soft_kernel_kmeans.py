@@ -125,3 +125,12 @@ def test_bad_input(blobs) -> None:
         SoftKernelKMeans(3, kernel=GeodesicKernel(n_neighbors=150)).fit(X)
     with pytest.raises(ValueError, match="NaN"):
         SoftKernelKMeans(2).fit(np.array([[np.nan, 1.0], [1.0, 2.0]]))
+
+
+def test_absorbed_clusters_are_named_with_the_parameter_to_change() -> None:
+    X, _ = make_blobs(n_samples=[40, 40], centers=[[0, 0], [10, 0]], cluster_std=0.3,
+                      random_state=0)
+    with pytest.warns(UserWarning, match=r"only \d of the n_clusters=6 clusters hold a point.*"
+                                         r"raise beta"):
+        est = SoftKernelKMeans(6, beta=0.01, random_state=0).fit(X)
+    assert np.unique(est.labels_).size < 6

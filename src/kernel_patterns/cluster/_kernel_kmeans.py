@@ -133,6 +133,7 @@ class KernelKMeans(_KernelKMeansBase):
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
+        self._warn_degenerate(labels, n_iter, "lower n_clusters or widen the kernel")
         return self
 
     def _transform_distances(self, X: ArrayLike) -> FloatArray:

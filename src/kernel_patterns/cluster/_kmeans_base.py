@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClusterMixin, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -133,6 +134,24 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             [self._initial_labels(Xv, op, diag, w, rng) for _ in range(self._n_runs())]
         )
         return Xv, kernel, op, w, diag, init
+
+    def _warn_degenerate(self, labels: IntArray, n_iter: int, remedy: str) -> None:
+        """Name a degenerate fit: clusters that hold no point, or no convergence."""
+        used = int(np.unique(labels).size)
+        if used < self.n_clusters:
+            warnings.warn(
+                f"{type(self).__name__}: only {used} of the n_clusters={self.n_clusters} "
+                f"clusters hold a point after fitting; {remedy}.",
+                UserWarning,
+                stacklevel=3,
+            )
+        if n_iter >= self.max_iter:
+            warnings.warn(
+                f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
+                "iterations (assignments still changing); raise max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def fit_predict(
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None

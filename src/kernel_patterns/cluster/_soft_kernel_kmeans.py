@@ -251,6 +251,11 @@ class SoftKernelKMeans(_KernelKMeansBase):
         self.inertia_ = energy
         self.objective_ = J
         self.n_iter_ = n_iter
+        self._warn_degenerate(
+            self.labels_, n_iter,
+            f"the others are absorbed by their neighbours at beta={self.beta:g}: raise beta "
+            "(harder assignments) or lower n_clusters",
+        )
         return self
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
