@@ -18,7 +18,12 @@ through the public names below.
 from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
-from ._graph import components_at, level_for_n_clusters, segment_levels
+from ._graph import (
+    components_at,
+    data_level_components,
+    level_for_n_clusters,
+    segment_levels,
+)
 from ._inducing import InducingVarianceModel, choose_inducing_points, fit_inducing_model
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
@@ -42,6 +47,7 @@ __all__ = [
     "auto_length_scale",
     "choose_inducing_points",
     "components_at",
+    "data_level_components",
     "default_batch_size",
     "default_kernel",
     "fit_inducing_model",

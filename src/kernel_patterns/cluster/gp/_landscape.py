@@ -76,6 +76,7 @@ class Landscape:
     S: FloatArray
     Z: FloatArray
     sep_var: FloatArray
+    edges: NDArray[np.intp]
     plan: InducingPlan | None = None
 
 
@@ -104,8 +105,8 @@ def fit_landscape(
     S = flow.equilibria
     I, J = candidate_pairs(S)
     w = segment_levels(model, S, I, J, n_points=opts.n_segment_points)
-    Z = single_linkage(S.shape[0], I, J, w)
-    return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), plan)
+    Z, edges = single_linkage(S.shape[0], I, J, w)
+    return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), edges, plan)
 
 
 def _chunked_flow(

@@ -42,15 +42,19 @@ def relabel(
     """Number clusters 0, 1, ... in order of first appearance among the training points.
 
     Returns the cluster of every SEP and of every point (``assignment`` gives each point's SEP).
+    Components numbered -1 (noise) stay -1.
     """
     point_comp = sep_components[assignment]
-    _, first = np.unique(point_comp, return_index=True)
-    order = np.full(sep_components.max() + 1, -1, dtype=np.intp)
-    ranks = np.argsort(np.argsort(first))
-    order[np.unique(point_comp)] = ranks
+    if sep_components.size == 0 or sep_components.max() < 0:
+        return sep_components.copy(), point_comp
+    kept = point_comp[point_comp >= 0]
+    uniq, first = np.unique(kept, return_index=True)
+    order = np.full(int(sep_components.max()) + 2, -1, dtype=np.intp)  # order[-1]: noise
+    order[uniq] = np.argsort(np.argsort(first))
     # SEP components no training point reached (cannot happen in fit) keep a fresh number
-    missing = order < 0
-    order[missing] = np.arange(ranks.size, ranks.size + int(missing.sum()))
+    missing = np.flatnonzero(order[:-1] < 0)
+    missing = missing[np.isin(missing, sep_components)]
+    order[missing] = np.arange(uniq.size, uniq.size + missing.size)
     return order[sep_components], order[point_comp]
 
 
@@ -172,7 +176,8 @@ class GPLandscape:
     basins : ndarray of shape (n_samples,)
         SEP of every training point.
     labels : ndarray of shape (n_samples,)
-        Cluster of every training point (0, 1, ... in order of first appearance).
+        Cluster of every training point (0, 1, ... in order of first appearance; -1 for
+        noise: points whose cluster has fewer than ``min_cluster_size`` training points).
     n_iter : int
         Descent iterations of the fit's flow.
     n_unconverged : int
@@ -201,8 +206,13 @@ class GPLandscape:
 
     @property
     def n_clusters(self) -> int:
-        """Number of clusters among the training points."""
+        """Number of clusters among the training points (noise, -1, not counted)."""
         return int(self.labels.max()) + 1
+
+    @property
+    def n_noise(self) -> int:
+        """Training points labelled noise (-1)."""
+        return int(np.count_nonzero(self.labels < 0))
 
     @property
     def inducing_points(self) -> FloatArray | None:

@@ -10,24 +10,29 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
    (``AUTO_SHRINK``) until the landscape has a level that gives ``n_clusters`` clusters;
 3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
    flow of every point to its SEP, segment checks, single-linkage hierarchy);
-4. the level (given, r*, or the one for ``n_clusters``), the basins of all training points and
-   their labels.
+4. the basins of all training points and the clusters: at the level given, at the level for
+   ``n_clusters``, or, with neither, chosen from the data (``_data_level``: r* over the
+   points of basins of at least ``min_cluster_size`` points, with
+   :func:`~._graph.data_level_components` keeping apart groups whose saddle is below every
+   training point); clusters smaller than ``min_cluster_size`` are noise (-1), and a fit
+   with fewer than two clusters warns, naming what to change.
 """
 
 from __future__ import annotations
 
 import contextlib
+import warnings
 from numbers import Integral, Real
 from typing import Any, Literal
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
-from ._graph import components_at, level_for_n_clusters
+from ._graph import components_at, data_level_components, level_for_n_clusters
 from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
@@ -37,6 +42,8 @@ from ._results import GPHierarchy, GPLandscape, relabel
 DEFAULT_N_COMPONENTS = 300
 #: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
 DEFAULT_SUBSAMPLE = 2000
+#: approximation="auto": exact up to this many points, inducing points beyond.
+AUTO_EXACT_MAX = 1000
 
 #: constraints of the options :func:`gp_landscape` and :class:`GPClustering` share.
 GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
@@ -46,7 +53,8 @@ GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "merge_radius": [Interval(Real, 0, None, closed="neither")],
     "tol": [Interval(Real, 0, None, closed="neither")],
     "max_iter": [Interval(Integral, 1, None, closed="left")],
-    "approximation": [StrOptions({"exact", "inducing"})],
+    "approximation": [StrOptions({"auto", "exact", "inducing"})],
+    "min_cluster_size": [Interval(Integral, 1, None, closed="left")],
     "n_components": [Interval(Integral, 1, None, closed="left"), None],
     "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
     "subsample": [Interval(Integral, 2, None, closed="left"), None],
@@ -85,12 +93,13 @@ def gp_landscape(
     merge_radius: float = 0.1,
     tol: float = 1e-4,
     max_iter: int = 500,
-    approximation: Literal["exact", "inducing"] = "exact",
+    approximation: Literal["auto", "exact", "inducing"] = "auto",
     n_components: int | None = None,
     landmarks: Landmarks = "kmeans",
     subsample: int | None = None,
     assign_steps: int = 10,
     batch_size: int | None = None,
+    min_cluster_size: int = 5,
     random_state: Any = None,
 ) -> GPLandscape:
     """GP variance clustering of ``X``: the landscape, its SEPs, hierarchy, level and labels.
@@ -107,7 +116,7 @@ def gp_landscape(
         :class:`~kernel_patterns.kernels.GPCovariance` from the data
         (:func:`~kernel_patterns.cluster.gp.default_kernel`).
     level, n_clusters, n_segment_points, merge_radius, tol, max_iter, approximation, \
-n_components, landmarks, subsample, assign_steps, batch_size, random_state
+n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, random_state
         As in :class:`~kernel_patterns.GPClustering`.
 
     Returns
@@ -152,7 +161,18 @@ n_components, landmarks, subsample, assign_steps, batch_size, random_state
         else:
             cut = fit.r_star if level is None else float(level)
     basins = landscape_basins(fit, Xv, opts)
-    sep_labels, labels = relabel(components_at(fit.Z, fit.S.shape[0], cut), basins)
+    p = fit.S.shape[0]
+    if n_clusters is not None:
+        groups = components_at(fit.Z, p, cut)
+    else:
+        if level is None:
+            cut, groups = _data_level(fit, basins, Xl, plan, min_cluster_size)
+        else:
+            groups = components_at(fit.Z, p, cut)
+        groups = _noise_groups(groups, basins, min_cluster_size)
+    sep_labels, labels = relabel(groups, basins)
+    if n_clusters is None:
+        _warn_degenerate(labels, fit.ell, min_cluster_size)
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
@@ -193,12 +213,56 @@ def _search_length_scale(
     ) from error
 
 
+def _data_level(
+    fit: Landscape, basins: NDArray[np.intp], X_shape: FloatArray, plan: InducingPlan | None,
+    min_cluster_size: int,
+) -> tuple[float, NDArray[np.intp]]:
+    """``level=None``: the level and the SEP groups chosen from the data.
+
+    The level is r* over the points of basins with at least ``min_cluster_size`` points: one
+    outlier in its own basin does not define the support (standardised penguins: an
+    isolated point at σ² = 1.508 lifted r* above the saddle, 1.491, between the Gentoo
+    penguins and the others; without it r* = 1.461). The groups are
+    :func:`~._graph.data_level_components` at that level.
+    """
+    own = basins if plan is None else basins[plan.subsample]
+    v = fit.model.variance(X_shape)
+    size = np.bincount(own, minlength=fit.S.shape[0])
+    inside = size[own] >= min_cluster_size
+    level = float(v[inside].max()) if inside.any() else fit.r_star
+    return level, data_level_components(fit.Z, fit.edges, level, own, v, min_cluster_size)
+
+
+def _noise_groups(
+    groups: NDArray[np.intp], basins: NDArray[np.intp], min_cluster_size: int
+) -> NDArray[np.intp]:
+    """``groups`` with every group of fewer than ``min_cluster_size`` training points set to
+    -1 (noise, as HDBSCAN labels points outside its clusters)."""
+    counts = np.bincount(groups[basins], minlength=int(groups.max()) + 1)
+    return np.where(counts[groups] >= min_cluster_size, groups, -1).astype(np.intp)
+
+
+def _warn_degenerate(labels: NDArray[np.intp], length_scale: float, min_cluster_size: int) -> None:
+    """A warning naming what to change when the fit found fewer than two clusters."""
+    n_found = int(labels.max()) + 1
+    if n_found >= 2:
+        return
+    what = "every point is noise" if n_found == 0 else "one cluster"
+    warnings.warn(
+        f"GPClustering found {what} (length scale {length_scale:.3g}): the variance "
+        "landscape has no split the data can see. Give a kernel with a shorter length "
+        "scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size "
+        f"(now {min_cluster_size}), a level, or n_clusters.",
+        UserWarning, stacklevel=3,
+    )
+
+
 def _plan(
     X: FloatArray, approximation: str, n_components: int | None, landmarks: Landmarks,
     subsample: int | None, random_state: Any,
 ) -> InducingPlan | None:
     """The inducing points and the subsample (all random choices of the fit), or None."""
-    if approximation == "exact":
+    if approximation == "exact" or (approximation == "auto" and X.shape[0] <= AUTO_EXACT_MAX):
         return None
     rng = check_random_state(random_state)
     n = X.shape[0]

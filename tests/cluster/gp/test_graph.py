@@ -1,0 +1,92 @@
+"""The level chosen from the data (``level=None``): data_level_components and what it gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris, make_blobs
+from sklearn.metrics import adjusted_rand_score
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from kernel_patterns import GPClustering, datasets
+from kernel_patterns.cluster.gp import data_level_components
+from kernel_patterns.kernels import GPCovariance
+
+# four SEPs, merged 0-1 at 1.0, 2-3 at 2.0, {0,1}-{2,3} at 3.0 (scipy linkage + MST edges)
+Z = np.array([[0, 1, 1.0, 2], [2, 3, 2.0, 2], [4, 5, 3.0, 4]], dtype=float)
+EDGES = np.array([[0, 1], [2, 3], [1, 2]])
+
+
+def _groups(level, sizes, point_variance, m=5):
+    basins = np.repeat(np.arange(4), sizes)
+    return data_level_components(Z, EDGES, level, basins, np.asarray(point_variance, float), m)
+
+
+def test_merges_up_to_the_level_as_the_paper() -> None:
+    sizes = [10, 10, 10, 10]
+    v = np.full(40, 0.5)  # every saddle above the lowest point: the paper's cut
+    assert _groups(3.5, sizes, v).tolist() == [0, 0, 0, 0]
+    assert _groups(2.5, sizes, v).tolist() == [0, 0, 1, 1]
+    assert _groups(1.5, sizes, v).tolist() == [0, 0, 1, 2]
+
+
+def test_saddles_below_every_point_keep_the_basins_apart() -> None:
+    v = np.full(40, 2.5)  # saddles 1.0 and 2.0 are below every training point
+    got = _groups(3.5, [10, 10, 10, 10], v)
+    # 0-1 (1.0) and 2-3 (2.0) stay apart; the 3.0 saddle is above the points: 1 joins 2
+    assert got.tolist() == [0, 1, 1, 2]
+
+
+def test_small_basins_merge_into_their_neighbour() -> None:
+    v = np.full(23, 2.5)
+    got = _groups(2.5, [10, 2, 10, 1], v)  # SEPs 1 and 3 hold fewer than 5 points
+    assert got.tolist() == [0, 0, 1, 1]
+
+
+def test_high_dimensional_touching_clusters_are_found() -> None:
+    # 20-D blobs: every point is far from the minima, the paper's cut at r* joins them all
+    X, y = make_blobs(300, n_features=20, centers=3, cluster_std=4.0, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    gp = GPClustering().fit(X)
+    assert gp.n_clusters_ == 3
+    assert adjusted_rand_score(y, gp.labels_) > 0.95
+    with pytest.warns(UserWarning, match="one cluster"):
+        paper = GPClustering(level=gp.level_).fit(X)
+    assert paper.n_clusters_ == 1
+
+
+def test_outliers_are_noise() -> None:
+    X, y = datasets.make_rings(random_state=0)
+    X = datasets.scale_unit_interval(X)
+    far = np.array([[3.0, 3.0], [-2.0, 2.5], [2.5, -2.0]])
+    gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=400)).fit(np.vstack([X, far]))
+    assert gp.n_clusters_ == 2
+    assert (gp.labels_[-3:] == -1).all()
+    assert adjusted_rand_score(y, gp.labels_[:-3]) == 1.0
+    assert gp.landscape_.n_noise == 3
+    # min_cluster_size=1: every basin counts, the outliers are clusters of their own
+    raw = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=400), min_cluster_size=1)
+    assert raw.fit(np.vstack([X, far])).n_clusters_ == 5
+
+
+def test_one_cluster_is_named_with_what_to_change() -> None:
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    with pytest.warns(UserWarning, match="one cluster.*length scale.*min_cluster_size"):
+        gp = GPClustering().fit(X)
+    assert gp.n_clusters_ == 1
+
+
+def test_predict_after_a_scaler_spreads_new_points() -> None:
+    # regression: after StandardScaler every held-out penguin went to cluster 0
+    X, y = load_iris(return_X_y=True)
+    Xtr, Xte, _, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    pipe = make_pipeline(StandardScaler(), GPClustering()).fit(Xtr)
+    pred = pipe.predict(Xte)
+    assert len(np.unique(pred[pred >= 0])) >= 2
+    assert adjusted_rand_score(yte, pred) > 0.4
+    # a training point predicted is its own label
+    gp = pipe[-1]
+    Ztr = pipe[0].transform(Xtr)
+    assert (gp.predict(Ztr[:20]) == gp.labels_[:20]).mean() >= 0.9
