@@ -6,7 +6,7 @@ finds its own. Nothing is tuned per data set. The table gives the adjusted Rand 
 the classes, the number of clusters found and the wall time, all in this process; the last
 column is the best scikit-learn default on that set.
 
-Run: ``python benchmarks/bench_real.py [--sets wine cancer digits iris penguins diabetes olive] [--no-gp]``
+Run: ``python benchmarks/bench_real.py [--sets NAME ...] [--no-gp]`` (default: every set)
 """
 
 from __future__ import annotations
