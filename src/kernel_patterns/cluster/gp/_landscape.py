@@ -77,6 +77,9 @@ class Landscape:
     Z: FloatArray
     sep_var: FloatArray
     edges: NDArray[np.intp]
+    #: σ² of the points flowed to the end (all of them, or the inducing subsample); r* is
+    #: its largest value
+    point_variance: FloatArray
     plan: InducingPlan | None = None
 
 
@@ -96,7 +99,8 @@ def fit_landscape(
     # length scale it nears the prior variance and the support joins every cluster (measured:
     # 200,000 moons, default kernel, 1 cluster). Points outside the subsample's support are
     # still assigned, by the short flow to their SEP.
-    r_star = float(model.variance(X_flow).max())
+    point_variance = model.variance(X_flow)
+    r_star = float(point_variance.max())
     ell = kernel_length_scale(kernel, X)
     chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
     flow = _chunked_flow(model, X_flow, chunk, length_scale=ell,
@@ -106,7 +110,8 @@ def fit_landscape(
     I, J = candidate_pairs(S)
     w = segment_levels(model, S, I, J, n_points=opts.n_segment_points)
     Z, edges = single_linkage(S.shape[0], I, J, w)
-    return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), edges, plan)
+    return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), edges, point_variance,
+                     plan)
 
 
 def _chunked_flow(

@@ -166,7 +166,7 @@ n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, 
         groups = components_at(fit.Z, p, cut)
     else:
         if level is None:
-            cut, groups = _data_level(fit, basins, Xl, plan, min_cluster_size)
+            cut, groups = _data_level(fit, basins, plan, min_cluster_size)
         else:
             groups = components_at(fit.Z, p, cut)
         groups = _noise_groups(groups, basins, min_cluster_size)
@@ -214,8 +214,7 @@ def _search_length_scale(
 
 
 def _data_level(
-    fit: Landscape, basins: NDArray[np.intp], X_shape: FloatArray, plan: InducingPlan | None,
-    min_cluster_size: int,
+    fit: Landscape, basins: NDArray[np.intp], plan: InducingPlan | None, min_cluster_size: int
 ) -> tuple[float, NDArray[np.intp]]:
     """``level=None``: the level and the SEP groups chosen from the data.
 
@@ -226,7 +225,7 @@ def _data_level(
     :func:`~._graph.data_level_components` at that level.
     """
     own = basins if plan is None else basins[plan.subsample]
-    v = fit.model.variance(X_shape)
+    v = fit.point_variance  # of the points that shape the landscape, computed once in the fit
     size = np.bincount(own, minlength=fit.S.shape[0])
     inside = size[own] >= min_cluster_size
     level = float(v[inside].max()) if inside.any() else fit.r_star
