@@ -215,7 +215,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_clusters : int, default=2
+    n_clusters : int, default=8
+        The one default of every estimator here that needs a count (KernelKMeans,
+        SoftKernelKMeans, SpectralClustering), as scikit-learn's ``KMeans`` and
+        ``SpectralClustering``; :class:`~kernel_patterns.GPClustering` finds its own count.
     kernel : Kernel, str or callable, default="nearest_neighbors"
         The affinity. ``"nearest_neighbors"`` (the default): the symmetrised k-nearest-neighbour
         connectivity graph ``½ (C + Cᵀ)`` of scikit-learn's
@@ -331,7 +334,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     def __init__(
         self,
-        n_clusters: int = 2,
+        n_clusters: int = 8,
         *,
         kernel: Kernel | str | Any = "nearest_neighbors",
         kernel_params: dict[str, Any] | None = None,
