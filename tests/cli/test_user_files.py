@@ -265,3 +265,20 @@ def test_outputs_follow_the_umask(tmp_path, blobs_frame, mask) -> None:
     for name in files:
         assert (out / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
     assert os.access(out / "report.html", os.R_OK)
+
+
+def test_rank_carries_the_id_column_into_both_prediction_files(tmp_path) -> None:
+    boston = datasets.load_boston()
+    frame = pd.DataFrame(boston.data, columns=boston.feature_names).assign(medv=boston.target)
+    frame.insert(0, "id", [f"h{i}" for i in range(len(frame))])
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    frame.iloc[:80].to_csv(train, index=False)
+    frame.iloc[80:100].drop(columns=["medv"]).to_csv(new, index=False)
+    out = tmp_path / "o"
+    r = run_cli("rank", str(train), "--target", "medv", "--bins", "3", "--cv", "2",
+                "--predict", str(new), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert pd.read_csv(out / "train_predictions.csv")["id"].tolist() == \
+        frame["id"].iloc[:80].tolist()
+    assert pd.read_csv(out / "predictions.csv")["id"].tolist() == \
+        frame["id"].iloc[80:100].tolist()
