@@ -149,9 +149,18 @@ def test_kernel_param_sets_the_default_rbf_kernel(tmp_path, blobs_frame) -> None
     r = run_cli("cluster", str(src), "--method", "gp", "--kernel-param", "l=5",
                 "--out", str(tmp_path / "o2"))
     assert r.returncode == 2 and "name the kernel" in r.stderr and "--kernel gp" in r.stderr
-    r = run_cli("cluster", str(src), "--method", "spectral", "--kernel-param", "nope=1",
-                "--out", str(tmp_path / "o3"))
+    r = run_cli("cluster", str(src), "--method", "spectral", "--kernel", "rbf",
+                "--kernel-param", "nope=1", "--out", str(tmp_path / "o3"))
     assert r.returncode == 2 and "nope" in r.stderr
+    # spectral's default affinity is the k-NN graph: its parameter is n_neighbors
+    r = run_cli("cluster", str(src), "--method", "spectral", "--kernel-param", "gamma=1",
+                "--out", str(tmp_path / "o4"))
+    assert r.returncode == 2 and "--kernel rbf" in r.stderr and "n_neighbors" in r.stderr
+    r = run_cli("cluster", str(src), "--method", "spectral", "--n-clusters", "2",
+                "--param", "n_neighbors=8", "--out", str(tmp_path / "o5"))
+    assert r.returncode == 0, r.stderr
+    params = json.loads((tmp_path / "o5" / "summary.json").read_text())["parameters"]
+    assert params["kernel_"] == "'nearest_neighbors'" and params["n_neighbors"] == 8
 
 
 # 4. rank reports held-out errors ------------------------------------------------------------

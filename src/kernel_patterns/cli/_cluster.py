@@ -29,8 +29,8 @@ METHODS: dict[str, type[Any]] = {
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
     p.add_argument("--method", required=True, choices=sorted(METHODS))
-    p.add_argument("--n-clusters", type=int, help="number of clusters (GP: optional; it finds "
-                   "the count itself otherwise)")
+    p.add_argument("--n-clusters", type=int, help="number of clusters (default 8 for the k-means "
+                   "and spectral methods, as scikit-learn; GP finds the count itself)")
     common.add_input_arguments(p)
 
 

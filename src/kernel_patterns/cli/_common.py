@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..io import write_json_atomic, write_text_atomic
-from ..kernels import make_kernel
+from ..kernels import KERNELS, make_kernel
 from ._io import Table, check_output, parse_params, read_table
 from ._registry import UsageError
 from ._report import render_report
@@ -34,7 +34,9 @@ def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> No
                    help="drop rows with missing values (counted in the summary) instead of "
                    "failing")
     p.add_argument("--kernel", help="kernel name: rbf, gp, linear, polynomial, cosine, ... "
-                   "(default: the method's own, rbf except for gp)")
+                   "(default: the method's own: rbf for the k-means methods, the "
+                   "k-nearest-neighbour graph 'nearest_neighbors' for spectral, chosen from "
+                   "the data for gp)")
     p.add_argument("--kernel-param", action="append", metavar="KEY=VALUE",
                    help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable); "
                    "without --kernel, of the method's default kernel")
@@ -75,10 +77,21 @@ def build_estimator(
     if kernel is not None:
         if "kernel" not in valid:
             raise UsageError(f"{name} takes no kernel")
-        try:
-            params["kernel"] = make_kernel(kernel, kparams or None)
-        except TypeError as exc:  # an unknown keyword of the kernel class
-            raise UsageError(f"--kernel-param: {exc}") from None
+        if isinstance(kernel, str) and kernel.lower() not in KERNELS:
+            # an affinity the estimator builds itself (SpectralClustering's default
+            # 'nearest_neighbors'): passed on by name, its parameter is --param n_neighbors
+            if kparams:
+                raise UsageError(
+                    f"{name}'s kernel {kernel!r} (a k-nearest-neighbour graph) takes no "
+                    "--kernel-param; use --kernel rbf with --kernel-param gamma=..., or "
+                    "--param n_neighbors=..."
+                )
+            params["kernel"] = kernel
+        else:
+            try:
+                params["kernel"] = make_kernel(kernel, kparams or None)
+            except TypeError as exc:  # an unknown keyword of the kernel class
+                raise UsageError(f"--kernel-param: {exc}") from None
     extra = parse_params(args.param, "--param")
     unknown = sorted(set(extra) - set(valid))
     if unknown:
