@@ -162,7 +162,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     def _prepare_fit(
         self, X: ArrayLike, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:
-        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1)
+        # features are copied (the fitted state keeps them, and a data-dependent kernel
+        # fitted on them keeps them too: editing the caller's X must not change predict);
+        # a precomputed kernel matrix is only read during fit, never kept
+        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1,
+                           copy=not self._is_precomputed())
         n = Xv.shape[0]
         check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
