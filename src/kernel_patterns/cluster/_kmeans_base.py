@@ -32,6 +32,7 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Precomputed,
+    is_precomputed,
     kernel_columns,
     make_kernel,
     make_operator,
@@ -118,8 +119,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return tags
 
     def _is_precomputed(self) -> bool:
-        k = self.kernel
-        return (isinstance(k, str) and k.lower() == "precomputed") or isinstance(k, Precomputed)
+        return is_precomputed(self.kernel)
 
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(

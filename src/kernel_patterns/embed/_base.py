@@ -17,6 +17,7 @@ from ..kernels import (
     RBF,
     Kernel,
     KernelOperator,
+    is_precomputed,
     make_kernel,
 )
 
@@ -65,6 +66,12 @@ class _EmbeddingBase(BaseEstimator):
         self.nystrom_components = nystrom_components
         self.landmarks = landmarks
         self.random_state = random_state
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
+        tags.input_tags.pairwise = is_precomputed(self.kernel)
+        return tags
 
     def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:
         """Validate the parameters, resolve the kernel (RBF by default) and build the
