@@ -72,8 +72,11 @@ class KernelKMeans(_KernelKMeansBase):
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
+        The assignment to the final centroids, so ``labels_ == predict(X_train)`` also when
+        ``max_iter`` or ``tol`` stopped the run (as scikit-learn's ``KMeans``).
     inertia_ : float
-        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24).
+        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24),
+        of ``labels_`` against the final centroids.
     n_iter_ : int
         Reassignment passes of the kept run.
     kernel_ : Kernel
@@ -126,9 +129,18 @@ class KernelKMeans(_KernelKMeansBase):
         )
         b = _best_run(inertias)
         labels, inertia, n_iter = labs[b], float(inertias[b]), int(n_iters[b])
-        _, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
+        dist, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
+        rows = np.arange(op.n_samples)
         coef = np.zeros((op.n_samples, self.n_clusters))
-        coef[np.arange(op.n_samples), labels] = w / sizes[labels]
+        coef[rows, labels] = w / sizes[labels]
+        # a run stopped by max_iter or tol has labels one step behind its centroids: as
+        # scikit-learn's KMeans does, labels_ is the assignment to the final centroids (a point
+        # moves only to a strictly nearer one), so that labels_ == predict(X_train)
+        best = np.argmin(dist, axis=1)
+        moved = dist[rows, best] < dist[rows, labels]
+        if moved.any():
+            labels = np.where(moved, best, labels).astype(np.intp)
+            inertia = float(w @ dist[rows, labels])
         self._store_centroids(kernel, Xv, op, coef, within)
         self.labels_ = labels
         self.inertia_ = inertia
