@@ -44,7 +44,7 @@ class _EmbeddingBase(BaseEstimator):
 
     def __init__(
         self,
-        n_components: int = 2,
+        n_components: int | None = 2,
         *,
         kernel: Kernel | str | Any = "rbf",
         kernel_params: dict[str, Any] | None = None,
@@ -85,7 +85,7 @@ class _EmbeddingBase(BaseEstimator):
             random_state=self.random_state, components_name="nystrom_components",
         )
         n, k = op.n_samples, self.n_components
-        if k >= n:
+        if k is not None and k >= n:
             raise ValueError(
                 f"n_components={k} must be smaller than the number of samples ({n}){why}."
             )
