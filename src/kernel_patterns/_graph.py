@@ -253,7 +253,9 @@ def build_fit_operator(
 
     scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and rejects
     complex, object, empty and 1-D input with its usual messages; :func:`check_matrix` then
-    names NaN and infinite values.
+    names NaN and infinite values. Feature input is copied (estimators keep the training
+    points for new ones; editing the caller's array after ``fit`` must not change them); a
+    precomputed kernel matrix is read in place, never kept.
 
     With ``approximation="nystrom"`` the operator is a :class:`NystromKernelOperator` with
     ``n_components`` landmarks (the estimator's parameter is called ``components_name``); as
@@ -269,6 +271,7 @@ def build_fit_operator(
     Xa = validate_data(
         est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
         dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
+        copy=not precomputed,  # the fitted state may keep X: never the caller's array
     )
     if precomputed and sparse.issparse(Xa):
         op = make_operator(kernel, Xa, dtype=dtype)

@@ -55,7 +55,7 @@ def test_nystrom_at_full_rank_equals_exact(blobs) -> None:
     assert pp_full.inertia_ == pytest.approx(pp.inertia_, rel=1e-8)
     Xn = X[:40] + 0.3
     np.testing.assert_array_equal(full.predict(Xn), exact.predict(Xn))
-    np.testing.assert_allclose(full._transform_distances(Xn), exact._transform_distances(Xn),
+    np.testing.assert_allclose(full._centroid_scores(Xn), exact._centroid_scores(Xn),
                                atol=1e-8)
 
 

@@ -144,3 +144,15 @@ def test_ritz_extremes_bound_the_spectrum():
     lo, hi = ritz_extremes(lambda V: A @ V, 800, random_state=0)
     assert w[0] - 1e-9 <= lo <= 0.9 * w[0]  # an upper bound on λ_min, close to it
     assert 0.9 * w[-1] <= hi <= w[-1] + 1e-9
+
+
+@pytest.mark.parametrize("approximation", ["exact", "nystrom"])
+def test_editing_x_after_fit_does_not_change_transform(approximation):
+    # issue 18, bug 1: the fitted state keeps a copy of the training points
+    X = _data(100)
+    X_new = X[::9].copy() + 0.1
+    mds = KernelMDS(kernel="rbf", approximation=approximation, nystrom_components=30,
+                    random_state=0).fit(X)
+    before = mds.transform(X_new)
+    X[:] = np.random.default_rng(1).normal(size=X.shape) * 50.0
+    np.testing.assert_allclose(mds.transform(X_new), before)

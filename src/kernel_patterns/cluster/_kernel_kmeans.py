@@ -3,11 +3,12 @@ Cristianini), thin over the lock-step Lloyd solver of :mod:`~._kernel_kmeans_sol
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import _fit_context
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from ._kernel_kmeans_solver import (
     FloatArray,
@@ -18,7 +19,7 @@ from ._kernel_kmeans_solver import (
 from ._kmeans_base import _best_run, _KernelKMeansBase
 
 
-class KernelKMeans(_KernelKMeansBase):
+class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMeansBase):
     """Kernel k-means (Algorithm 8.22 of Shawe-Taylor & Cristianini; eq. 6.3 of Rogers &
     Girolami) with the exact feature-space distance.
 
@@ -32,11 +33,15 @@ class KernelKMeans(_KernelKMeansBase):
         ``kernel_params``), ``"precomputed"`` (then ``X`` is the square kernel matrix, checked
         to be symmetric and positive semidefinite, else ``ValueError``) or a callable.
     kernel_params : dict, default=None
-    init : {"k-means++", "random", "kmeans", "n-k+1"} or array of shape (n_samples,)
+    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array of shape (n_samples,)
         ``"random"``: random balanced assignments; ``"kmeans"``: the labels of standard
         k-means in input space; ``"n-k+1"``: N − K + 1 points in cluster 0 and K − 1 random
         points alone (file ``003``); ``"k-means++"``: k-means++ seeding in feature space; an
-        array: initial labels (then ``n_init`` is ignored).
+        array: initial labels (then ``n_init`` is ignored). A callable is called as
+        scikit-learn's ``KMeans`` calls it, ``init(X, n_clusters, random_state)`` (once per
+        restart, ``random_state`` a ``RandomState``), and returns initial centres of shape
+        (n_clusters, n_features) (each point starts in the nearest φ(c_j) in feature space)
+        or initial labels of shape (n_samples,).
     n_init : int or "auto", default="auto"
         Restarts from different initialisations; the run of lowest ``inertia_`` is kept.
         ``"auto"``: 10, or 1 when ``init`` is an array of labels.
@@ -70,17 +75,25 @@ class KernelKMeans(_KernelKMeansBase):
         Bytes allowed for the dense N × N kernel matrix (None: half the memory available at
         fit time). The solver's other buffers are O(N · n_clusters · n_init). Raise it to go
         up to the machine's ceiling (about 65,000 points in float32 on 24 GB).
+    verbose : int, default=0
+        1: print each pass's inertia per restart and a summary of the restarts; the solver
+        reports through a callback and never prints.
 
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
+        The assignment to the final centroids, so ``labels_ == predict(X_train)`` also when
+        ``max_iter`` or ``tol`` stopped the run (as scikit-learn's ``KMeans``).
     inertia_ : float
-        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24).
+        Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24),
+        of ``labels_`` against the final centroids.
     n_iter_ : int
         Reassignment passes of the kept run.
     kernel_ : Kernel
         The kernel used (fitted on X for data-dependent kernels such as the geodesic one).
     n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when ``X`` has string column names (a DataFrame).
 
     Notes
     -----
@@ -89,6 +102,8 @@ class KernelKMeans(_KernelKMeansBase):
     feature space (weighted by ``sample_weight``), as scikit-learn's ``KMeans`` does in input
     space. New points go to the nearest centroid in feature space,
     ``argmin_k (D AᵀKA D)_kk − 2 (kᵀ A D)_k`` (the rule before Algorithm 8.22).
+    :meth:`transform` gives the distances ``‖φ(x) − μ_k‖`` (``KMeans.transform`` in feature
+    space) and :meth:`score` minus the objective of new points, as ``KMeans.score``.
 
     Examples
     --------
@@ -107,7 +122,44 @@ class KernelKMeans(_KernelKMeansBase):
     ...                   approximation="nystrom", n_components=50, random_state=0).fit(X)
     >>> clustering_accuracy(y, ny.labels_)
     1.0
+
+    Distances to the cluster means in feature space, as a DataFrame:
+
+    >>> km.set_output(transform="pandas").transform(X[:2]).columns.tolist()
+    ['kernelkmeans0', 'kernelkmeans1']
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_KernelKMeansBase._parameter_constraints,
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        n_clusters: int = 8,
+        *,
+        kernel: Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        init: Any = "k-means++",
+        n_init: int | str = "auto",
+        max_iter: int = 300,
+        tol: float = 0.0,
+        random_state: Any = None,
+        operator: str = "auto",
+        dtype: str = "auto",
+        approximation: Literal["exact", "nystrom"] = "exact",
+        n_components: int | None = None,
+        landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
+        memory_budget: float | None = None,
+        verbose: int = 0,
+    ) -> None:
+        super().__init__(
+            n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
+            max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
+            dtype=dtype, approximation=approximation, n_components=n_components,
+            landmarks=landmarks, memory_budget=memory_budget,
+        )
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -123,14 +175,30 @@ class KernelKMeans(_KernelKMeansBase):
             Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
         """
         Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
+        if self.verbose:
+            print(f"Initialization complete: {init.shape[0]} restart(s)")
         labs, inertias, n_iters = _lloyd_kernel_kmeans_runs(
-            op, init, self.n_clusters, w, self.max_iter, self.tol, diag
+            op, init, self.n_clusters, w, self.max_iter, self.tol, diag,
+            callback=_print_pass if self.verbose else None,
         )
         b = _best_run(inertias)
+        if self.verbose:
+            for j, (e, t) in enumerate(zip(inertias, n_iters, strict=True)):
+                print(f"Restart {j}: inertia {e:.6g} after {t} pass(es)")
+            print(f"Kept restart {b}")
         labels, inertia, n_iter = labs[b], float(inertias[b]), int(n_iters[b])
-        _, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
+        dist, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
+        rows = np.arange(op.n_samples)
         coef = np.zeros((op.n_samples, self.n_clusters))
-        coef[np.arange(op.n_samples), labels] = w / sizes[labels]
+        coef[rows, labels] = w / sizes[labels]
+        # a run stopped by max_iter or tol has labels one step behind its centroids: as
+        # scikit-learn's KMeans does, labels_ is the assignment to the final centroids (a point
+        # moves only to a strictly nearer one), so that labels_ == predict(X_train)
+        best = np.argmin(dist, axis=1)
+        moved = dist[rows, best] < dist[rows, labels]
+        if moved.any():
+            labels = np.where(moved, best, labels).astype(np.intp)
+            inertia = float(w @ dist[rows, labels])
         self._store_centroids(kernel, Xv, op, coef, within)
         self.labels_ = labels
         self.inertia_ = inertia
@@ -138,13 +206,59 @@ class KernelKMeans(_KernelKMeansBase):
         self._warn_degenerate(labels, n_iter, "lower n_clusters or widen the kernel")
         return self
 
-    def _transform_distances(self, X: ArrayLike) -> FloatArray:
-        return self._centroid_scores(X)
-
     def predict(self, X: ArrayLike) -> IntArray:
         """Nearest centroid in feature space for new points (the rule before Algorithm 8.22).
 
         With ``kernel="precomputed"``, ``X`` is the kernel between the new and the training
         points, shape (n_new, n_train).
         """
-        return np.argmin(self._transform_distances(X), axis=1).astype(np.intp)
+        return np.argmin(self._centroid_scores(X), axis=1).astype(np.intp)
+
+    def transform(self, X: ArrayLike) -> FloatArray:
+        """Distances ``‖φ(x) − μ_k‖`` of new points to the cluster means in feature space.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_features)
+            Not available with ``kernel="precomputed"`` (the kernel block between new and
+            training points lacks k(x, x)); :meth:`fit_transform` is.
+
+        Returns
+        -------
+        ndarray of shape (n_new, n_clusters)
+        """
+        return np.sqrt(self._centroid_scores(X, self_term=True))
+
+    def fit_transform(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> FloatArray:
+        """Fit, then the distances of the training points to the cluster means (with
+        ``kernel="precomputed"`` too: k(x, x) is then the diagonal of ``X``)."""
+        self.fit(X, sample_weight=sample_weight)
+        if not self._is_precomputed():
+            return self.transform(X)
+        K = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        d2 = self._centroid_scores(K) + np.diagonal(K).astype(np.float64)[:, None]
+        return np.sqrt(np.maximum(d2, 0.0))
+
+    def score(
+        self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
+    ) -> float:
+        """Minus the objective of ``X`` against the fitted centroids, ``−Σ_i w_i min_k
+        ‖φ(x_i) − μ_k‖²`` (eq. 8.12, as ``KMeans.score``; on the training points
+        ``−inertia_``). Not available with ``kernel="precomputed"`` (see :meth:`transform`).
+        """
+        d2 = self._centroid_scores(X, self_term=True)
+        w = _check_sample_weight(sample_weight, d2, dtype=np.float64)
+        return -float(w @ d2.min(axis=1))
+
+    @property
+    def _n_features_out(self) -> int:
+        """Number of :meth:`transform` columns (``get_feature_names_out``), set by fit."""
+        return int(self._centroid_sq_norms.shape[0])
+
+
+def _print_pass(iteration: int, runs: IntArray, inertias: FloatArray) -> None:
+    """``verbose`` output of one pass: the inertia of each restart still running."""
+    shown = ", ".join(f"{j}: {e:.6g}" for j, e in zip(runs, inertias, strict=True))
+    print(f"Iteration {iteration}, inertia by restart {{{shown}}}")

@@ -22,6 +22,7 @@ when its nearest centroid differs".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -253,6 +254,7 @@ def _lloyd_kernel_kmeans_runs(
     max_iter: int = 300,
     tol: float = 0.0,
     diag: FloatArray | None = None,
+    callback: Callable[[int, IntArray, FloatArray], None] | None = None,
 ) -> tuple[IntArray, FloatArray, IntArray]:
     """Several Lloyd runs (the ``n_init`` restarts) in lock step, from labels of shape (r, n).
 
@@ -260,6 +262,9 @@ def _lloyd_kernel_kmeans_runs(
     sides. So all r runs share each product K·[Z_1 … Z_r], and once few points move, K·Z is
     updated from the kernel rows of the moved points only (``op.take_rows``), which costs
     O(n · moved) instead of O(n²). Returns ``(labels (r, n), inertia (r,), n_iter (r,))``.
+    ``callback(iteration, runs, inertias)``, if given, is called after every pass with the
+    runs that made it and the inertia of their labels at its start (the estimator's
+    ``verbose`` output; the solver itself never prints).
     """
     lab = np.array(labels, dtype=np.intp, copy=True)
     r, n = lab.shape
@@ -306,9 +311,12 @@ def _lloyd_kernel_kmeans_runs(
     for it in range(1, max_iter + 1):
         bar.update(1)
         moved_runs, moved_pts, old_c, new_c = [], [], [], []
-        for j in np.flatnonzero(active):
+        passed = np.flatnonzero(active)
+        seen = np.empty(passed.size)
+        for t, j in enumerate(passed):
             lj = lab[j]
             new, inertia[j] = _reassign(KZt[j * k : (j + 1) * k], lj, w, d, w_diag, work)
+            seen[t] = inertia[j]
             moved = np.flatnonzero(new != lj)
             n_iter[j] = it
             if moved.size == 0:
@@ -322,6 +330,8 @@ def _lloyd_kernel_kmeans_runs(
             old_c.append(lj[moved])
             new_c.append(new[moved])
             lab[j] = new
+        if callback is not None:
+            callback(it, passed, seen)
         if not moved_runs:
             break
         mr = np.concatenate(moved_runs)

@@ -32,6 +32,7 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Precomputed,
+    is_precomputed,
     kernel_columns,
     make_kernel,
     make_operator,
@@ -56,7 +57,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "kernel": [str, callable],
         "kernel_params": [dict, None],
-        "init": [StrOptions({"k-means++", "random", "kmeans", "n-k+1"}), "array-like"],
+        "init": [StrOptions({"k-means++", "random", "kmeans", "n-k+1"}), "array-like", callable],
         "n_init": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
@@ -118,8 +119,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return tags
 
     def _is_precomputed(self) -> bool:
-        k = self.kernel
-        return (isinstance(k, str) and k.lower() == "precomputed") or isinstance(k, Precomputed)
+        return is_precomputed(self.kernel)
 
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(
@@ -162,7 +162,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     def _prepare_fit(
         self, X: ArrayLike, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:
-        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1)
+        # features are copied (the fitted state keeps them, and a data-dependent kernel
+        # fitted on them keeps them too: editing the caller's X must not change predict);
+        # a precomputed kernel matrix is only read during fit, never kept
+        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1,
+                           copy=not self._is_precomputed())
         n = Xv.shape[0]
         check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
@@ -269,7 +273,35 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                     )
                 return _init_input_kmeans(X, k, w, rng)
             return _init_kmeans_plusplus(op, diag, k, w, rng)
+        if callable(init):
+            return self._labels_from_callable(X, op, rng)
         return self._check_init_labels(init, n)
+
+    def _labels_from_callable(
+        self, X: FloatArray, op: KernelOperator, rng: np.random.Generator
+    ) -> IntArray:
+        """``init(X, n_clusters, random_state)`` as scikit-learn's ``KMeans`` calls it.
+
+        It may return initial centres, shape (n_clusters, n_features), which become
+        centroids φ(c_j) in feature space (each point starts in the nearest one), or initial
+        labels, shape (n_samples,). ``random_state`` is a ``RandomState`` drawn from this
+        estimator's ``random_state`` (one per restart).
+        """
+        k, n = self.n_clusters, op.n_samples
+        out = np.asarray(self.init(X, k, np.random.RandomState(int(rng.integers(2**31 - 1)))))
+        if out.shape == (n,) and out.dtype.kind in "iu":
+            return self._check_init_labels(out, n)
+        if out.ndim == 2 and out.shape == (k, X.shape[1]) and not self._is_precomputed():
+            C = np.asarray(out, dtype=X.dtype)
+            # ‖φ(x) − φ(c)‖² − k(x, x) = k(c, c) − 2 k(x, c): the nearest centre per point
+            score = np.asarray(op.cross(C), dtype=np.float64).T * -2.0  # (n, k)
+            score += np.asarray(op.cross_diag(C), dtype=np.float64)[None, :]
+            return np.argmin(score, axis=1).astype(np.intp)
+        want = "" if self._is_precomputed() else f" or centres of shape ({k}, {X.shape[1]})"
+        raise ValueError(
+            f"init as a callable must return integer labels of shape ({n},){want}; got an "
+            f"array of shape {out.shape} and dtype {out.dtype}."
+        )
 
     def _check_init_labels(self, init: ArrayLike, n: int) -> IntArray:
         lab = np.asarray(init)
@@ -286,7 +318,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return lab.astype(np.intp)
 
     def _n_runs(self) -> int:
-        if not isinstance(self.init, str):
+        if not isinstance(self.init, str) and not callable(self.init):
             if self.n_init not in ("auto", 1):
                 warnings.warn(
                     "init is an array of labels: running once (n_init is ignored).",
@@ -297,11 +329,14 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         return 10 if self.n_init == "auto" else int(self.n_init)
 
     # -- new points ----------------------------------------------------------------
-    def _centroid_scores(self, X: ArrayLike) -> FloatArray:
+    def _centroid_scores(self, X: ArrayLike, self_term: bool = False) -> FloatArray:
         """``‖μ_k‖² − 2⟨φ(x), μ_k⟩`` for new points (the squared distance minus k(x, x)).
 
         Exact fits: ``within − 2 K(X, X_train) coef``. Nyström fits: the features of the new
         points ``K(X, L) U_r Λ_r^{-1/2}`` against the k centroids in feature space.
+        ``self_term=True`` adds k(x, x) (the squared distances ``‖φ(x) − μ_k‖²``, clipped at
+        0; Nyström: ``‖φ̃(x)‖²`` of the approximate kernel), which a precomputed kernel block
+        between new and training points does not hold.
         """
         check_is_fitted(self)
         if self._nystrom is not None:
@@ -309,10 +344,25 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
             Fx = kernel_columns(self.kernel_, Xv, landmarks, self._op_dtype)
             Fx = Fx.astype(np.float64) @ feature_map
-            return self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
+            out = self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
+            if self_term:
+                out += np.einsum("ij,ij->i", Fx, Fx)[:, None]
+                np.maximum(out, 0.0, out=out)
+            return out
+        if self_term and self._is_precomputed():
+            raise ValueError(
+                "with kernel='precomputed', distances to the centroids need k(x, x) of the new "
+                "points, which the (n_new, n_train) kernel block does not hold; use "
+                "fit_transform on the training kernel, or pass a kernel function."
+            )
         Kx = self._cross(X)
         assert self._centroid_coef is not None
-        return self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
+        out = self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
+        if self_term:
+            Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+            out += np.asarray(self.kernel_.diag(Xv), dtype=np.float64)[:, None]
+            np.maximum(out, 0.0, out=out)
+        return out
 
     def _cross(self, X: ArrayLike) -> FloatArray:
         """``K(X_new, X_train)``: kernel rows for new points through the operator's ``cross``."""

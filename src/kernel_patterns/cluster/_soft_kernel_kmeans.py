@@ -151,7 +151,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
     kernel_params : dict, default=None
     beta : float, default=10.0
         Stiffness β > 0 of eq. 7 (β → ∞ is hard kernel k-means).
-    init : {"k-means++", "random", "kmeans", "n-k+1"} or array of labels
+    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array of labels
         Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`).
     n_init : int or "auto", default="auto"
         Restarts; the run of lowest free energy (eq. 3) is kept (``"auto"``: 10, or 1 when

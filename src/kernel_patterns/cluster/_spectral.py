@@ -47,6 +47,7 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Precomputed,
+    is_precomputed,
     make_kernel,
 )
 from ._spectral_affinity import KNN_KERNELS, is_knn_kernel, knn_operator, knn_rows
@@ -366,6 +367,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.n_components = n_components
         self.landmarks = landmarks
         self.random_state = random_state
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
+        tags.input_tags.pairwise = is_precomputed(self.kernel)
+        return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
         """Cluster ``X`` (or the precomputed affinity ``X``).

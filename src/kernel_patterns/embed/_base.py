@@ -17,6 +17,7 @@ from ..kernels import (
     RBF,
     Kernel,
     KernelOperator,
+    is_precomputed,
     make_kernel,
 )
 
@@ -43,7 +44,7 @@ class _EmbeddingBase(BaseEstimator):
 
     def __init__(
         self,
-        n_components: int = 2,
+        n_components: int | None = 2,
         *,
         kernel: Kernel | str | Any = "rbf",
         kernel_params: dict[str, Any] | None = None,
@@ -66,6 +67,12 @@ class _EmbeddingBase(BaseEstimator):
         self.landmarks = landmarks
         self.random_state = random_state
 
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
+        tags.input_tags.pairwise = is_precomputed(self.kernel)
+        return tags
+
     def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:
         """Validate the parameters, resolve the kernel (RBF by default) and build the
         training operator (exact or Nyström); ``n_components`` must be below the sample count
@@ -78,7 +85,7 @@ class _EmbeddingBase(BaseEstimator):
             random_state=self.random_state, components_name="nystrom_components",
         )
         n, k = op.n_samples, self.n_components
-        if k >= n:
+        if k is not None and k >= n:
             raise ValueError(
                 f"n_components={k} must be smaller than the number of samples ({n}){why}."
             )

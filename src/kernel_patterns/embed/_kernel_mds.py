@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import copy
 import warnings
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import TransformerMixin
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils._available_if import available_if
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._eigen import ritz_extremes, top_eigenpairs
+from .._eigen import ritz_extremes
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
@@ -40,7 +43,14 @@ from ..kernels import (
     Polynomial,
     Precomputed,
 )
-from ._base import _EmbeddingBase
+from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
+from ._kernel_mds_extras import (
+    EIGEN_SOLVERS,
+    check_inverse_kernel,
+    fit_preimage_map,
+    solve_top_eigenpairs,
+    zero_eigenvalues,
+)
 
 #: negative eigenvalues of the centred kernel smaller than this share of the largest are noise.
 _NEG_RTOL = 1e-5
@@ -96,8 +106,9 @@ def _kernel_mds(
     check_psd: bool,
     random_state: Any = None,
     tol: float = 0.0,
+    solver: str = "auto",
 ) -> tuple[FloatArray, FloatArray, float, float]:
-    """Top eigenpairs of the centred kernel (ARPACK on products).
+    """Top eigenpairs of the centred kernel (ARPACK on products, or ``solver``).
 
     Returns
     -------
@@ -110,8 +121,8 @@ def _kernel_mds(
     """
     n = op.n_samples
     mm = _centred_matmat(op)
-    w, V = top_eigenpairs(mm, n, n_components, dtype=op.dtype, random_state=random_state,
-                          tol=tol)
+    w, V = solve_top_eigenpairs(mm, n, n_components, solver, dtype=op.dtype,
+                                random_state=random_state, tol=tol)
     r = np.asarray(op.row_sums(), dtype=np.float64)
     trace = float(np.sum(op.diag(), dtype=np.float64) - r.sum() / n)
     lam_min = 0.0
@@ -120,7 +131,7 @@ def _kernel_mds(
     return w, V, trace, lam_min
 
 
-class KernelMDS(TransformerMixin, _EmbeddingBase):
+class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBase):
     """Multidimensional scaling in a kernel-defined feature space (Algorithm 8.29).
 
     The first ``n_components`` kernel-PCA projections of the data: centre the kernel matrix,
@@ -128,8 +139,9 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
 
     Parameters
     ----------
-    n_components : int, default=2
+    n_components : int or None, default=2
         Dimension of the picture (2 or 3 for display); must be smaller than n_samples.
+        None: every axis of positive eigenvalue (as ``KernelPCA``; dense eigensolver).
     kernel : Kernel, str or callable, default="rbf"
         ``"precomputed"``: ``X`` is the N × N kernel matrix, and ``transform`` takes the
         n_new × N block of kernel values between new and training points.
@@ -156,6 +168,21 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
         How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
         Seeds the landmarks and ARPACK's start vector.
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
+        As ``KernelPCA``'s: ``"auto"`` is dense ``eigh`` up to 600 points and ARPACK beyond;
+        ``"randomized"`` is randomized subspace iteration (Halko et al.) on products of the
+        centred kernel. The Nyström approximation solves its own m × m problem instead.
+    remove_zero_eig : bool, default=False
+        Drop the axes whose eigenvalue is 0 (up to round-off) instead of keeping them as
+        zero columns with a warning; so the output may have fewer than ``n_components``
+        columns. Always on with ``n_components=None``.
+    fit_inverse_transform : bool, default=False
+        Learn the pre-image map for :meth:`inverse_transform` (which exists only then) by
+        kernel ridge regression from the embedding back to the training points, with the
+        same kernel applied to the embedding coordinates (as ``KernelPCA``). Needs a kernel
+        function (not ``"precomputed"`` or the geodesic kernel).
+    alpha : float, default=1.0
+        Ridge of that regression.
 
     Attributes
     ----------
@@ -167,7 +194,13 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
         The dual coefficients α^j = v_j / √λ_j (0 for a clipped component).
     explained_variance_ratio_ : ndarray of shape (n_components,)
         ``λ_j / tr K̃``: the share of the feature-space variance each axis shows.
+    dual_coef_ : ndarray of shape (n_samples, n_features)
+        The pre-image map (``fit_inverse_transform=True`` only).
+    X_transformed_fit_ : ndarray of shape (n_samples, n_components)
+        The embedding the pre-image map was learnt on (``fit_inverse_transform=True``).
     n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when ``X`` has string column names (a DataFrame).
 
     Examples
     --------
@@ -187,7 +220,51 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
     ...                nystrom_components=50, random_state=0)
     >>> bool(np.allclose(np.abs(ny.fit_transform(X)), np.abs(Z)))
     True
+
+    Pre-images of embedded points, as ``KernelPCA(fit_inverse_transform=True)``:
+
+    >>> inv = KernelMDS(n_components=3, kernel="rbf", fit_inverse_transform=True).fit(X)
+    >>> inv.inverse_transform(inv.transform(X[:5])).shape
+    (5, 4)
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **EMBEDDING_PARAMETER_CONSTRAINTS,
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "remove_zero_eig": ["boolean"],
+        "fit_inverse_transform": ["boolean"],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_components: int | None = 2,
+        *,
+        kernel: Kernel | str | Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        eigen_tol: float = 0.0,
+        operator: str = "auto",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        nystrom_components: int | None = None,
+        landmarks: str = "uniform",
+        random_state: Any = None,
+        eigen_solver: str = "auto",
+        remove_zero_eig: bool = False,
+        fit_inverse_transform: bool = False,
+        alpha: float = 1.0,
+    ) -> None:
+        super().__init__(
+            n_components, kernel=kernel, kernel_params=kernel_params, eigen_tol=eigen_tol,
+            operator=operator, dtype=dtype, approximation=approximation,
+            nystrom_components=nystrom_components, landmarks=landmarks,
+            random_state=random_state,
+        )
+        self.eigen_solver = eigen_solver
+        self.remove_zero_eig = remove_zero_eig
+        self.fit_inverse_transform = fit_inverse_transform
+        self.alpha = alpha
 
     def fit(self, X: ArrayLike, y: Any = None) -> KernelMDS:
         """Compute the embedding of ``X``.
@@ -203,8 +280,13 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
         self
         """
         kernel, op = self._fit_operator(X)
+        if self.fit_inverse_transform:
+            check_inverse_kernel(kernel)
         n, k = op.n_samples, self.n_components
         F = op.low_rank_factor()
+        every_axis = k is None
+        if k is None:
+            k = n - 1 if F is None else min(F.shape[1], n - 1)
         components = feature_mean = None
         if F is not None:  # K = F Fᵀ is PSD by construction
             w, V, components, feature_mean = _low_rank_kernel_mds(F, k)
@@ -215,7 +297,7 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
         else:
             w, V, trace, lam_min = _kernel_mds(
                 op, k, check_psd=not _known_psd(kernel), random_state=self.random_state,
-                tol=self.eigen_tol,
+                tol=self.eigen_tol, solver="dense" if every_axis else self.eigen_solver,
             )
         top = max(float(w[0]), 0.0)
         if lam_min < 0 and -lam_min > _NEG_RTOL * max(top, np.finfo(np.float64).tiny):
@@ -226,7 +308,19 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
                 UserWarning,
                 stacklevel=2,
             )
-        n_neg = int(np.sum(w <= 0))
+        if self.remove_zero_eig or every_axis:  # as KernelPCA: drop the axes of λ = 0
+            keep = ~zero_eigenvalues(w, op.dtype)
+            if not keep.any():
+                raise ValueError(
+                    "the centred kernel has no positive eigenvalue (all points are the same "
+                    "point in feature space); there is no axis to keep."
+                )
+            w, V = w[keep], V[:, keep]
+            if components is not None:
+                components = components[:, keep]
+            k = int(keep.sum())
+        zero = zero_eigenvalues(w, op.dtype)  # ≤ 0 up to round-off
+        n_neg = int(np.sum(zero))
         if n_neg:
             warnings.warn(
                 f"{n_neg} of the {k} requested eigenvalues of the centred kernel are not "
@@ -234,7 +328,7 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
                 UserWarning,
                 stacklevel=2,
             )
-        lam = np.maximum(w, 0.0)
+        lam = np.where(zero, 0.0, w)
         root = np.sqrt(lam)
         inv = np.divide(1.0, root, out=np.zeros_like(root), where=root > 0)
         self._low_rank = components is not None
@@ -259,7 +353,41 @@ class KernelMDS(TransformerMixin, _EmbeddingBase):
         self.alphas_ = V * inv
         self.embedding_ = V * root  # = (F − F̄) W in the low-rank case
         self.explained_variance_ratio_ = lam / trace if trace > 0 else np.zeros_like(lam)
+        if self.fit_inverse_transform:
+            assert op.X is not None  # check_inverse_kernel ruled out a precomputed kernel
+            self.dual_coef_ = fit_preimage_map(self._kernel, self.embedding_, op.X,
+                                               float(self.alpha))
+            self.X_transformed_fit_ = self.embedding_
         return self
+
+    @available_if(lambda self: bool(self.fit_inverse_transform))
+    def inverse_transform(self, X: ArrayLike) -> FloatArray:
+        """Pre-images in input space of points of the embedding (module
+        :mod:`~._kernel_mds_extras`): ``k(X, X_transformed_fit_) dual_coef_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_components)
+
+        Returns
+        -------
+        ndarray of shape (n_new, n_features_in_)
+        """
+        check_is_fitted(self, "dual_coef_")
+        Z = check_matrix(X, "X")
+        E = self.X_transformed_fit_
+        if Z.shape[1] != E.shape[1]:
+            raise ValueError(
+                f"X must have {E.shape[1]} columns (the embedding's dimension); got "
+                f"{Z.shape[1]}."
+            )
+        K = self._kernel.pairwise(Z.astype(np.float64), E)
+        return np.asarray(K @ self.dual_coef_)
+
+    @property
+    def _n_features_out(self) -> int:
+        """Number of output columns (``get_feature_names_out``), set by fit."""
+        return int(self.embedding_.shape[1])
 
     def fit_transform(self, X: ArrayLike, y: Any = None, **params: Any) -> FloatArray:
         """Fit and return ``embedding_``."""

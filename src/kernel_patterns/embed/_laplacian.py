@@ -170,6 +170,7 @@ class LaplacianEmbedding(_EmbeddingBase):
         )
         self.kernel_ = op.kernel if op.kernel is not None else kernel
         k = self.n_components
+        assert k is not None  # an int here (None is KernelMDS's "every positive axis")
         lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state,
                                               tol=self.eigen_tol)
         exact = sparse_components(op)

@@ -42,7 +42,7 @@ from ._operator import (
     use_operator_backend,
 )
 from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
-from ._registry import KERNELS, make_kernel, register_kernel
+from ._registry import KERNELS, is_precomputed, make_kernel, register_kernel
 from ._stationary import RBF, GPCovariance, StationaryKernel
 
 register_kernel("geodesic", GeodesicKernel)
@@ -78,6 +78,7 @@ __all__ = [
     "default_memory_budget",
     "dense_nbytes",
     "geodesic_distances",
+    "is_precomputed",
     "join_components",
     "kernel_columns",
     "kmeanspp_landmarks",

@@ -244,7 +244,7 @@ class GeodesicKernel(Kernel):
         """Build the graph, the geodesic distances, c* and the Gram matrix (exact) or the
         landmark features (``approximation="landmark"``) of ``X``."""
         self._check_params()
-        Xv = check_matrix(X, "X", min_samples=2)
+        Xv = check_matrix(X, "X", min_samples=2, copy=True)  # X_fit_ is ours
         st = self._build(Xv)
         self._state = st
         self.X_fit_ = st.X
