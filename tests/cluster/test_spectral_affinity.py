@@ -95,3 +95,9 @@ def test_eigen_solvers_agree(eigen_solver):
                                eigen_solver=eigen_solver, random_state=0).fit(X)
     np.testing.assert_allclose(other.eigenvalues_, auto.eigenvalues_, rtol=1e-6, atol=1e-8)
     assert adjusted_rand_score(y, other.labels_) == 1.0
+
+
+def test_precomputed_distances_carry_the_pairwise_tag():
+    assert SpectralClustering(kernel="precomputed_nearest_neighbors").__sklearn_tags__(
+    ).input_tags.pairwise
+    assert not SpectralClustering().__sklearn_tags__().input_tags.pairwise

@@ -370,8 +370,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
-        # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
-        tags.input_tags.pairwise = is_precomputed(self.kernel)
+        # X is a kernel or distance matrix: cross-validation splits both axes
+        tags.input_tags.pairwise = (is_precomputed(self.kernel)
+                                    or self.kernel == KNN_KERNELS[1])
         return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
