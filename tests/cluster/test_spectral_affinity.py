@@ -101,3 +101,17 @@ def test_precomputed_distances_carry_the_pairwise_tag():
     assert SpectralClustering(kernel="precomputed_nearest_neighbors").__sklearn_tags__(
     ).input_tags.pairwise
     assert not SpectralClustering().__sklearn_tags__().input_tags.pairwise
+
+
+def test_discretize_is_yu_and_shis_as_scikit_learn_computes_it(blobs):
+    from sklearn.cluster._spectral import discretize  # the reference implementation
+
+    X, y = blobs
+    sc = SpectralClustering(3, assign="discretize", random_state=0).fit(X)
+    assert adjusted_rand_score(y, sc.labels_) > 0.9
+    ref = discretize(sc.embedding_, random_state=0)
+    assert adjusted_rand_score(ref, sc.labels_) == 1.0
+    np.testing.assert_array_equal(sc.predict(X), sc.labels_)
+    rings = make_rings(random_state=0)
+    assert adjusted_rand_score(rings[1], SpectralClustering(
+        2, assign="discretize", random_state=0).fit_predict(rings[0])) == 1.0

@@ -61,7 +61,7 @@ from ._spectral_extension import (
 )
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
-ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
+ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold", "discretize")
 
 #: eigenvalues this close (relative) to the trivial one count as trivial (graph components).
 _TRIVIAL_RTOL = 1e-8
@@ -239,11 +239,14 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     matrix : {"K", "random_walk", "normalized", "laplacian"}, default="normalized"
         Top eigenvectors of K, of D⁻¹K, of D^-½KD^-½ (Remark 8.23), or the bottom eigenvectors
         of the Laplacian L = D − K (the book's K − D with the sign turned so that it is PSD).
-    assign : {"recluster", "eigenvector", "qr", "threshold"}, default="recluster"
+    assign : {"recluster", "eigenvector", "qr", "threshold", "discretize"}, \
+            default="recluster"
         ``"recluster"``: k-means on the rows of V_N (rows renormalised for "normalized" and
         "K", as Ng, Jordan & Weiss do); ``"eigenvector"``: argmax of the rows of V_N √Λ_N;
         ``"qr"``: the QR approach (column-pivoted); ``"threshold"``: two clusters only, split
-        of the leading non-trivial eigenvector at its best 1-D two-means threshold.
+        of the leading non-trivial eigenvector at its best 1-D two-means threshold;
+        ``"discretize"``: Yu & Shi's discrete partition closest to the eigenvectors
+        (scikit-learn's ``assign_labels="discretize"``).
     n_init : int, default=10
         k-means restarts of ``"recluster"``.
     eigen_tol : float, default=0.0
