@@ -135,3 +135,21 @@ def test_dask_kmeans_survives_a_killed_worker(fresh_cluster, kill_on):
     killer.assert_killed_mid_run()
     assert np.array_equal(labels, ref_labels)
     assert np.array_equal(res.cluster_centers, ref.cluster_centers)
+
+
+def test_backend_nystrom_kernel_kmeans_survives_a_killed_worker(fresh_cluster, kill_on):
+    _, client = fresh_cluster
+    X, _ = make_two_moons((2000, 2000), noise=0.1, random_state=0)
+    params = {"n_clusters": 2, "kernel_params": {"gamma": 5.0}, "approximation": "nystrom",
+              "n_components": 100, "random_state": 0}
+    with dask_backend(client, n_blocks=8):
+        ref = KernelKMeans(**params).fit(X).labels_
+    killer = kill_on("_feature_block", 1)
+
+    def run() -> Any:
+        with dask_backend(client, n_blocks=8):
+            return KernelKMeans(**params).fit(X).labels_
+
+    labels = _bounded(run)
+    killer.assert_killed_mid_run()
+    assert np.array_equal(labels, ref)

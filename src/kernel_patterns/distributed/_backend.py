@@ -53,7 +53,7 @@ def _operator_on(backend: DaskBackend) -> Any:
 
             return DaskNystromOperator(
                 kernel, Xv, n_components, rank=rank, landmarks=landmarks, dtype=dt,
-                random_state=random_state, client=backend.client,
+                random_state=random_state, client=backend.client, n_blocks=backend.n_blocks,
             )
         if operator == "chunked":
             resident: bool | str = False
