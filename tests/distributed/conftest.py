@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -109,3 +111,44 @@ def kill_on(fresh_cluster: tuple[Any, Any]) -> Iterator[Any]:
     yield arm
     for k in killers:
         k.stop()
+
+
+def _start(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "dask", *args], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+
+
+@pytest.fixture
+def external_cluster(tmp_path: Any) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, stopped afterwards.
+
+    Yields the scheduler's address and its process (a test may kill it)."""
+    import json
+
+    file = tmp_path / "scheduler.json"
+    procs = [_start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                    "--scheduler-file", str(file))]
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() or not file.read_text().strip():
+            assert time.monotonic() < deadline, "dask scheduler did not start"
+            assert procs[0].poll() is None, "dask scheduler exited"
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        procs += [_start("worker", address, "--nthreads", "1", "--host", "127.0.0.1",
+                         "--no-dashboard", "--memory-limit", "1GB") for _ in range(2)]
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, procs[0]
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(10)

@@ -8,6 +8,9 @@ and the scheduler lost the worker.
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -15,11 +18,14 @@ import dask.array as da
 import numpy as np
 import pytest
 
+from distributed import Client, LocalCluster
 from kernel_patterns import GPClustering, KernelKMeans
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.datasets import make_rings, make_two_moons, scale_unit_interval
 from kernel_patterns.distributed import (
     DaskKernelOperator,
+    SchedulerLostError,
+    WorkerLostError,
     dask_backend,
     dask_kmeans,
     gp_flow,
@@ -153,3 +159,56 @@ def test_backend_nystrom_kernel_kmeans_survives_a_killed_worker(fresh_cluster, k
     labels = _bounded(run)
     killer.assert_killed_mid_run()
     assert np.array_equal(labels, ref)
+
+
+# ------------------------------------------------------------- a cluster that keeps failing
+@pytest.mark.slow
+def test_task_killing_every_worker_ends_with_a_clear_error():
+    import os
+
+    import dask
+
+    from kernel_patterns.distributed._resilience import gather
+
+    # every attempt of the task kills the worker running it (os._exit): after max_retries
+    # re-submissions the run stops, naming the workers lost
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster, Client(cluster) as client, dask_backend(client, max_retries=1), \
+            pytest.raises(WorkerLostError, match=r"boom: a task was lost 2 times \(max_retries"
+                          r"=1\); workers lost during the run: tcp://127\.0\.0\.1:\d+"):
+        gather(client, 1, lambda _: client.submit(os._exit, 1, pure=False), what="boom")
+
+
+@pytest.mark.slow
+def test_scheduler_lost_mid_run_is_a_clear_error_within_the_timeout(external_cluster,
+                                                                     gp_fitted):
+    address, scheduler = external_cluster
+    gp, _, _ = gp_fitted
+    Y = np.random.default_rng(5).uniform(0.0, 1.0, size=(6_000, 2))
+    client = Client(address, timeout=30)
+    fired = threading.Event()
+
+    def kill_when_busy() -> None:
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline:
+            busy = client.processing()
+            if any(k.startswith("_predict_partition") for keys in busy.values() for k in keys):
+                scheduler.send_signal(signal.SIGKILL)
+                fired.set()
+                return
+            time.sleep(0.05)
+
+    def run() -> Any:
+        with dask_backend(client, timeout=3):
+            return gp_predict(gp, Y, n_partitions=60)
+
+    threading.Thread(target=kill_when_busy, daemon=True).start()
+    try:
+        with pytest.raises(SchedulerLostError, match=r"lost the connection to the Dask "
+                           rf"scheduler at {address}.*timeout=3 s"):
+            _bounded(run)
+        assert fired.is_set()
+    finally:
+        client.close(timeout=5)

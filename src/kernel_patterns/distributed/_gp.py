@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -92,7 +93,7 @@ def _partitions(X: Any, client: Any, n_partitions: int | None) -> tuple[list[Any
     if _is_dask(X):
         Xd = _check_dask_X(X)
         blocks = Xd.to_delayed().ravel().tolist()
-        return [Shared(client, make=lambda b=b: client.compute(b)) for b in blocks], int(
+        return [Shared(client, make=partial(client.compute, b)) for b in blocks], int(
             Xd.shape[1])
     Xv = check_matrix(X, "X")
     n = Xv.shape[0]

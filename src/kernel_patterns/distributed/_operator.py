@@ -172,7 +172,8 @@ class DaskKernelOperator(KernelOperator):
         only for ``cross`` or ``diag`` never touches the cluster; recomputed on another
         worker if the one holding them dies)."""
         if self._X_shared is None:
-            self._X_shared = Shared(self.client, self.X.astype(self.dtype, copy=False))
+            X = self.X.astype(self.dtype, copy=False)  # type: ignore[union-attr]
+            self._X_shared = Shared(self.client, X)
         return self._X_shared.future()
 
     # -- the resident blocks -------------------------------------------------------------

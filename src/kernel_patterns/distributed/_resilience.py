@@ -153,6 +153,8 @@ def gather(
                              return_when="FIRST_COMPLETED")
         except TimeoutError:
             continue
+        except CancelledError:
+            pass  # some future was cancelled: looked at one by one below
         retry = []
         for i in sorted(todo):
             f = futs[i]
