@@ -89,7 +89,7 @@ def nystrom_row(client: Any, n: int) -> list[Any]:
     def run() -> tuple[float, int]:
         X, y = make_moons(n, chunks=100_000, random_state=0)
         X, y = client.persist([X, y])  # generated on the workers, never in the driver
-        res = nystrom_kmeans(X, 2, kernel_params={"gamma": GAMMA_NYSTROM}, n_components=300,
+        res = nystrom_kmeans(X, 2, kernel_params={"gamma": GAMMA_NYSTROM}, n_landmarks=300,
                              random_state=0, client=client)
         pairs = da.stack([y, res.labels], axis=1).rechunk({1: 2})
         tab = pairs.map_blocks(_contingency, 2, chunks=(1, 4), dtype=np.intp)
@@ -151,7 +151,7 @@ def _fault_paths(quick: bool) -> list[tuple[str, Any]]:
 
     def nystrom(client: Any) -> np.ndarray:
         X, _ = make_moons(n_ny, chunks=100_000, random_state=0)
-        res = nystrom_kmeans(X, 2, kernel_params={"gamma": GAMMA_NYSTROM}, n_components=300,
+        res = nystrom_kmeans(X, 2, kernel_params={"gamma": GAMMA_NYSTROM}, n_landmarks=300,
                              random_state=0, client=client)
         return np.asarray(client.compute(res.labels).result())
 

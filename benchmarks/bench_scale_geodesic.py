@@ -6,7 +6,7 @@ Same 2-D three-moons data (noise 0.06, 10 nearest neighbours) for every method, 
 * ``geodesic exact``: ``GeodesicKernel(n_neighbors=10).fit(X)`` (kNN graph, all-pairs Dijkstra,
   Cailliez constant by Arnoldi, the N × N kernel).
 * ``geodesic landmark m=300``: ``GeodesicKernel(n_neighbors=10, approximation="landmark",
-  n_components=300)`` (kNN graph, 300 maxmin Dijkstra sources, landmark MDS features F, N × r).
+  n_landmarks=300)`` (kNN graph, 300 maxmin Dijkstra sources, landmark MDS features F, N × r).
 * ``landmark + KernelKMeans``: ``KernelKMeans(3, kernel=<landmark kernel>, n_init=1)`` end to
   end (the estimator fits the kernel itself); score = ARI against the three moons.
 * ``sklearn Isomap``: ``Isomap(n_neighbors=10, n_components=2)`` (kNN graph, all-pairs
@@ -52,7 +52,7 @@ def _data(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _landmark_kernel() -> GeodesicKernel:
     return GeodesicKernel(
-        n_neighbors=N_NEIGHBORS, approximation="landmark", n_components=N_LANDMARKS,
+        n_neighbors=N_NEIGHBORS, approximation="landmark", n_landmarks=N_LANDMARKS,
         random_state=0,
     )
 

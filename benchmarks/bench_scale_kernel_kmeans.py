@@ -11,7 +11,7 @@ everyone; fewer restarts miss the moons at gamma = 5 on some sizes):
 * ours, exact, float32: ``KernelKMeans(dtype="float32")``: dense K computed once, up to the
   memory budget (beyond it fit raises ``MemoryBudgetError`` before allocating: the curve
   stops there);
-* ours, Nyström: ``KernelKMeans(approximation="nystrom", n_components=M)`` (uniform
+* ours, Nyström: ``KernelKMeans(approximation="nystrom", n_landmarks=M)`` (uniform
   landmarks; float32 above 20,000 points, ``dtype="auto"``);
 * scikit-learn ``Nystroem(M)`` features + ``KMeans`` (the same rank-M feature map, Lloyd in
   Cython);
@@ -71,7 +71,7 @@ _LARGEST: dict[int, np.ndarray] = {}
 
 
 def ours_nystrom(data: Any) -> np.ndarray:
-    km = KernelKMeans(2, kernel=RBF(GAMMA), approximation="nystrom", n_components=M,
+    km = KernelKMeans(2, kernel=RBF(GAMMA), approximation="nystrom", n_landmarks=M,
                       n_init=N_INIT, random_state=0)
     labels = km.fit(data[0]).labels_
     _LARGEST.clear()

@@ -85,7 +85,7 @@ def spectral_methods(dense_max: int, peer_max: int) -> dict[str, Callable[[Any],
         "ours exact": capped(lambda d: SpectralClustering(
             2, kernel_params=g, random_state=0).fit(d[0]).labels_, dense_max),
         f"ours nystrom m={LANDMARKS}": lambda d: SpectralClustering(
-            2, kernel_params=g, approximation="nystrom", n_components=LANDMARKS,
+            2, kernel_params=g, approximation="nystrom", n_landmarks=LANDMARKS,
             random_state=0).fit(d[0]).labels_,
         "sklearn rbf (dense)": capped(lambda d: SkSpectral(
             2, affinity="rbf", gamma=GAMMA_SPECTRAL, random_state=0).fit(d[0]).labels_,
@@ -113,7 +113,7 @@ def subsample_agreement(n: int) -> tuple[float, float, float]:
     exact = SpectralClustering(2, kernel_params=g, random_state=0).fit(X).labels_
     t1 = time.perf_counter()
     ny = SpectralClustering(2, kernel_params=g, approximation="nystrom",
-                            n_components=LANDMARKS, random_state=0).fit(X).labels_
+                            n_landmarks=LANDMARKS, random_state=0).fit(X).labels_
     t2 = time.perf_counter()
     return float(adjusted_rand_score(exact, ny)), t1 - t0, t2 - t1
 
@@ -139,7 +139,7 @@ def embedding_methods(dense_max: int, peer_max: int) -> dict[str, Callable[[Any]
     return {
         "ours KernelMDS exact": capped(ours_exact, dense_max),
         f"ours KernelMDS nystrom m={LANDMARKS}": lambda d: KernelMDS(
-            2, kernel_params=g, approximation="nystrom", nystrom_components=LANDMARKS,
+            2, kernel_params=g, approximation="nystrom", n_landmarks=LANDMARKS,
             random_state=0).fit_transform(d[0]),
         "sklearn KernelPCA": capped(lambda d: KernelPCA(
             2, kernel="rbf", gamma=GAMMA_MDS, eigen_solver="arpack",

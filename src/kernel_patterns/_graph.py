@@ -244,10 +244,10 @@ def build_fit_operator(
     dtype: str,
     *,
     approximation: str = "exact",
-    n_components: int | None = None,
+    n_landmarks: int | None = None,
     landmarks: str = "uniform",
     random_state: Any = None,
-    components_name: str = "n_components",
+    components_name: str = "n_landmarks",
 ) -> KernelOperator:
     """Validate ``X`` once and build the kernel operator.
 
@@ -258,7 +258,7 @@ def build_fit_operator(
     precomputed kernel matrix is read in place, never kept.
 
     With ``approximation="nystrom"`` the operator is a :class:`NystromKernelOperator` with
-    ``n_components`` landmarks (the estimator's parameter is called ``components_name``); as
+    ``n_landmarks`` landmarks (the estimator's parameter is called ``components_name``); as
     scikit-learn's ``Nystroem`` does, more landmarks than samples is reduced to n_samples with
     a warning.
     """
@@ -282,7 +282,7 @@ def build_fit_operator(
         return make_operator(kernel, Xv, dtype=dtype)
     if approximation == "nystrom":
         n = Xv.shape[0]
-        m = n_components
+        m = n_landmarks
         if m is not None and m > n:
             warnings.warn(
                 f"{components_name}={m} landmarks is more than n_samples={n}; using {n} "

@@ -14,11 +14,11 @@ from kernel_patterns.kernels import GeodesicKernel
 
 _ESTIMATORS = [
     KernelKMeans(3, kernel="rbf", random_state=0),
-    KernelKMeans(3, kernel="rbf", approximation="nystrom", n_components=40, random_state=0),
+    KernelKMeans(3, kernel="rbf", approximation="nystrom", n_landmarks=40, random_state=0),
     KernelKMeans(3, kernel=GeodesicKernel(n_neighbors=8), random_state=0),
     SoftKernelKMeans(3, kernel="rbf", random_state=0),
     SpectralClustering(3, kernel="rbf", random_state=0),
-    SpectralClustering(3, kernel="rbf", approximation="nystrom", n_components=40,
+    SpectralClustering(3, kernel="rbf", approximation="nystrom", n_landmarks=40,
                        random_state=0),
 ]
 

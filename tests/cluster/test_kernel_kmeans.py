@@ -267,7 +267,7 @@ def test_labels_are_the_assignment_to_the_final_centroids(stop, approximation):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         km = KernelKMeans(5, kernel="rbf", init="random", n_init=1, random_state=0,
-                          approximation=approximation, n_components=60, **stop).fit(X)
+                          approximation=approximation, n_landmarks=60, **stop).fit(X)
     np.testing.assert_array_equal(km.labels_, km.predict(X))
     if approximation == "nystrom":
         return  # its inertia_ is that of the approximate kernel, whose diagonal is not k(x, x)

@@ -45,12 +45,12 @@ def test_nystrom_at_full_rank_equals_exact(blobs) -> None:
     init = np.random.default_rng(0).integers(0, 5, len(X))
     exact = KernelKMeans(5, kernel=RBF(GAMMA), init=init).fit(X)
     full = KernelKMeans(5, kernel=RBF(GAMMA), init=init, approximation="nystrom",
-                        n_components=len(X)).fit(X)
+                        n_landmarks=len(X)).fit(X)
     np.testing.assert_array_equal(full.labels_, exact.labels_)
     assert full.inertia_ == pytest.approx(exact.inertia_, rel=1e-8)
     pp = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0).fit(X)
     pp_full = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0, approximation="nystrom",
-                           n_components=len(X)).fit(X)
+                           n_landmarks=len(X)).fit(X)
     assert adjusted_rand_score(pp.labels_, pp_full.labels_) == 1.0
     assert pp_full.inertia_ == pytest.approx(pp.inertia_, rel=1e-8)
     Xn = X[:40] + 0.3
@@ -63,7 +63,7 @@ def test_soft_nystrom_at_full_rank_equals_exact() -> None:
     X, _ = make_two_moons(random_state=0)
     kw = {"kernel": RBF(5.0), "beta": 20.0, "n_init": 3, "random_state": 0}
     exact = SoftKernelKMeans(2, **kw).fit(X)
-    full = SoftKernelKMeans(2, approximation="nystrom", n_components=len(X), **kw).fit(X)
+    full = SoftKernelKMeans(2, approximation="nystrom", n_landmarks=len(X), **kw).fit(X)
     np.testing.assert_allclose(full.responsibilities_, exact.responsibilities_, atol=1e-8)
     assert full.objective_ == pytest.approx(exact.objective_, rel=1e-8)
     np.testing.assert_allclose(full.predict_proba(X[:30] + 0.05),
@@ -76,7 +76,7 @@ def test_nystrom_objective_and_agreement_improve_with_landmarks(blobs) -> None:
     objective, agreement = [], []
     for m in (2, 8, 64):
         fits = [KernelKMeans(5, kernel=RBF(GAMMA), random_state=s, approximation="nystrom",
-                             n_components=m).fit(X) for s in range(3)]
+                             n_landmarks=m).fit(X) for s in range(3)]
         objective.append(np.mean([_exact_objective(X, f.labels_, 5) for f in fits]))
         agreement.append(np.mean([adjusted_rand_score(exact.labels_, f.labels_) for f in fits]))
     assert objective[0] > objective[1] > objective[2]
@@ -88,9 +88,9 @@ def test_nystrom_fit_keeps_no_per_sample_state(blobs) -> None:
     X, _ = blobs
     n = len(X)
     for est in (KernelKMeans(5, kernel=RBF(GAMMA), random_state=0, approximation="nystrom",
-                             n_components=20),
+                             n_landmarks=20),
                 SoftKernelKMeans(5, kernel=RBF(GAMMA), beta=50.0, random_state=0,
-                                 approximation="nystrom", n_components=20)):
+                                 approximation="nystrom", n_landmarks=20)):
         est.fit(X)
         per_sample = {
             name for name, v in vars(est).items()
@@ -106,7 +106,7 @@ def test_nystrom_fit_keeps_no_per_sample_state(blobs) -> None:
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans++", "leverage"])
 def test_nystrom_landmark_rules_and_reproducibility(blobs, landmarks: str) -> None:
     X, y = blobs
-    kw = {"kernel": RBF(GAMMA), "approximation": "nystrom", "n_components": 40,
+    kw = {"kernel": RBF(GAMMA), "approximation": "nystrom", "n_landmarks": 40,
           "landmarks": landmarks, "random_state": 1}
     a = KernelKMeans(5, **kw).fit(X)
     b = KernelKMeans(5, **kw).fit(X)
@@ -119,7 +119,7 @@ def test_nystrom_does_not_modify_input(blobs) -> None:
     X = X.copy()
     before = X.copy()
     km = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0, approximation="nystrom",
-                      n_components=30).fit(X)
+                      n_landmarks=30).fit(X)
     km.predict(X)
     np.testing.assert_array_equal(X, before)
 
@@ -128,15 +128,15 @@ def test_nystrom_does_not_modify_input(blobs) -> None:
 def test_more_landmarks_than_samples_warns_and_uses_all(blobs) -> None:
     X, _ = blobs
     for cls in (KernelKMeans, SoftKernelKMeans):
-        with pytest.warns(UserWarning, match="n_components=500 landmarks is more than"):
-            est = cls(3, approximation="nystrom", n_components=500, random_state=0).fit(X)
+        with pytest.warns(UserWarning, match="n_landmarks=500 landmarks is more than"):
+            est = cls(3, approximation="nystrom", n_landmarks=500, random_state=0).fit(X)
         assert est.labels_.shape == (X.shape[0],)
 
 
-def test_n_components_is_ignored_by_the_exact_method(blobs) -> None:
+def test_n_landmarks_is_ignored_by_the_exact_method(blobs) -> None:
     X, _ = blobs
     a = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0).fit(X)
-    b = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0, n_components=7).fit(X)
+    b = KernelKMeans(5, kernel=RBF(GAMMA), random_state=0, n_landmarks=7).fit(X)
     np.testing.assert_array_equal(a.labels_, b.labels_)
 
 
@@ -151,7 +151,7 @@ def test_nystrom_with_precomputed_kernel_is_rejected(blobs) -> None:
     "params",
     [
         {"approximation": "svd"},
-        {"approximation": "nystrom", "n_components": 0},
+        {"approximation": "nystrom", "n_landmarks": 0},
         {"approximation": "nystrom", "landmarks": "random"},
         {"memory_budget": -1},
         {"dtype": "float16"},
@@ -184,7 +184,7 @@ def test_default_budget_auto_is_dense_or_raise(blobs, monkeypatch) -> None:
     with pytest.raises(MemoryBudgetError, match="approximation='nystrom'"):
         KernelKMeans(3, kernel=RBF(GAMMA)).fit(X)
     # the approximation and the explicit chunked operator still run under that budget
-    ny = KernelKMeans(5, kernel=RBF(GAMMA), approximation="nystrom", n_components=50,
+    ny = KernelKMeans(5, kernel=RBF(GAMMA), approximation="nystrom", n_landmarks=50,
                       random_state=0).fit(X)
     chunked = KernelKMeans(5, kernel=RBF(GAMMA), operator="chunked", random_state=0).fit(X)
     monkeypatch.undo()

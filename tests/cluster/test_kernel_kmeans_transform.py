@@ -46,7 +46,7 @@ def test_transform_rbf_by_brute_force(blobs):
 def test_fit_transform_equals_fit_then_transform(blobs, approximation):
     X, _ = blobs
     params = {"kernel": "rbf", "random_state": 0, "approximation": approximation,
-              "n_components": 50}
+              "n_landmarks": 50}
     a = KernelKMeans(3, **params).fit_transform(X)
     b = KernelKMeans(3, **params).fit(X).transform(X)
     np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-8)

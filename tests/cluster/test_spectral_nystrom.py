@@ -39,7 +39,7 @@ def test_full_rank_nystrom_equals_exact(rings_small, matrix):
     n = X.shape[0]
     exact = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, random_state=0).fit(X)
     ny = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, approximation="nystrom",
-                            n_components=n, random_state=0).fit(X)
+                            n_landmarks=n, random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-8, atol=1e-10)
     _same_up_to_sign(ny.embedding_, exact.embedding_, atol=1e-8)
     assert adjusted_rand_score(exact.labels_, ny.labels_) == 1.0
@@ -68,7 +68,7 @@ def test_low_rank_shortcut_equals_arpack_on_the_same_operator(matrix):
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans++", "leverage"])
 def test_rings_with_few_landmarks(landmarks):
     X, y = make_rings(n_samples=(1000, 2000), random_state=0)
-    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=150,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=150,
                             landmarks=landmarks, random_state=0).fit(X)
     assert adjusted_rand_score(y, sc.labels_) == 1.0
     assert sc.embedding_.shape == (3000, 2)
@@ -77,7 +77,7 @@ def test_rings_with_few_landmarks(landmarks):
 
 def test_float32_and_reproducible(rings_small):
     X, y = rings_small
-    params = {"kernel": RBF(10.0), "approximation": "nystrom", "n_components": 80,
+    params = {"kernel": RBF(10.0), "approximation": "nystrom", "n_landmarks": 80,
               "random_state": 3}
     a = SpectralClustering(2, dtype="float32", **params).fit(X)
     b = SpectralClustering(2, dtype="float32", **params).fit(X)
@@ -92,23 +92,23 @@ def test_float32_and_reproducible(rings_small):
 def test_every_assignment_works_on_the_shortcut(rings_small, assign):
     X, y = rings_small
     sc = SpectralClustering(2, kernel=RBF(10.0), assign=assign, approximation="nystrom",
-                            n_components=100, random_state=0).fit(X)
+                            n_landmarks=100, random_state=0).fit(X)
     assert adjusted_rand_score(y, sc.labels_) == 1.0
 
 
 def test_input_is_not_modified(rings_small):
     X, _ = rings_small
     X0 = X.copy()
-    SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=50,
+    SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=50,
                        random_state=0).fit(X)
     np.testing.assert_array_equal(X, X0)
 
 
 def test_more_landmarks_than_samples_warns_and_uses_all(rings_small):
     X, _ = rings_small
-    with pytest.warns(UserWarning, match="n_components=500 landmarks is more than n_samples"):
+    with pytest.warns(UserWarning, match="n_landmarks=500 landmarks is more than n_samples"):
         ny = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom",
-                                n_components=500, random_state=0).fit(X)
+                                n_landmarks=500, random_state=0).fit(X)
     exact = SpectralClustering(2, kernel=RBF(10.0), random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-8)
 
@@ -117,8 +117,8 @@ def test_more_landmarks_than_samples_warns_and_uses_all(rings_small):
     ("params", "match"),
     [
         ({"approximation": "svd"}, "approximation"),
-        ({"approximation": "nystrom", "n_components": 0}, "n_components"),
-        ({"approximation": "nystrom", "n_components": 2.5}, "n_components"),
+        ({"approximation": "nystrom", "n_landmarks": 0}, "n_landmarks"),
+        ({"approximation": "nystrom", "n_landmarks": 2.5}, "n_landmarks"),
         ({"approximation": "nystrom", "landmarks": "random"}, "landmarks"),
         ({"dtype": "float16"}, "dtype"),
     ],
@@ -160,9 +160,9 @@ def test_low_rank_degrees_are_repaired_with_a_warning_naming_the_parameter():
 def test_point_far_from_every_landmark_is_reported():
     X, y = make_rings(n_samples=(150, 300), random_state=0)
     X = np.vstack([X, [[50.0, 50.0]]])  # exp(-10 · 5000) = 0: no feature at all
-    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=60,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=60,
                             random_state=0)
-    with pytest.warns(UserWarning, match="increase n_components"):
+    with pytest.warns(UserWarning, match="increase n_landmarks"):
         sc.fit(X)
     assert adjusted_rand_score(y, sc.labels_[:-1]) == 1.0
 

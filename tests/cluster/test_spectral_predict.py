@@ -39,7 +39,7 @@ def test_predicting_the_training_points_gives_labels(rings, fresh, approximation
                                                       assign):
     X, _ = rings
     sc = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, assign=assign,
-                            approximation=approximation, n_components=120,
+                            approximation=approximation, n_landmarks=120,
                             random_state=0).fit(X)
     np.testing.assert_array_equal(sc.predict(X), sc.labels_)
     if matrix != "K":  # K's relaxation does not separate rings
@@ -78,7 +78,7 @@ def test_extension_matches_the_explicit_formula(matrix):
 def test_nystrom_extension_uses_the_approximate_kernel():
     X, _ = make_rings(n_samples=(200, 400), random_state=0)
     Y = np.random.default_rng(1).uniform(-2, 2, size=(20, 2))
-    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=80,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=80,
                             random_state=0).fit(X)
     op = NystromKernelOperator(RBF(10.0), X, n_components=80, random_state=0)
     F = op.features
@@ -110,7 +110,7 @@ def test_predict_errors(rings):
     X, _ = rings
     with pytest.raises(NotFittedError):
         SpectralClustering(2).predict(X)
-    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=50,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=50,
                             random_state=0).fit(X)
     with pytest.raises(ValueError, match="features"):
         sc.predict(np.ones((3, 3)))

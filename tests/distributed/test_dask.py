@@ -241,7 +241,7 @@ def test_dask_kmeans_equals_lloyd_reference(client):
 
 def test_nystrom_kmeans_moons_generated_on_workers(client):
     X, y = make_moons(20_000, chunks=6_000, random_state=0)
-    res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_components=100,
+    res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_landmarks=100,
                          sample_size=5_000, random_state=0, client=client)
     assert isinstance(res.labels, da.Array)
     labels = client.compute(res.labels).result()
@@ -334,11 +334,11 @@ def test_bad_input(client):
         nystrom_kmeans(da.ones(10), 2, client=client)
     with pytest.raises(TypeError, match=r"dask\.array"):
         nystrom_features(np.ones((10, 2)), client=client)
-    with pytest.raises(ValueError, match="n_components"):
-        nystrom_kmeans(da.ones((10, 2), chunks=5), 2, n_components=11, client=client)
+    with pytest.raises(ValueError, match="n_landmarks"):
+        nystrom_kmeans(da.ones((10, 2), chunks=5), 2, n_landmarks=11, client=client)
     Xd = da.from_array(bad, chunks=(10, 2))
     with pytest.raises(ValueError, match="NaN"):
-        nystrom_kmeans(Xd, 2, n_components=3, landmarks=np.array([[0.0, 0], [1, 0], [0, 1]]),
+        nystrom_kmeans(Xd, 2, n_landmarks=3, landmarks=np.array([[0.0, 0], [1, 0], [0, 1]]),
                        client=client)
     with pytest.raises(ValueError, match="n_clusters"):
         dask_kmeans(da.ones((5, 2), chunks=5), 6, client=client)

@@ -114,7 +114,7 @@ def test_gp_flow_survives_a_killed_worker(fresh_cluster, kill_on, gp_fitted):
 @pytest.mark.slow
 def test_nystrom_kmeans_survives_a_killed_worker(fresh_cluster, kill_on):
     _, client = fresh_cluster
-    kwargs = {"kernel_params": {"gamma": 8.0}, "n_components": 50, "sample_size": 2_000,
+    kwargs = {"kernel_params": {"gamma": 8.0}, "n_landmarks": 50, "sample_size": 2_000,
               "random_state": 0, "client": client}
     X, _ = make_moons(40_000, chunks=5_000, random_state=0)
     ref = nystrom_kmeans(X, 2, **kwargs).labels.compute()
@@ -147,7 +147,7 @@ def test_backend_nystrom_kernel_kmeans_survives_a_killed_worker(fresh_cluster, k
     _, client = fresh_cluster
     X, _ = make_two_moons((2000, 2000), noise=0.1, random_state=0)
     params = {"n_clusters": 2, "kernel_params": {"gamma": 5.0}, "approximation": "nystrom",
-              "n_components": 100, "random_state": 0}
+              "n_landmarks": 100, "random_state": 0}
     with dask_backend(client, n_blocks=8):
         ref = KernelKMeans(**params).fit(X).labels_
     killer = kill_on("_feature_block", 1)

@@ -151,7 +151,7 @@ def test_editing_x_after_fit_does_not_change_transform(approximation):
     # issue 18, bug 1: the fitted state keeps a copy of the training points
     X = _data(100)
     X_new = X[::9].copy() + 0.1
-    mds = KernelMDS(kernel="rbf", approximation=approximation, nystrom_components=30,
+    mds = KernelMDS(kernel="rbf", approximation=approximation, n_landmarks=30,
                     random_state=0).fit(X)
     before = mds.transform(X_new)
     X[:] = np.random.default_rng(1).normal(size=X.shape) * 50.0

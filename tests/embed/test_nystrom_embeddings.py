@@ -31,7 +31,7 @@ def test_kernel_mds_full_rank_equals_exact(rings, kernel):
     X, _ = rings
     Y = np.random.default_rng(1).normal(size=(7, 2))
     exact = KernelMDS(3, kernel=kernel, random_state=0).fit(X)
-    ny = KernelMDS(3, kernel=kernel, approximation="nystrom", nystrom_components=X.shape[0],
+    ny = KernelMDS(3, kernel=kernel, approximation="nystrom", n_landmarks=X.shape[0],
                    random_state=0).fit(X)
     k = 2 if kernel == "linear" else 3  # 2-D linear kernel: the third axis is 0
     np.testing.assert_allclose(ny.eigenvalues_[:k], exact.eigenvalues_[:k], rtol=1e-8)
@@ -57,7 +57,7 @@ def test_kernel_mds_transform_is_algorithm_8_29_on_the_approximate_kernel(rings)
     X, _ = rings
     Y = np.random.default_rng(2).uniform(-2, 2, size=(9, 2))
     ny = KernelMDS(2, kernel_params={"gamma": 1.0}, approximation="nystrom",
-                   nystrom_components=40, landmarks="kmeans++", random_state=0).fit(X)
+                   n_landmarks=40, landmarks="kmeans++", random_state=0).fit(X)
     # brute force: the approximate kernel K̂(Y, X) = φ(Y) Fᵀ, centred with the training means
     op = NystromKernelOperator(RBF(1.0), X, n_components=40, landmarks="kmeans++",
                                random_state=0)
@@ -72,7 +72,7 @@ def test_kernel_mds_few_landmarks_close_to_exact():
     X, _ = make_rings(n_samples=(700, 1400), random_state=0)
     exact = KernelMDS(3, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
     ny = KernelMDS(3, kernel_params={"gamma": 1.0}, approximation="nystrom",
-                   nystrom_components=200, random_state=0).fit(X)
+                   n_landmarks=200, random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-4)
     err = np.abs(ny.embedding_ - exact.embedding_ * _signs(ny.embedding_, exact.embedding_))
     assert err.max() < 1e-3 * np.abs(exact.embedding_).max()
@@ -84,14 +84,14 @@ def test_kernel_mds_error_falls_as_landmarks_grow():
     errs = []
     for m in (20, 60, 200):
         ny = KernelMDS(3, kernel_params={"gamma": 1.0}, approximation="nystrom",
-                       nystrom_components=m, random_state=0).fit(X)
+                       n_landmarks=m, random_state=0).fit(X)
         errs.append(np.abs(ny.eigenvalues_ - exact.eigenvalues_).max())
     assert errs[0] > errs[1] > errs[2]
 
 
 def test_kernel_mds_more_axes_than_the_rank(rings):
     X, _ = rings
-    mds = KernelMDS(5, kernel="linear", approximation="nystrom", nystrom_components=10,
+    mds = KernelMDS(5, kernel="linear", approximation="nystrom", n_landmarks=10,
                     random_state=0)
     with pytest.warns(UserWarning, match="not positive"):
         Z = mds.fit_transform(X)
@@ -103,9 +103,9 @@ def test_kernel_mds_more_axes_than_the_rank(rings):
 def test_kernel_mds_input_not_modified_and_float32(rings):
     X, _ = rings
     X0 = X.copy()
-    a = KernelMDS(2, approximation="nystrom", nystrom_components=50, dtype="float32",
+    a = KernelMDS(2, approximation="nystrom", n_landmarks=50, dtype="float32",
                   random_state=0).fit(X)
-    b = KernelMDS(2, approximation="nystrom", nystrom_components=50, dtype="float64",
+    b = KernelMDS(2, approximation="nystrom", n_landmarks=50, dtype="float64",
                   random_state=0).fit(X)
     np.testing.assert_array_equal(X, X0)
     # The landmark block's smallest eigenvalues (~1e-6) are below float32 round-off, so the
@@ -123,7 +123,7 @@ def test_kernel_mds_input_not_modified_and_float32(rings):
     ("params", "match"),
     [
         ({"approximation": "svd"}, "approximation"),
-        ({"approximation": "nystrom", "nystrom_components": 0}, "nystrom_components"),
+        ({"approximation": "nystrom", "n_landmarks": 0}, "n_landmarks"),
         ({"approximation": "nystrom", "landmarks": "grid"}, "landmarks"),
     ],
 )
@@ -136,8 +136,8 @@ def test_bad_parameters(rings, cls, params, match):
 @pytest.mark.parametrize("cls", [KernelMDS, LaplacianEmbedding])
 def test_nystrom_landmark_count_warning_and_precomputed(rings, cls):
     X, _ = rings
-    with pytest.warns(UserWarning, match="nystrom_components=400 landmarks is more than"):
-        cls(approximation="nystrom", nystrom_components=400, random_state=0).fit(X)
+    with pytest.warns(UserWarning, match="n_landmarks=400 landmarks is more than"):
+        cls(approximation="nystrom", n_landmarks=400, random_state=0).fit(X)
     with pytest.raises(ValueError, match="needs a kernel function"):
         cls(kernel="precomputed", approximation="nystrom").fit(RBF(1.0)(X))
 
@@ -146,7 +146,7 @@ def test_laplacian_full_rank_equals_exact(rings):
     X, _ = rings
     exact = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, random_state=0).fit(X)
     ny = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, approximation="nystrom",
-                            nystrom_components=X.shape[0], random_state=0).fit(X)
+                            n_landmarks=X.shape[0], random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-7, atol=1e-12)
     s = _signs(ny.embedding_, exact.embedding_)
     np.testing.assert_allclose(ny.embedding_, exact.embedding_ * s, atol=1e-7)
@@ -156,6 +156,6 @@ def test_laplacian_few_landmarks_close_to_exact():
     X, _ = make_rings(n_samples=(300, 600), random_state=0)
     exact = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, random_state=0).fit(X)
     ny = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, approximation="nystrom",
-                            nystrom_components=200, random_state=0).fit(X)
+                            n_landmarks=200, random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=0.05)
     np.testing.assert_allclose(ny.embedding_.sum(axis=0), 0.0, atol=1e-8)

@@ -131,7 +131,7 @@ def test_disconnected_graph_is_joined_with_warning() -> None:
     X = np.vstack([rng.normal(size=(30, 2)) * 0.2, rng.normal(size=(30, 2)) * 0.2 + 10.0])
     with pytest.warns(UserWarning, match="2 connected components"):
         g = GeodesicKernel(n_neighbors=4).fit(X)
-    assert g.n_components_ == 2
+    assert g.n_connected_components_ == 2
     assert np.isfinite(g.kernel_matrix_).all()
     ev = np.linalg.eigvalsh(g.kernel_matrix_)
     assert ev.min() > -1e-8 * ev.max()

@@ -36,7 +36,7 @@ def _naive_geodesic(X: np.ndarray, k: int) -> np.ndarray:
 
 
 def _landmark(m: int | None, **kw: object) -> GeodesicKernel:
-    return GeodesicKernel(approximation="landmark", n_components=m, **kw)  # type: ignore[arg-type]
+    return GeodesicKernel(approximation="landmark", n_landmarks=m, **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +196,7 @@ def test_disconnected_graph_handled_as_exact() -> None:
         ex = GeodesicKernel(n_neighbors=4).fit(X)
     with pytest.warns(UserWarning, match="2 connected components"):
         full = _landmark(70, n_neighbors=4, random_state=0).fit(X)
-    assert full.n_components_ == 2
+    assert full.n_connected_components_ == 2
     K = ex.kernel_matrix_
     np.testing.assert_allclose(full(X), K, atol=1e-8 * np.abs(K).max())
     # maxmin gives every component a landmark before any gets a second one
@@ -239,9 +239,9 @@ def test_bad_parameters_and_input_not_modified(moons: np.ndarray) -> None:
     n = moons.shape[0]
     with pytest.raises(ValueError, match="approximation must be 'exact' or 'landmark'"):
         GeodesicKernel(approximation="nystrom").fit(moons)
-    with pytest.raises(ValueError, match=r"n_components .* positive integer"):
+    with pytest.raises(ValueError, match=r"n_landmarks .* positive integer"):
         _landmark(0).fit(moons)
-    with pytest.raises(ValueError, match=r"n_components .* positive integer"):
+    with pytest.raises(ValueError, match=r"n_landmarks .* positive integer"):
         _landmark(True).fit(moons)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=f"between 2 and n_samples={n} .*; got {n + 1}"):
         _landmark(n + 1).fit(moons)

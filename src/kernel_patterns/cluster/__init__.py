@@ -21,7 +21,8 @@ operators of :mod:`kernel_patterns.kernels`.
 
 from ._kernel_kmeans import KernelKMeans
 from ._soft_kernel_kmeans import SoftKernelKMeans
-from ._spectral import SpectralClustering, spectral_eigenpairs
+from ._spectral import SpectralClustering
+from ._spectral_eigen import spectral_eigenpairs
 from .gp import GPClustering
 
 __all__ = [

@@ -62,11 +62,11 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Precision of K (or of the Nyström features): ``"auto"`` is float64 up to 20,000
         samples and float32 beyond (half the memory, about twice the speed).
     approximation : {"exact", "nystrom"}, default="exact"
-        ``"nystrom"``: cluster with ``K ≈ F Fᵀ`` from ``n_components`` landmarks
+        ``"nystrom"``: cluster with ``K ≈ F Fᵀ`` from ``n_landmarks`` landmarks
         (:class:`~kernel_patterns.kernels.NystromKernelOperator`; memory O(N m), each pass
-        O(N r k)). The same solver runs; at ``n_components = n_samples`` it is the exact
+        O(N r k)). The same solver runs; at ``n_landmarks = n_samples`` it is the exact
         method.
-    n_components : int, default=None
+    n_landmarks : int, default=None
         Number of Nyström landmarks m (None: min(300, n_samples)); ignored with
         ``approximation="exact"`` (as scikit-learn ignores parameters of other options).
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
@@ -119,7 +119,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     The same with a rank-50 Nyström approximation (memory O(N m), for large N):
 
     >>> ny = KernelKMeans(n_clusters=2, kernel="rbf", kernel_params={"gamma": 1.0},
-    ...                   approximation="nystrom", n_components=50, random_state=0).fit(X)
+    ...                   approximation="nystrom", n_landmarks=50, random_state=0).fit(X)
     >>> clustering_accuracy(y, ny.labels_)
     1.0
 
@@ -148,7 +148,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         operator: str = "auto",
         dtype: str = "auto",
         approximation: Literal["exact", "nystrom"] = "exact",
-        n_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
         verbose: int = 0,
@@ -156,7 +156,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         super().__init__(
             n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
             max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
-            dtype=dtype, approximation=approximation, n_components=n_components,
+            dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
             landmarks=landmarks, memory_budget=memory_budget,
         )
         self.verbose = verbose

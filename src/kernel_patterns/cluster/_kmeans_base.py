@@ -89,7 +89,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         operator: str = "auto",
         dtype: str = "auto",
         approximation: Literal["exact", "nystrom"] = "exact",
-        n_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
     ) -> None:
@@ -104,7 +104,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         self.operator = operator
         self.dtype = dtype
         self.approximation = approximation
-        self.n_components = n_components
+        self.n_landmarks = n_landmarks
         self.landmarks = landmarks
         self.memory_budget = memory_budget
 
@@ -178,16 +178,16 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                 "approximation='nystrom' needs a kernel function to evaluate at landmarks; "
                 "it cannot be used with kernel='precomputed'."
             )
-        n_components = self.n_components
-        if nystrom and n_components is not None and n_components > n:
+        n_landmarks = self.n_landmarks
+        if nystrom and n_landmarks is not None and n_landmarks > n:
             # as scikit-learn's Nystroem and this package's spectral/embedding estimators do
             warnings.warn(
-                f"n_components={n_components} landmarks is more than n_samples={n}; using {n} "
+                f"n_landmarks={n_landmarks} landmarks is more than n_samples={n}; using {n} "
                 "(the Nyström approximation is then the exact kernel, at a higher cost).",
                 UserWarning,
                 stacklevel=3,
             )
-            n_components = n
+            n_landmarks = n
         kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
@@ -208,7 +208,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             memory_budget=budget,
             check_psd=True,
             approximation=self.approximation,
-            n_components=n_components,
+            n_components=n_landmarks,
             landmarks=self.landmarks,
             random_state=self._landmark_seed(),
         )

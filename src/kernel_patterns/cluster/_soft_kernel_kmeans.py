@@ -159,12 +159,12 @@ class SoftKernelKMeans(_KernelKMeansBase):
     max_iter : int, default=300
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
-    random_state, operator, dtype, approximation, n_components, landmarks, memory_budget
+    random_state, operator, dtype, approximation, n_landmarks, landmarks, memory_budget
         As in :class:`KernelKMeans`: ``operator="auto"`` is dense or a
         :class:`~kernel_patterns.kernels.MemoryBudgetError` naming
         ``approximation="nystrom"``; ``dtype="auto"`` is float64 up to 20,000 samples and
-        float32 beyond; ``approximation="nystrom"`` with ``n_components`` landmarks clusters
-        with ``K ≈ F Fᵀ`` (same solver; the exact method at ``n_components = n_samples``).
+        float32 beyond; ``approximation="nystrom"`` with ``n_landmarks`` landmarks clusters
+        with ``K ≈ F Fᵀ`` (same solver; the exact method at ``n_landmarks = n_samples``).
 
     Attributes
     ----------
@@ -220,14 +220,14 @@ class SoftKernelKMeans(_KernelKMeansBase):
         operator: str = "auto",
         dtype: str = "auto",
         approximation: Literal["exact", "nystrom"] = "exact",
-        n_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
     ) -> None:
         super().__init__(
             n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
             max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
-            dtype=dtype, approximation=approximation, n_components=n_components,
+            dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
             landmarks=landmarks, memory_budget=memory_budget,
         )
         self.beta = beta

@@ -93,7 +93,12 @@ def _discretize(
         labels = np.argmax(rows @ rotation, axis=1)
         T = np.zeros((k, k))
         np.add.at(T, labels, rows)  # (partition matrix)ᵀ rows
-        U, S, Vh = np.linalg.svd(T)
+        try:
+            U, S, Vh = np.linalg.svd(T)
+        except np.linalg.LinAlgError:
+            raise np.linalg.LinAlgError(
+                "SVD did not converge in assign='discretize'; use assign='recluster'."
+            ) from None
         ncut = 2.0 * (n - S.sum())
         if abs(ncut - last) < eps:
             break
@@ -119,12 +124,14 @@ def _assign_labels_and_state(
     *,
     n_init: int = 10,
     random_state: Any = None,
+    n_columns: int | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Turn the first ``n_clusters`` eigenvectors into labels (§8.2.3), and what labels new rows
     the same way (:func:`kernel_patterns.cluster._spectral_extension.predict_labels`)."""
-    V = vectors[:, :n_clusters]
-    w = solved[:n_clusters]
-    state: dict[str, Any] = {"kind": assign, "n_clusters": n_clusters}
+    n_columns = n_clusters if n_columns is None else n_columns  # eigenvectors used
+    V = vectors[:, :n_columns]
+    w = solved[:n_columns]
+    state: dict[str, Any] = {"kind": assign, "n_clusters": n_clusters, "n_columns": n_columns}
     if assign == "threshold":
         # Two clusters: the leading non-trivial vector is the second one for every matrix (the
         # first is the Perron vector of K, D^½1 / 1 for the degree-based ones).

@@ -132,8 +132,7 @@ def predict_labels(rows: FloatArray, state: dict[str, Any]) -> np.ndarray:
     kind = state["kind"]
     if kind == "threshold":
         return (rows[:, 1] > state["threshold"]).astype(np.int64)
-    k = state["n_clusters"]
-    R = rows[:, :k]
+    R = rows[:, : state["n_columns"]]
     if kind == "qr":
         return np.argmax(np.abs(R @ state["map"].T), axis=1).astype(np.int64)
     if kind == "discretize":

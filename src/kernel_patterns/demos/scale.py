@@ -34,14 +34,14 @@ _SHOWN = 4_000
 
 def _moons_kkm() -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
     X, y = datasets.make_two_moons((100_000, 100_000), random_state=0)
-    km = KernelKMeans(2, kernel=RBF(5.0), approximation="nystrom", n_components=100,
+    km = KernelKMeans(2, kernel=RBF(5.0), approximation="nystrom", n_landmarks=100,
                       random_state=0).fit(X)
     return "Nyström kernel k-means, m=100", X, y, km.labels_
 
 
 def _rings_spectral() -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
     X, y = datasets.make_rings((100_000, 100_000), random_state=0)
-    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=300,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_landmarks=300,
                             random_state=0).fit(X)
     return "Nyström spectral clustering, m=300", X, y, sc.labels_
 
@@ -50,13 +50,13 @@ def _rings_gp() -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
     X, y = datasets.make_rings((25_000, 25_000), random_state=1)
     X = datasets.scale_unit_interval(X)
     gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=400), approximation="inducing",
-                      n_components=300, random_state=0).fit(X)
+                      n_landmarks=300, random_state=0).fit(X)
     return "GP variance, 300 inducing points", X, y, gp.labels_
 
 
 def _moons_geodesic() -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
     X, y = datasets.make_three_moons(50_000, random_state=0)
-    kernel = GeodesicKernel(n_neighbors=10, approximation="landmark", n_components=300,
+    kernel = GeodesicKernel(n_neighbors=10, approximation="landmark", n_landmarks=300,
                             random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the three moons' graph has 3 components: joined

@@ -188,7 +188,7 @@ def nystrom_kmeans(
     *,
     kernel: Any = "rbf",
     kernel_params: dict[str, Any] | None = None,
-    n_components: int = 300,
+    n_landmarks: int = 300,
     landmarks: str | ArrayLike = "uniform",
     rank: int | None = None,
     dtype: DTypeLike | str = "auto",
@@ -223,7 +223,7 @@ def nystrom_kmeans(
     ...                   dashboard_address=None) as cluster, \\
     ...         Client(cluster) as client:
     ...     X, y = make_moons(20_000, chunks=5_000, random_state=0)
-    ...     res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_components=100,
+    ...     res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_landmarks=100,
     ...                          sample_size=5_000, random_state=0, client=client)
     ...     acc = clustering_accuracy(y.compute(), res.labels.compute())
     >>> acc > 0.99
@@ -232,7 +232,7 @@ def nystrom_kmeans(
     client = check_client(client)
     k = make_kernel(kernel, kernel_params)
     F, nmap = nystrom_features(
-        X, k, n_components, landmarks=landmarks, rank=rank, dtype=dtype,
+        X, k, n_landmarks, landmarks=landmarks, rank=rank, dtype=dtype,
         sample_size=sample_size, random_state=random_state, client=client,
     )
     res = dask_kmeans(

@@ -132,7 +132,7 @@ def _sample_rows(X: Any, size: int, rng: np.random.RandomState, client: Any) -> 
 def fit_nystrom_map(
     X: Any,
     kernel: Kernel,
-    n_components: int,
+    n_landmarks: int,
     *,
     landmarks: str | ArrayLike = "uniform",
     rank: int | None = None,
@@ -150,12 +150,12 @@ def fit_nystrom_map(
     client = check_client(client)
     X = _check_dask_X(X)
     n, d = X.shape
-    if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)):
-        raise TypeError(f"n_components must be an integer; got {n_components!r}.")
-    if not 1 <= n_components <= n:
-        raise ValueError(f"n_components must be between 1 and n_samples={n}; got {n_components}.")
-    if rank is not None and not 1 <= rank <= n_components:
-        raise ValueError(f"rank must be between 1 and n_components; got {rank}.")
+    if isinstance(n_landmarks, bool) or not isinstance(n_landmarks, (int, np.integer)):
+        raise TypeError(f"n_landmarks must be an integer; got {n_landmarks!r}.")
+    if not 1 <= n_landmarks <= n:
+        raise ValueError(f"n_landmarks must be between 1 and n_samples={n}; got {n_landmarks}.")
+    if rank is not None and not 1 <= rank <= n_landmarks:
+        raise ValueError(f"rank must be between 1 and n_landmarks; got {rank}.")
     dt = resolve_dtype(dtype, n)
     if kernel.needs_data_scale():
         # RBF(gamma="scale") from a uniform sample (its own seed: the landmark draws below
@@ -166,15 +166,15 @@ def fit_nystrom_map(
     idx: np.ndarray | None = None
     if isinstance(landmarks, str):
         if landmarks == "uniform":
-            idx = np.sort(rng.choice(n, size=n_components, replace=False))
+            idx = np.sort(rng.choice(n, size=n_landmarks, replace=False))
             L = check_matrix(compute(client, X[idx], what="gathering the landmarks"), "X")
         elif landmarks in ("kmeans++", "leverage"):
-            s = min(n, max(n_components, sample_size or DEFAULT_SAMPLE))
+            s = min(n, max(n_landmarks, sample_size or DEFAULT_SAMPLE))
             S = _sample_rows(X, s, rng, client)
             pick = (
-                kmeanspp_landmarks(kernel, S, n_components, rng)
+                kmeanspp_landmarks(kernel, S, n_landmarks, rng)
                 if landmarks == "kmeans++"
-                else leverage_landmarks(kernel, S, n_components, rng, dt)
+                else leverage_landmarks(kernel, S, n_landmarks, rng, dt)
             )
             L = S[pick]
         else:
@@ -194,7 +194,7 @@ def fit_nystrom_map(
 def nystrom_features(
     X: Any,
     kernel: Any = "rbf",
-    n_components: int = 300,
+    n_landmarks: int = 300,
     *,
     kernel_params: dict[str, Any] | None = None,
     landmarks: str | ArrayLike = "uniform",
@@ -212,7 +212,7 @@ def nystrom_features(
     X : dask.array.Array of shape (n_samples, n_features)
         Row-chunked data (it may be generated on the workers and never exist in the driver).
     kernel : str, Kernel or callable, default="rbf"
-    n_components : int, default=300
+    n_landmarks : int, default=300
         Landmarks m.
     kernel_params : dict, default=None
     landmarks : {"uniform", "kmeans++", "leverage"} or array of shape (m, n_features)
@@ -240,7 +240,7 @@ def nystrom_features(
         raise ValueError("Nyström features need a kernel function, not 'precomputed'.")
     X = _check_dask_X(X)
     nmap = fit_nystrom_map(
-        X, k, n_components, landmarks=landmarks, rank=rank, dtype=dtype,
+        X, k, n_landmarks, landmarks=landmarks, rank=rank, dtype=dtype,
         sample_size=sample_size, random_state=random_state, client=client,
     )
     F = nmap.transform(X)
@@ -258,14 +258,14 @@ class DaskNystromOperator(LowRankKernelOperator):
     Attributes
     ----------
     features : ndarray of shape (n_samples, r)
-    landmark_indices : ndarray of shape (n_components,)
+    landmark_indices : ndarray of shape (n_landmarks,)
     """
 
     def __init__(
         self,
         kernel: Kernel,
         X: ArrayLike,
-        n_components: int | None,
+        n_landmarks: int | None,
         *,
         rank: int | None = None,
         landmarks: str = "uniform",
@@ -280,14 +280,14 @@ class DaskNystromOperator(LowRankKernelOperator):
             raise ValueError("the Nystrom operator needs a kernel function, not 'precomputed'.")
         Xv = check_matrix(X, "X")
         n = Xv.shape[0]
-        m = min(DEFAULT_N_COMPONENTS, n) if n_components is None else n_components
+        m = min(DEFAULT_N_COMPONENTS, n) if n_landmarks is None else n_landmarks
         if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
-            raise TypeError(f"n_components must be an integer; got {m!r}.")
+            raise TypeError(f"n_landmarks must be an integer; got {m!r}.")
         m = int(m)
         if not 1 <= m <= n:
-            raise ValueError(f"n_components must be between 1 and n_samples={n}; got {m}.")
+            raise ValueError(f"n_landmarks must be between 1 and n_samples={n}; got {m}.")
         if rank is not None and not 1 <= rank <= m:
-            raise ValueError(f"rank must be between 1 and n_components; got {rank}.")
+            raise ValueError(f"rank must be between 1 and n_landmarks; got {rank}.")
         dt = np.dtype(dtype)
         rng = check_random_state(random_state)
         if landmarks == "uniform":

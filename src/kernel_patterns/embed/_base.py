@@ -22,8 +22,8 @@ from ..kernels import (
 )
 
 #: ``_parameter_constraints`` of both embeddings. ``n_components`` is the embedding
-#: dimension (scikit-learn's meaning), so the Nyström landmark count is
-#: ``nystrom_components``, constrained as ``n_components`` is everywhere else.
+#: dimension (scikit-learn's meaning); the Nyström landmark count is ``n_landmarks``, as in
+#: every estimator of the library.
 EMBEDDING_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "n_components": [Interval(Integral, 1, None, closed="left")],
     "kernel": [Kernel, str, callable],
@@ -31,7 +31,7 @@ EMBEDDING_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "eigen_tol": [Interval(Real, 0, None, closed="left")],
     **OPERATOR_PARAMETER_CONSTRAINTS,
     "approximation": APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"],
-    "nystrom_components": APPROXIMATION_PARAMETER_CONSTRAINTS["n_components"],
+    "n_landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["n_landmarks"],
     "landmarks": APPROXIMATION_PARAMETER_CONSTRAINTS["landmarks"],
     "random_state": ["random_state"],
 }
@@ -52,7 +52,7 @@ class _EmbeddingBase(BaseEstimator):
         operator: str = "auto",
         dtype: str = "auto",
         approximation: str = "exact",
-        nystrom_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: str = "uniform",
         random_state: Any = None,
     ) -> None:
@@ -63,7 +63,7 @@ class _EmbeddingBase(BaseEstimator):
         self.operator = operator
         self.dtype = dtype
         self.approximation = approximation
-        self.nystrom_components = nystrom_components
+        self.n_landmarks = n_landmarks
         self.landmarks = landmarks
         self.random_state = random_state
 
@@ -81,8 +81,8 @@ class _EmbeddingBase(BaseEstimator):
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
         op = build_fit_operator(
             self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
-            n_components=self.nystrom_components, landmarks=self.landmarks,
-            random_state=self.random_state, components_name="nystrom_components",
+            n_landmarks=self.n_landmarks, landmarks=self.landmarks,
+            random_state=self.random_state,
         )
         n, k = op.n_samples, self.n_components
         if k is not None and k >= n:

@@ -154,16 +154,15 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         ``"auto"``: float64 up to 20,000 samples, float32 beyond.
     approximation : {"exact", "nystrom"}, default="exact"
         ``"nystrom"``: kernel PCA of the Nyström approximation ``K ≈ F Fᵀ`` from
-        ``nystrom_components`` landmarks: an m × m eigenproblem of the centred features
+        ``n_landmarks`` landmarks: an m × m eigenproblem of the centred features
         (exact for that K, no ARPACK, memory O(N m)), and ``transform`` costs O(m) kernel
         evaluations per new point instead of N. Not available with ``kernel="precomputed"``.
-    nystrom_components : int, default=None
+    n_landmarks : int, default=None
         Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
-        ``approximation="exact"``. Every other estimator of the library (and scikit-learn's
-        ``Nystroem``) calls this ``n_components``; here, as in scikit-learn's ``KernelPCA``
-        and ``MDS``, ``n_components`` is the dimension of the embedding, a meaning this class
-        had first and keeps. More landmarks than samples is reduced to n_samples with a
-        warning.
+        ``approximation="exact"``. The same name in every estimator of the library, so that
+        ``n_components`` keeps scikit-learn's meaning (here, as in ``KernelPCA`` and
+        ``MDS``, the dimension of the embedding). More landmarks than samples is reduced to
+        n_samples with a warning.
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
         How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
@@ -217,7 +216,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     With as many Nyström landmarks as points the approximation is exact:
 
     >>> ny = KernelMDS(n_components=2, kernel="linear", approximation="nystrom",
-    ...                nystrom_components=50, random_state=0)
+    ...                n_landmarks=50, random_state=0)
     >>> bool(np.allclose(np.abs(ny.fit_transform(X)), np.abs(Z)))
     True
 
@@ -247,7 +246,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         operator: str = "auto",
         dtype: str = "auto",
         approximation: str = "exact",
-        nystrom_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: str = "uniform",
         random_state: Any = None,
         eigen_solver: str = "auto",
@@ -258,7 +257,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         super().__init__(
             n_components, kernel=kernel, kernel_params=kernel_params, eigen_tol=eigen_tol,
             operator=operator, dtype=dtype, approximation=approximation,
-            nystrom_components=nystrom_components, landmarks=landmarks,
+            n_landmarks=n_landmarks, landmarks=landmarks,
             random_state=random_state,
         )
         self.eigen_solver = eigen_solver
@@ -440,4 +439,4 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
 
     @classmethod
     def _sk_check_instances(cls) -> list[KernelMDS]:
-        return [cls(), cls(approximation="nystrom", nystrom_components=20, random_state=0)]
+        return [cls(), cls(approximation="nystrom", n_landmarks=20, random_state=0)]

@@ -113,15 +113,15 @@ class LaplacianEmbedding(_EmbeddingBase):
         ``"auto"``: float64 up to 20,000 samples, float32 beyond.
     approximation : {"exact", "nystrom"}, default="exact"
         ``"nystrom"``: the affinity is the Nyström approximation ``K ≈ F Fᵀ`` from
-        ``nystrom_components`` landmarks (memory O(N m), each product O(N m)). The Laplacian
+        ``n_landmarks`` landmarks (memory O(N m), each product O(N m)). The Laplacian
         ``D − F Fᵀ`` is a diagonal plus a low-rank matrix, not a low-rank one, so the
         eigenproblem stays iterative (ARPACK on those products). Not available with
         ``kernel="precomputed"``.
-    nystrom_components : int, default=None
+    n_landmarks : int, default=None
         Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
-        ``approximation="exact"``. Called ``n_components`` by the clustering estimators and
-        scikit-learn's ``Nystroem``; here, as in scikit-learn's ``SpectralEmbedding``,
-        ``n_components`` is the dimension of the embedding.
+        ``approximation="exact"``. The same name in every estimator of the library; here, as
+        in scikit-learn's ``SpectralEmbedding``, ``n_components`` is the dimension of the
+        embedding.
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
         How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
@@ -198,4 +198,4 @@ class LaplacianEmbedding(_EmbeddingBase):
 
     @classmethod
     def _sk_check_instances(cls) -> list[LaplacianEmbedding]:
-        return [cls(), cls(approximation="nystrom", nystrom_components=20, random_state=0)]
+        return [cls(), cls(approximation="nystrom", n_landmarks=20, random_state=0)]

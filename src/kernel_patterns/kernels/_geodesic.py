@@ -120,13 +120,13 @@ class GeodesicKernel(Kernel):
         with a ``UserWarning``. 0 joins them at their Euclidean length.
     approximation : {"exact", "landmark"}, default="exact"
         ``"exact"``: all-pairs shortest paths and the N × N kernel. ``"landmark"``: shortest
-        paths from ``n_components`` landmarks only and the low-rank landmark-MDS kernel
+        paths from ``n_landmarks`` landmarks only and the low-rank landmark-MDS kernel
         ``K ≈ F Fᵀ`` (de Silva & Tenenbaum 2004; see
         :mod:`kernel_patterns.kernels._geodesic_landmark`): memory O(N m), never N × N; its
         Cailliez constant is that of the landmark block, and the largest geodesic distance
         behind ``join_penalty`` is taken over the landmark rows. :func:`make_operator` then
         returns a low-rank :class:`~kernel_patterns.kernels.LandmarkGeodesicOperator`.
-    n_components : int, default=None
+    n_landmarks : int, default=None
         Number of landmarks m for ``approximation="landmark"`` (default ``min(300, N)``);
         ignored by the exact kernel. With m = N the landmark kernel is the exact one.
     landmarks : {"maxmin", "uniform"}, default="maxmin"
@@ -143,7 +143,7 @@ class GeodesicKernel(Kernel):
     features_ : ndarray (n, r), F with K ≈ F Fᵀ (landmark kernel only)
     landmark_indices_ : ndarray (m,), sorted indices of the landmarks (landmark kernel only)
     shift_ : float, the constant c used
-    n_components_ : int, connected components of the neighbourhood graph before joining
+    n_connected_components_ : int, connected components of the neighbourhood graph before joining
         (not the number of landmarks, which is ``landmark_indices_.size``)
 
     Notes
@@ -168,7 +168,7 @@ class GeodesicKernel(Kernel):
 
     The landmark kernel with every point a landmark is the exact kernel:
 
-    >>> lk = GeodesicKernel(n_neighbors=6, approximation="landmark", n_components=200).fit(X)
+    >>> lk = GeodesicKernel(n_neighbors=6, approximation="landmark", n_landmarks=200).fit(X)
     >>> bool(np.allclose(lk(X), K, atol=1e-8 * np.abs(K).max()))
     True
     """
@@ -180,7 +180,7 @@ class GeodesicKernel(Kernel):
         eigen_solver: str = "auto",
         join_penalty: float = 1.0,
         approximation: str = "exact",
-        n_components: int | None = None,
+        n_landmarks: int | None = None,
         landmarks: str = "maxmin",
         random_state: Any = None,
     ) -> None:
@@ -189,7 +189,7 @@ class GeodesicKernel(Kernel):
         self.eigen_solver = eigen_solver
         self.join_penalty = join_penalty
         self.approximation = approximation
-        self.n_components = n_components
+        self.n_landmarks = n_landmarks
         self.landmarks = landmarks
         self.random_state = random_state
 
@@ -213,10 +213,10 @@ class GeodesicKernel(Kernel):
             raise ValueError(
                 f"approximation must be 'exact' or 'landmark'; got {self.approximation!r}."
             )
-        m = self.n_components
+        m = self.n_landmarks
         if m is not None and (isinstance(m, bool) or not isinstance(m, Integral) or m < 1):
             raise ValueError(
-                f"n_components (the number of landmarks) must be a positive integer or None; "
+                f"n_landmarks (the number of landmarks) must be a positive integer or None; "
                 f"got {m!r}."
             )
         if self.landmarks not in ("maxmin", "uniform"):
@@ -225,7 +225,7 @@ class GeodesicKernel(Kernel):
     def _build(self, X: FloatArray) -> _GeodesicState | _LandmarkState:
         self._check_params()
         if self.approximation == "landmark":
-            m = self.n_components
+            m = self.n_landmarks
             return landmark_geodesic_state(
                 X,
                 int(self.n_neighbors),
@@ -254,7 +254,7 @@ class GeodesicKernel(Kernel):
         else:
             self.kernel_matrix_ = st.K
         self.shift_ = st.shift
-        self.n_components_ = st.n_components
+        self.n_connected_components_ = st.n_components
         return self
 
     # -- internals ------------------------------------------------------------------

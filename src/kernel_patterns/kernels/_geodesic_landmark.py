@@ -63,7 +63,7 @@ from ._cailliez import cailliez_constant
 from ._knn import join_components, knn_graph
 from ._nystrom import LowRankKernelOperator
 
-#: landmarks used by ``approximation="landmark"`` when ``n_components`` is None.
+#: landmarks used by ``approximation="landmark"`` when ``n_landmarks`` is None.
 DEFAULT_N_LANDMARKS = 300
 _BLOCK = 8192
 
@@ -207,7 +207,7 @@ def landmark_geodesic_state(
         )
     if not 2 <= n_landmarks <= n:
         raise ValueError(
-            f"n_components (the number of landmarks) must be between 2 and n_samples={n} "
+            f"n_landmarks (the number of landmarks) must be between 2 and n_samples={n} "
             f"(one landmark has no geometry); got {n_landmarks}."
         )
     X64 = X.astype(np.float64, copy=False)
@@ -264,7 +264,7 @@ class LandmarkGeodesicOperator(LowRankKernelOperator):
     Attributes
     ----------
     features : ndarray of shape (n_samples, r)
-    landmark_indices : ndarray of shape (n_components,)
+    landmark_indices : ndarray of shape (n_landmarks,)
 
     Examples
     --------
@@ -272,7 +272,7 @@ class LandmarkGeodesicOperator(LowRankKernelOperator):
     >>> from kernel_patterns.datasets import make_two_moons
     >>> from kernel_patterns.kernels import GeodesicKernel, make_operator
     >>> X, _ = make_two_moons(n_samples=(300, 300), noise=0.1, random_state=0)
-    >>> k = GeodesicKernel(n_neighbors=10, approximation="landmark", n_components=50,
+    >>> k = GeodesicKernel(n_neighbors=10, approximation="landmark", n_landmarks=50,
     ...                    random_state=0)
     >>> op = make_operator(k, X)
     >>> type(op).__name__, op.features.shape[0], op.rank <= 49

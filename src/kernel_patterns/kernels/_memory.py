@@ -70,7 +70,7 @@ def check_dense_fits(
     if need > budget:
         raise MemoryBudgetError(
             f"{what} needs {_fmt(need)} ({n_rows} x {n_cols} {np.dtype(dtype).name}) but the "
-            f"memory budget is {_fmt(budget)}. Use approximation='nystrom' with n_components=m "
+            f"memory budget is {_fmt(budget)}. Use approximation='nystrom' with n_landmarks=m "
             "(a rank-m Nystrom approximation, memory N x m), "
             + ("dtype='float32' (half the memory), " if np.dtype(dtype).itemsize > 4 else "")
             + "or operator='chunked' (exact rows recomputed on the fly, slow at this size); or "

@@ -58,11 +58,13 @@ OPERATOR_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 #: ``_parameter_constraints`` entries of every estimator that accepts a low-rank kernel
-#: approximation (``approximation=``, ``n_components=`` and ``landmarks=`` of
-#: :func:`make_operator`).
+#: approximation: ``approximation=``, ``n_landmarks=`` (passed to :func:`make_operator` as its
+#: ``n_components``, the name scikit-learn's ``Nystroem`` gives the landmark count) and
+#: ``landmarks=``. Every estimator calls the landmark count ``n_landmarks``, so that
+#: ``n_components`` keeps scikit-learn's meaning there (output dimensions, eigenvectors).
 APPROXIMATION_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "approximation": [StrOptions({"exact", "nystrom"})],
-    "n_components": [Interval(Integral, 1, None, closed="left"), None],
+    "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
     "landmarks": [StrOptions({"uniform", "kmeans++", "leverage"})],
 }
 

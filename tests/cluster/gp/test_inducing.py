@@ -218,7 +218,7 @@ def test_inducing_with_all_points_equals_exact() -> None:
     X, _ = _rings(240)
     k = GPCovariance(**PAPER, l=400.0)
     ex = GPClustering(k).fit(X)
-    ind = GPClustering(k, approximation="inducing", n_components=500, subsample=500,
+    ind = GPClustering(k, approximation="inducing", n_landmarks=500, subsample=500,
                        random_state=0).fit(X)
     assert np.array_equal(ind.inducing_points_, X)
     assert ind.equilibria_.shape == ex.equilibria_.shape
@@ -244,7 +244,7 @@ def test_inducing_labels_match_exact(name, X, y, kw) -> None:
     """Acceptance (a) at 600 points (the 2,000-point run is in benchmarks/bench_scale_gp.py)."""
     X0 = X.copy()
     ex = GPClustering(**kw).fit(X)
-    ind = GPClustering(**kw, approximation="inducing", n_components=200, subsample=300,
+    ind = GPClustering(**kw, approximation="inducing", n_landmarks=200, subsample=300,
                        random_state=0).fit(X)
     assert ind.n_clusters_ == ex.n_clusters_
     assert adjusted_rand_score(ex.labels_, ind.labels_) >= 0.99
@@ -258,7 +258,7 @@ def test_inducing_labels_match_exact(name, X, y, kw) -> None:
 def test_random_state_reproducible_and_labels_at() -> None:
     X, y = _rings(600)
     kw = {"kernel": GPCovariance(**PAPER, l=400.0), "approximation": "inducing",
-          "n_components": 100, "subsample": 150}
+          "n_landmarks": 100, "subsample": 150}
     a = GPClustering(**kw, random_state=3).fit(X)
     b = GPClustering(**kw, random_state=3).fit(X)
     assert np.array_equal(a.inducing_points_, b.inducing_points_)
@@ -284,7 +284,7 @@ def test_random_state_reproducible_and_labels_at() -> None:
 def test_inducing_with_default_kernel_and_n_clusters() -> None:
     X, y = datasets.make_two_moons((300, 300), random_state=2)
     X = datasets.scale_unit_interval(X)
-    gp = GPClustering(n_clusters=2, approximation="inducing", n_components=150,
+    gp = GPClustering(n_clusters=2, approximation="inducing", n_landmarks=150,
                       subsample=300, landmarks="kmeans++", random_state=0).fit(X)
     assert gp.n_clusters_ == 2
     assert adjusted_rand_score(y, gp.labels_) >= 0.99
@@ -305,7 +305,7 @@ def test_default_kernel_and_level_follow_the_subsample_on_many_points() -> None:
 
 @pytest.mark.parametrize(
     "params, match",
-    [({"approximation": "nystrom"}, "approximation"), ({"n_components": 0}, "n_components"),
+    [({"approximation": "nystrom"}, "approximation"), ({"n_landmarks": 0}, "n_landmarks"),
      ({"subsample": 1}, "subsample"), ({"landmarks": "leverage"}, "landmarks"),
      ({"assign_steps": -1}, "assign_steps"), ({"batch_size": 0}, "batch_size"),
      ({"random_state": "seed"}, "random_state")],

@@ -42,7 +42,7 @@ from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._results import GPHierarchy, GPLandscape, relabel
 
-#: approximation="inducing": inducing points when n_components is None (at most N).
+#: approximation="inducing": inducing points when n_landmarks is None (at most N).
 DEFAULT_N_COMPONENTS = 300
 #: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
 DEFAULT_SUBSAMPLE = 2000
@@ -59,7 +59,7 @@ GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "max_iter": [Interval(Integral, 1, None, closed="left")],
     "approximation": [StrOptions({"auto", "exact", "inducing"})],
     "min_cluster_size": [Interval(Integral, 1, None, closed="left")],
-    "n_components": [Interval(Integral, 1, None, closed="left"), None],
+    "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
     "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
     "subsample": [Interval(Integral, 2, None, closed="left"), None],
     "assign_steps": [Interval(Integral, 0, None, closed="left")],
@@ -98,7 +98,7 @@ def gp_landscape(
     tol: float = 1e-4,
     max_iter: int = 500,
     approximation: Literal["auto", "exact", "inducing"] = "auto",
-    n_components: int | None = None,
+    n_landmarks: int | None = None,
     landmarks: Landmarks = "kmeans",
     subsample: int | None = None,
     assign_steps: int = 10,
@@ -120,7 +120,7 @@ def gp_landscape(
         :class:`~kernel_patterns.kernels.GPCovariance` from the data
         (:func:`~kernel_patterns.cluster.gp.default_kernel`).
     level, n_clusters, n_segment_points, merge_radius, tol, max_iter, approximation, \
-n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, random_state
+n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, random_state
         As in :class:`~kernel_patterns.GPClustering`.
 
     Returns
@@ -150,7 +150,7 @@ n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, 
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
         n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,
     )
-    plan = _plan(Xv, approximation, n_components, landmarks, subsample, random_state)
+    plan = _plan(Xv, approximation, n_landmarks, landmarks, subsample, random_state)
     # the data-driven length scale follows the points that shape the landscape: all of them
     # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
     # distance of 200,000 points is far below what 300 inducing points resolve, and the
@@ -288,7 +288,7 @@ def _warn_degenerate(labels: NDArray[np.intp], length_scale: float, min_cluster_
 
 
 def _plan(
-    X: FloatArray, approximation: str, n_components: int | None, landmarks: Landmarks,
+    X: FloatArray, approximation: str, n_landmarks: int | None, landmarks: Landmarks,
     subsample: int | None, random_state: Any,
 ) -> InducingPlan | None:
     """The inducing points and the subsample (all random choices of the fit), or None."""
@@ -296,7 +296,7 @@ def _plan(
         return None
     rng = check_random_state(random_state)
     n = X.shape[0]
-    m = DEFAULT_N_COMPONENTS if n_components is None else int(n_components)
+    m = DEFAULT_N_COMPONENTS if n_landmarks is None else int(n_landmarks)
     U = choose_inducing_points(X, m, landmarks, rng)
     s = DEFAULT_SUBSAMPLE if subsample is None else int(subsample)
     if s >= n:
