@@ -115,3 +115,14 @@ def test_discretize_is_yu_and_shis_as_scikit_learn_computes_it(blobs):
     rings = make_rings(random_state=0)
     assert adjusted_rand_score(rings[1], SpectralClustering(
         2, assign="discretize", random_state=0).fit_predict(rings[0])) == 1.0
+
+
+def test_amg_agrees_with_arpack_on_the_knn_graph():
+    X, _ = load_digits(return_X_y=True)
+    X = StandardScaler().fit_transform(X[:900])
+    a = SpectralClustering(10, eigen_solver="arpack", random_state=0).fit(X)
+    b = SpectralClustering(10, eigen_solver="amg", random_state=0).fit(X)
+    np.testing.assert_allclose(b.eigenvalues_, a.eigenvalues_, atol=1e-4)
+    assert adjusted_rand_score(a.labels_, b.labels_) > 0.95
+    with pytest.raises(ValueError, match=r"eigen_solver='amg'.*sparse affinity"):
+        SpectralClustering(2, kernel="rbf", eigen_solver="amg").fit(X[:50])

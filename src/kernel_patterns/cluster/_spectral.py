@@ -102,12 +102,16 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         (scikit-learn's ``assign_labels="discretize"``).
     n_init : int, default=10
         k-means restarts of ``"recluster"``.
-    eigen_tol : float, default=0.0
-        ARPACK's relative accuracy (0: machine precision).
-    eigen_solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
+    eigen_tol : float or "auto", default="auto"
+        Relative accuracy of ARPACK / LOBPCG; ``"auto"`` (as scikit-learn): machine precision
+        for ARPACK, the solver's own default for LOBPCG and AMG.
+    eigen_solver : {"auto", "arpack", "lobpcg", "dense", "amg"}, default="auto"
         ``"auto"``: a dense ``eigh`` for up to 600 points, else ARPACK, which falls back to
         a dense solve (up to 8,000 points) or LOBPCG when it does not converge, so that a
-        default run never fails on the eigensolver. The others use that solver only.
+        default run never fails on the eigensolver. ``"amg"``: LOBPCG preconditioned by
+        algebraic multigrid (the ``amg`` extra, pyamg) on the normalised Laplacian of a
+        sparse affinity (the k-NN kernel or a sparse precomputed one), for large graphs.
+        The others use that solver only.
     operator : {"auto", "dense", "chunked"}, default="auto"
         Kernel operator of the exact method (see
         :func:`kernel_patterns.kernels.make_operator`).
@@ -193,8 +197,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "assign": [StrOptions(set(ASSIGNMENTS))],
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
-        "eigen_tol": [Interval(Real, 0, None, closed="left")],
-        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "eigen_tol": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "eigen_solver": [StrOptions({*EIGEN_SOLVERS, "amg"})],
         **OPERATOR_PARAMETER_CONSTRAINTS,
         **APPROXIMATION_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
@@ -210,7 +214,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         matrix: str = "normalized",
         assign: str = "recluster",
         n_init: int = 10,
-        eigen_tol: float = 0.0,
+        eigen_tol: float | str = "auto",
         eigen_solver: str = "auto",
         operator: str = "auto",
         dtype: str = "auto",
@@ -293,7 +297,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         # one more: tells whether the graph has > k components
         n_vectors = min(max(k, nc) + 1, n)
         lam, V, solved, n_trivial, scale = _spectral_eigen(
-            op, n_vectors, self.matrix, random_state=self.random_state, tol=self.eigen_tol,
+            op, n_vectors, self.matrix, random_state=self.random_state,
+            tol=0.0 if self.eigen_tol == "auto" else float(self.eigen_tol),
             eigen_solver=self.eigen_solver,
         )
         if self.matrix != "K":
