@@ -37,6 +37,7 @@ from .._graph import (
     normalized_matmat,
     shifted_laplacian_matmat,
     sparse_components,
+    sparse_input_tag,
 )
 from .._lowrank import low_rank_top_eigenpairs
 from .._validation import FloatArray, check_n_clusters
@@ -333,6 +334,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
         tags.input_tags.pairwise = is_precomputed(self.kernel)
+        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params)
         return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -419,7 +421,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         """
         check_is_fitted(self, "labels_")
         Y = validate_data(
-            self, X, reset=False, accept_sparse=("csr", "csc") if self._precomputed else False,
+            self, X, reset=False, accept_sparse=("csr", "csc"),
             dtype=[np.float64, np.float32], ensure_all_finite=False,
         )
         check_new_points(Y)

@@ -42,6 +42,7 @@ from ..kernels import (
     LowRankKernelOperator,
     Polynomial,
     Precomputed,
+    check_kernel_input,
 )
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 from ._kernel_mds_extras import (
@@ -271,8 +272,9 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) with
-            ``kernel="precomputed"``
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples,
+            n_samples) with ``kernel="precomputed"``. scipy.sparse CSR/CSC features work with
+            the linear, polynomial, cosine and RBF kernels; other kernels raise ``TypeError``.
         y : ignored
 
         Returns
@@ -348,7 +350,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
             self._total_mean = float(r.sum() / n**2)
         self._kernel = op.kernel if op.kernel is not None else kernel
         self.kernel_ = self._kernel
-        self._X_fit = None if isinstance(kernel, Precomputed) else np.asarray(op.X)
+        self._X_fit = None if isinstance(kernel, Precomputed) else op.X
         self.eigenvalues_ = lam
         self.alphas_ = V * inv
         self.embedding_ = V * root  # = (F − F̄) W in the low-rank case
@@ -414,10 +416,10 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         check_is_fitted(self, "alphas_")
         if self._low_rank:
             Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
-                               ensure_all_finite=False)
+                               ensure_all_finite=False, accept_sparse=("csr", "csc"))
             if self._feature_map is None:
                 raise ValueError("this low-rank kernel has no features for new points.")
-            phi = self._feature_map.transform(check_matrix(Xa, "X"))
+            phi = self._feature_map.transform(Xa)
             return np.asarray((phi - self._feature_mean) @ self._components)
         Kn = self._cross(X)
         Kc = Kn - Kn.mean(axis=1, keepdims=True) - self._col_means + self._total_mean
@@ -426,8 +428,10 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     def _cross(self, X: ArrayLike) -> FloatArray:
         n_train = self.alphas_.shape[0]
         Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
-                           ensure_all_finite=False)
-        Y = check_matrix(Xa, "X")
+                           ensure_all_finite=False,
+                           accept_sparse=False if self._X_fit is None else ("csr", "csc"))
+        Y = check_matrix(Xa, "X") if self._X_fit is None else check_kernel_input(
+            self._kernel, Xa, "X")
         if self._X_fit is None:  # Y is K(new, train); its width was checked above
             return np.asarray(Y, dtype=np.float64)
         Xf = self._X_fit

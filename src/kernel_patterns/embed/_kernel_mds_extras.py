@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
@@ -106,13 +106,14 @@ def check_inverse_kernel(kernel: Kernel) -> None:
 
 
 def fit_preimage_map(
-    kernel: Kernel, embedding: FloatArray, X: FloatArray, alpha: float
+    kernel: Kernel, embedding: FloatArray, X: Any, alpha: float
 ) -> FloatArray:
     """``dual_coef = (k(E, E) + α I)⁻¹ X`` (module docstring), float64."""
     E = np.asarray(embedding, dtype=np.float64)
     K = np.asarray(kernel.pairwise(E, E, same=True), dtype=np.float64)
     K[np.diag_indices_from(K)] += alpha
-    Xf = np.asarray(X, dtype=np.float64)
+    Xf = X.toarray() if sparse.issparse(X) else X
+    Xf = np.asarray(Xf, dtype=np.float64)
     try:
         return np.asarray(linalg.solve(K, Xf, assume_a="pos", overwrite_a=True))
     except linalg.LinAlgError:

@@ -14,7 +14,7 @@ landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neigh
 landmark geodesic kernels). Other packages use only the names below.
 """
 
-from ._base import Kernel
+from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._geodesic import GeodesicKernel
@@ -73,6 +73,7 @@ __all__ = [
     "StationaryKernel",
     "cailliez_constant",
     "check_dense_fits",
+    "check_kernel_input",
     "check_operand",
     "check_square_kernel",
     "default_memory_budget",
