@@ -43,6 +43,7 @@ from ..kernels import (
     Polynomial,
     Precomputed,
     check_kernel_input,
+    make_kernel,
 )
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 from ._kernel_mds_extras import (
@@ -203,6 +204,15 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names (a DataFrame).
 
+    Notes
+    -----
+    This is scikit-learn's ``KernelPCA``, whose own test suite passes
+    (``tests/peers/test_sklearn_kernel_pca.py``) but for these deliberate differences:
+    ``n_components`` must be below n_samples; a precomputed kernel must be symmetric; a
+    kernel that is not PSD warns (naming its smallest eigenvalue) instead of raising;
+    ``inverse_transform`` exists only with ``fit_inverse_transform=True``; RBF's default
+    width is ``gamma="scale"``, not 1 / n_features.
+
     Examples
     --------
     >>> import numpy as np
@@ -281,9 +291,9 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         -------
         self
         """
+        if self.fit_inverse_transform:  # before any work on X
+            check_inverse_kernel(make_kernel(self.kernel, self.kernel_params, default=RBF()))
         kernel, op = self._fit_operator(X)
-        if self.fit_inverse_transform:
-            check_inverse_kernel(kernel)
         n, k = op.n_samples, self.n_components
         F = op.low_rank_factor()
         every_axis = k is None
@@ -312,10 +322,12 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
             )
         if self.remove_zero_eig or every_axis:  # as KernelPCA: drop the axes of λ = 0
             keep = ~zero_eigenvalues(w, op.dtype)
-            if not keep.any():
-                raise ValueError(
+            if not keep.any():  # KernelPCA returns no column then, and so do we
+                warnings.warn(
                     "the centred kernel has no positive eigenvalue (all points are the same "
-                    "point in feature space); there is no axis to keep."
+                    "point in feature space): the embedding has no axis.",
+                    UserWarning,
+                    stacklevel=2,
                 )
             w, V = w[keep], V[:, keep]
             if components is not None:

@@ -94,8 +94,9 @@ def check_inverse_kernel(kernel: Kernel) -> None:
     points (not a matrix, not one that depends on the training set)."""
     if is_precomputed(kernel):
         raise ValueError(
-            "fit_inverse_transform=True needs a kernel function to apply to the embedding, "
-            "not kernel='precomputed' (scikit-learn's KernelPCA has the same rule)."
+            "Cannot fit_inverse_transform with a precomputed kernel: the pre-images apply "
+            "the kernel to embedding coordinates, so fit_inverse_transform=True needs a "
+            "kernel function, not kernel='precomputed' (as in scikit-learn's KernelPCA)."
         )
     if hasattr(kernel, "fit"):
         raise ValueError(
