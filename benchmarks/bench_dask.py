@@ -11,8 +11,14 @@
   ARI against the truth (the contingency table is summed on the workers) and the driver's
   peak RSS above its start (``_scaling.measure_rss``): the data never reach the driver.
 
-Run: ``python benchmarks/bench_dask.py [--quick]`` (quick: 100,000 Nyström points, 4,000 GP).
-Timings under ``flock /tmp/kp-bench.lock``.
+* Fault runs (issue 20): every distributed path again, on the same cluster, fault-free and
+  with one of the two worker processes SIGKILLed a third of the way through (a third of this
+  machine's fault-free time, from a timer thread; the nanny restarts the worker afterwards,
+  as a cluster manager would): seconds and whether the labels equal the fault-free run's.
+
+Run: ``python benchmarks/bench_dask.py [--quick] [--tries N]`` (quick: 100,000 Nyström
+points, 4,000 GP, 20,000 GP points in the fault runs). Timings under
+``flock /tmp/kp-bench.lock``.
 """
 
 from __future__ import annotations
@@ -121,9 +127,78 @@ def gp_rows(client: Any, n: int) -> list[list[Any]]:
     ]
 
 
+def _fault_paths(quick: bool) -> list[tuple[str, Any]]:
+    """(name, run(client) -> labels) of every distributed path, data built once."""
+    from kernel_patterns import GPClustering
+    from kernel_patterns.datasets import make_rings
+    from kernel_patterns.distributed import dask_backend, gp_predict, make_moons, nystrom_kmeans
+
+    X5, _ = make_two_moons((2500, 2500), random_state=0)
+    params = {"n_clusters": 2, "kernel_params": {"gamma": GAMMA_EXACT}, "n_init": 1,
+              "random_state": 0}
+    n_gp = 20_000 if quick else 100_000
+    R, _ = make_rings(n_samples=(n_gp // 3, n_gp - n_gp // 3), random_state=0)
+    R = (R - R.min(0)) / (R.max(0) - R.min(0))
+    gp = GPClustering(n_clusters=2).fit(R[np.random.default_rng(0).choice(n_gp, 1000, False)])
+    n_ny = 100_000 if quick else 1_000_000
+
+    def exact(client: Any) -> np.ndarray:
+        with dask_backend(client):
+            return KernelKMeans(**params).fit(X5).labels_
+
+    def predict(client: Any) -> np.ndarray:
+        return gp_predict(gp, R, client=client)
+
+    def nystrom(client: Any) -> np.ndarray:
+        X, _ = make_moons(n_ny, chunks=100_000, random_state=0)
+        res = nystrom_kmeans(X, 2, kernel_params={"gamma": GAMMA_NYSTROM}, n_components=300,
+                             random_state=0, client=client)
+        return np.asarray(client.compute(res.labels).result())
+
+    return [
+        ("KernelKMeans exact in dask_backend, 5,000 moons", exact),
+        (f"gp_predict, {n_gp:,} rings", predict),
+        (f"nystrom_kmeans (+ dask_kmeans), {n_ny:,} moons", nystrom),
+    ]
+
+
+def fault_rows(client: Any, quick: bool, tries: int) -> list[list[Any]]:
+    """Fault-free and one-worker-killed runs of every path (see the module docstring)."""
+    import os
+    import signal
+    import threading
+
+    rows = []
+    for name, run in _fault_paths(quick):
+        client.wait_for_workers(2, timeout=120)
+        t0 = time.perf_counter()
+        ref = run(client)
+        t_ref = time.perf_counter() - t0
+        rows.append([name, "no fault", f"{t_ref:.1f}", "", ""])
+        for i in range(tries):
+            client.wait_for_workers(2, timeout=120)
+            pids = dict(client.run(os.getpid))
+            address = sorted(pids)[i % 2]
+            timer = threading.Timer(t_ref / 3, os.kill, (pids[address], signal.SIGKILL))
+            t0 = time.perf_counter()
+            timer.start()
+            try:
+                labels = run(client)
+                outcome = f"labels identical: {bool(np.array_equal(labels, ref))}"
+            except Exception as exc:
+                outcome = f"failed: {type(exc).__name__}: {str(exc)[:80]}"
+            seconds = time.perf_counter() - t0
+            timer.join()
+            landed = "yes" if seconds > t_ref / 3 else "no (run ended first)"
+            rows.append([name, f"worker killed at {t_ref / 3:.1f} s (try {i + 1})",
+                         f"{seconds:.1f}", landed, outcome])
+    return rows
+
+
 def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="100,000 Nyström points")
+    parser.add_argument("--tries", type=int, default=3, help="fault runs per path")
     args = parser.parse_args(argv)
     from distributed import Client, LocalCluster
 
@@ -133,6 +208,7 @@ def main(argv: list[str] | None = None) -> str:
         rows = exact_rows(client, 1) + exact_rows(client, 10)
         rows += gp_rows(client, 4_000 if args.quick else 10_000)
         rows.append(nystrom_row(client, n))
+        faults = fault_rows(client, args.quick, args.tries)
     text = "\n".join([
         "# Dask LocalCluster (2 workers × 1 thread, processes) against the local path",
         "",
@@ -145,6 +221,15 @@ def main(argv: list[str] | None = None) -> str:
         "n_init=10: runs that reach the same partition with permuted label numbers have "
         "inertias equal up to round-off; the first run within round-off of the best is kept, "
         "so the two paths give the same labels.",
+        "",
+        "## A worker killed mid-run (issue 20)",
+        "",
+        "Same cluster; one of the two worker processes SIGKILLed by a timer a third of the "
+        "way through the fault-free time (the nanny restarts it). What the workers hold is "
+        "recomputable (tasks with lineage, never `scatter`), so a lost worker costs time, "
+        "not the result.",
+        "",
+        table(["path", "run", "seconds", "kill landed mid-run", "result"], faults),
     ])
     save("dask", text)
     return text

@@ -60,3 +60,19 @@ def test_tables_round_trip_through_markdown(tmp_path: Path) -> None:
     path = write_tables(tmp_path, "exp", "Title", {"scores": frame})
     assert path.read_text().startswith("# Title")
     assert pd.read_csv(tmp_path / "exp_scores.csv")["ari"].tolist() == [1.0, 0.98765]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
+def test_written_files_follow_the_umask_like_open(tmp_path: Path, mask: int) -> None:
+    import os
+
+    old = os.umask(mask)
+    try:
+        write_text_atomic(tmp_path / "t.txt", "x")
+        with open(tmp_path / "plain.txt", "w") as fh:  # what a plain open gives
+            fh.write("x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "t.txt").stat().st_mode & 0o777 == 0o666 & ~mask
+    assert (tmp_path / "t.txt").stat().st_mode & 0o777 == \
+        (tmp_path / "plain.txt").stat().st_mode & 0o777

@@ -18,3 +18,41 @@ def test_readme_python_blocks_run() -> None:
             warnings.simplefilter("ignore", UserWarning)  # the geodesic graph is joined
             exec(compile(code, str(README), "exec"), namespace)
         assert namespace["gp"].n_clusters_ == 2  # type: ignore[attr-defined]
+
+
+def test_readme_command_line_wine_example_runs_and_its_numbers_hold(tmp_path) -> None:
+    """The command-line section's wine example: its commands run as written (in a clean
+    folder, with this interpreter's ``python`` and ``kernel-patterns``), print what the README
+    shows, and the numbers quoted from summary.json are those the run wrote."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    text = README.read_text()
+    section = text[text.index("### End to end: the wine data"):]
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.S | re.M)
+    (lang, script), (_, shown) = blocks[:2]  # the commands, then what they print
+    assert lang == "bash"
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               OMP_NUM_THREADS="1")
+    r = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=600, check=False)
+    assert r.returncode == 0, r.stderr
+    printed = sorted((r.stdout + r.stderr).splitlines())
+    assert printed == sorted(shown.splitlines())
+    gp = json.loads((tmp_path / "wine-gp" / "summary.json").read_text())
+    rank = json.loads((tmp_path / "wine-rank" / "summary.json").read_text())
+    quoted = [f"accuracy {gp['scores']['accuracy']:.3f}",
+              f"adjusted Rand index {gp['scores']['adjusted_rand_index']:.3f}",
+              f"`cv_mze` {rank['result']['cv_mze']:.3f}",
+              f"`cv_mae` {rank['result']['cv_mae']:.3f}",
+              f"{round(100 * rank['result']['cv_mze'])} % of the rows"]
+    for phrase in quoted:
+        assert phrase in " ".join(section.split()), phrase
+    kernel = gp["parameters"]["kernel_"]
+    assert kernel.startswith("GPCovariance(l=0.094") and kernel.endswith("v1=10.0, v2=1.0)")
+    assert " ".join(rank["result"]["binning"].split()[:8]) in " ".join(section.split())
+    assert (tmp_path / "wine-gp" / "labels.csv").read_text().startswith("id,label\nwine000,")
+    figure = re.search(r"!\[[^]]*\]\(([^)]+)\)", section).group(1)  # type: ignore[union-attr]
+    assert (README.parent / figure).read_bytes()[:4] == b"\x89PNG"

@@ -2,9 +2,11 @@
 
 Every file the library writes goes through :func:`atomic_path`: it is written to a temporary
 file in the target's folder and renamed into place, so a reader never sees half a file and a
-failure leaves none. :func:`write_text_atomic` and :func:`write_json_atomic` (numpy scalars
-and arrays allowed) are the two writers built on it; :func:`markdown_table`,
-:func:`markdown_frames` and :func:`write_tables` turn tables into Markdown and CSV files.
+failure leaves none; the file gets the mode a plain ``open`` would give (0o666 minus the
+user's umask, not the 0o600 of a temporary file). :func:`write_text_atomic` and
+:func:`write_json_atomic` (numpy scalars and arrays allowed) are the two writers built on it;
+:func:`markdown_table`, :func:`markdown_frames` and :func:`write_tables` turn tables into
+Markdown and CSV files.
 
 Examples
 --------
@@ -44,7 +46,8 @@ def atomic_path(path: str | os.PathLike[str], prefix: str | None = None) -> Iter
     """A temporary path beside ``path`` to write to; renamed onto ``path`` when the block ends.
 
     The parent folder is created when missing. If the block raises, the temporary file is
-    removed and ``path`` is left as it was.
+    removed and ``path`` is left as it was. The file ends with mode 0o666 minus the umask, as
+    ``open`` would create it (the temporary file starts private, 0o600).
 
     Parameters
     ----------
@@ -63,10 +66,18 @@ def atomic_path(path: str | os.PathLike[str], prefix: str | None = None) -> Iter
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:

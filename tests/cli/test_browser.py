@@ -6,6 +6,8 @@ saying why, only where that binary is missing.
 
 from __future__ import annotations
 
+import html as html_lib
+import json
 import re
 import shutil
 import subprocess
@@ -22,6 +24,12 @@ _PROBE = """<script>window.addEventListener('load', function () {
   var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; });
   document.body.setAttribute('data-probe', ok.length + '/' + imgs.length + ' '
     + (imgs.length ? imgs[0].naturalWidth : 0));
+  document.body.setAttribute('data-images', JSON.stringify(imgs.map(function (i) {
+    var cap = i.parentNode.querySelector('figcaption');
+    return {alt: i.alt, w: i.naturalWidth, h: i.naturalHeight,
+            shown: i.getBoundingClientRect().width,
+            caption: cap ? cap.textContent : ''};
+  })));
 });</script>"""
 
 
@@ -39,8 +47,9 @@ def render_in_chromium(html_path) -> str:
     return r.stdout
 
 
-def check_report_in_browser(report_path, tmp_path, n_images: int) -> None:
-    """Load ``report_path`` (a copy with a probe script) and check every image decoded."""
+def check_report_in_browser(report_path, tmp_path, n_images: int) -> list[dict]:
+    """Load ``report_path`` (a copy with a probe script) and check every image decoded; the
+    images as the browser saw them (alt, natural w and h, shown width, caption)."""
     html = report_path.read_text()
     probe = tmp_path / "probe.html"
     probe.write_text(html.replace("</body>", _PROBE + "</body>"))
@@ -49,6 +58,9 @@ def check_report_in_browser(report_path, tmp_path, n_images: int) -> None:
     assert m, dom[:2000]
     loaded, total, width = map(int, m.groups())
     assert total == n_images and loaded == total and width > 100
+    m = re.search(r"data-images=\"([^\"]*)\"", dom)
+    assert m, dom[:2000]
+    return json.loads(html_lib.unescape(m.group(1)))
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed here "
@@ -77,4 +89,13 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
                  "--out", str(out)]) == 0
     n_png = len(list(out.glob("*.png")))
     assert n_png == 3  # clusters, variance landscape, hierarchy
-    check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
+    images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
+    clusters = images[0]
+    assert clusters["alt"] == clusters["caption"]
+    assert clusters["caption"].startswith("clusters.png: left, GPClustering: 2 clusters")
+    assert "legend of cluster sizes" in clusters["caption"]
+    assert "right, the same points coloured by the truth 'ring'" in clusters["caption"]
+    # two panels side by side, each with its legend beside it: a wide picture, drawn
+    assert clusters["w"] > 2 * clusters["h"] and clusters["shown"] > 300
+    assert [i["caption"].split(":")[0] for i in images] == [
+        "clusters.png", "variance_landscape.png", "hierarchy.png"]

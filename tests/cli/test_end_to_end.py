@@ -122,7 +122,7 @@ def test_rank_with_predict_file(tmp_path, method) -> None:
     pred = pd.read_csv(out / "predictions.csv")
     assert len(pred) == 60 and pred["rank"].between(1, 5).all()
     tr = pd.read_csv(out / "train_predictions.csv")
-    assert len(tr) == 200 and set(tr.columns) == {"row", "target", "f", "rank"}
+    assert len(tr) == 200 and set(tr.columns) == {"row", "target", "f", "rank", "cv_rank"}
     summary = json.loads((out / "summary.json").read_text())
     assert summary["result"]["n_predicted"] == 60
     th = summary["result"]["thresholds"]
@@ -147,6 +147,6 @@ def test_existing_output_needs_force_and_errors_are_one_line(tmp_path, moons_fra
                 "--id-column", "id", "--out", str(tmp_path / "o3"))
     assert r.returncode == 2 and "has no parameter(s) ['nope']" in r.stderr
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
-                "--out", str(tmp_path / "o4"))
+                "--columns", "id,x", "--out", str(tmp_path / "o4"))
     assert r.returncode == 2 and "feature column(s) ['id'] are not numeric" in r.stderr
     assert not (tmp_path / "o4").exists()

@@ -49,7 +49,8 @@ def test_columns_option_and_drop_na(tmp_path, frame) -> None:
         read_table(path, columns="a,b")
     t = read_table(path, columns="b,a", drop_na=True)
     assert t.X.shape == (29, 2) and t.feature_names == ["b", "a"]
-    assert t.n_dropped == 1 and t.dropped_rows == [3]
+    assert t.n_dropped == 1 and t.dropped_rows == ["p3"]  # named by the guessed id column
+    assert t.id_column == "name"
 
 
 def _write(tmp_path, name, text):
@@ -64,7 +65,8 @@ def _write(tmp_path, name, text):
         (None, [], "does not exist"),
         ("", [], "is empty"),
         ("a,b,truth\n", [], "has a header but no data rows"),
-        ("a,b,truth\nx,1,0\ny,2,1\nz,3,1\n", [], r"feature column\(s\) \['a'\] are not numeric"),
+        ("a,b,truth\nx,1,0\ny,2,1\nz,3,1\n", ["--columns", "a,b"],
+         r"feature column\(s\) \['a'\] are not numeric"),
         ("a,b,truth\n1,,0\n2,2,1\n3,3,1\n", [], r"missing or infinite values"),
         ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--label-column", "nope"],
          "--label-column 'nope' is not a column"),

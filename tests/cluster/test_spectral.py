@@ -54,7 +54,7 @@ def test_normalized_recluster_matches_sklearn_on_rings(n):
 @pytest.mark.parametrize("assign", ASSIGNS)
 def test_every_combination_finds_k_well_separated_blobs(blobs3, matrix, assign):
     X, y = blobs3
-    sc = SpectralClustering(3, kernel_params={"gamma": 0.5}, matrix=matrix, assign=assign,
+    sc = SpectralClustering(3, kernel=RBF(0.5), matrix=matrix, assign=assign,
                             random_state=0).fit(X)
     assert np.unique(sc.labels_).size == 3
     assert adjusted_rand_score(y, sc.labels_) == 1.0
@@ -71,7 +71,7 @@ GAMMA = 0.1
 def test_threshold_separates_two_blobs_exactly(matrix):
     X, y = make_blobs(n_samples=[50, 70], centers=[[0, 0], [6, 0]], cluster_std=0.7,
                       random_state=3)
-    sc = SpectralClustering(2, kernel_params={"gamma": GAMMA}, matrix=matrix,
+    sc = SpectralClustering(2, kernel="rbf", kernel_params={"gamma": GAMMA}, matrix=matrix,
                             assign="threshold", random_state=0).fit(X)
     assert adjusted_rand_score(y, sc.labels_) == 1.0
 
@@ -108,7 +108,7 @@ def test_eigenpairs_match_explicit_matrices(matrix, n):
 
 def test_qr_agrees_with_sklearn_cluster_qr(blobs3):
     X, y = blobs3
-    sc = SpectralClustering(3, kernel_params={"gamma": 0.5}, assign="qr", random_state=0).fit(X)
+    sc = SpectralClustering(3, kernel=RBF(0.5), assign="qr", random_state=0).fit(X)
     assert adjusted_rand_score(cluster_qr(sc.embedding_), sc.labels_) == 1.0
     assert adjusted_rand_score(y, sc.labels_) == 1.0
 
@@ -130,10 +130,10 @@ def test_sparse_affinity_is_never_densified(monkeypatch):
 
 def test_chunked_operator_and_float32_agree_with_dense():
     X, y = make_rings(n_samples=(220, 430), random_state=0)  # > 600 points: ARPACK path
-    dense = SpectralClustering(2, kernel_params={"gamma": 10.0}, random_state=0).fit(X)
-    chunked = SpectralClustering(2, kernel_params={"gamma": 10.0}, operator="chunked",
+    dense = SpectralClustering(2, kernel=RBF(10.0), random_state=0).fit(X)
+    chunked = SpectralClustering(2, kernel=RBF(10.0), operator="chunked",
                                  random_state=0).fit(X)
-    f32 = SpectralClustering(2, kernel_params={"gamma": 10.0}, dtype="float32",
+    f32 = SpectralClustering(2, kernel=RBF(10.0), dtype="float32",
                              random_state=0).fit(X)
     np.testing.assert_allclose(chunked.embedding_, dense.embedding_, atol=1e-8)
     np.testing.assert_allclose(f32.eigenvalues_, dense.eigenvalues_, atol=1e-4)
@@ -143,8 +143,8 @@ def test_chunked_operator_and_float32_agree_with_dense():
 def test_reproducible_and_input_unchanged(rings):
     X, _ = rings
     X0 = X.copy()
-    a = SpectralClustering(2, kernel_params={"gamma": 10.0}, random_state=7).fit(X)
-    b = SpectralClustering(2, kernel_params={"gamma": 10.0}, random_state=7).fit(X)
+    a = SpectralClustering(2, kernel=RBF(10.0), random_state=7).fit(X)
+    b = SpectralClustering(2, kernel=RBF(10.0), random_state=7).fit(X)
     np.testing.assert_array_equal(a.labels_, b.labels_)
     np.testing.assert_array_equal(a.embedding_, b.embedding_)
     np.testing.assert_array_equal(X, X0)

@@ -21,7 +21,6 @@ from kernel_patterns.datasets import make_rings, make_two_moons
 from kernel_patterns.kernels import RBF, NystromKernelOperator, make_operator
 
 MATRICES = ["K", "random_walk", "normalized", "laplacian"]
-GAMMA = {"gamma": 10.0}
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +37,8 @@ def _same_up_to_sign(A, B, atol):
 def test_full_rank_nystrom_equals_exact(rings_small, matrix):
     X, y = rings_small
     n = X.shape[0]
-    exact = SpectralClustering(2, kernel_params=GAMMA, matrix=matrix, random_state=0).fit(X)
-    ny = SpectralClustering(2, kernel_params=GAMMA, matrix=matrix, approximation="nystrom",
+    exact = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, random_state=0).fit(X)
+    ny = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, approximation="nystrom",
                             n_components=n, random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-8, atol=1e-10)
     _same_up_to_sign(ny.embedding_, exact.embedding_, atol=1e-8)
@@ -69,7 +68,7 @@ def test_low_rank_shortcut_equals_arpack_on_the_same_operator(matrix):
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans++", "leverage"])
 def test_rings_with_few_landmarks(landmarks):
     X, y = make_rings(n_samples=(1000, 2000), random_state=0)
-    sc = SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom", n_components=150,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=150,
                             landmarks=landmarks, random_state=0).fit(X)
     assert adjusted_rand_score(y, sc.labels_) == 1.0
     assert sc.embedding_.shape == (3000, 2)
@@ -78,7 +77,7 @@ def test_rings_with_few_landmarks(landmarks):
 
 def test_float32_and_reproducible(rings_small):
     X, y = rings_small
-    params = {"kernel_params": GAMMA, "approximation": "nystrom", "n_components": 80,
+    params = {"kernel": RBF(10.0), "approximation": "nystrom", "n_components": 80,
               "random_state": 3}
     a = SpectralClustering(2, dtype="float32", **params).fit(X)
     b = SpectralClustering(2, dtype="float32", **params).fit(X)
@@ -92,7 +91,7 @@ def test_float32_and_reproducible(rings_small):
 @pytest.mark.parametrize("assign", ["recluster", "eigenvector", "qr", "threshold"])
 def test_every_assignment_works_on_the_shortcut(rings_small, assign):
     X, y = rings_small
-    sc = SpectralClustering(2, kernel_params=GAMMA, assign=assign, approximation="nystrom",
+    sc = SpectralClustering(2, kernel=RBF(10.0), assign=assign, approximation="nystrom",
                             n_components=100, random_state=0).fit(X)
     assert adjusted_rand_score(y, sc.labels_) == 1.0
 
@@ -100,7 +99,7 @@ def test_every_assignment_works_on_the_shortcut(rings_small, assign):
 def test_input_is_not_modified(rings_small):
     X, _ = rings_small
     X0 = X.copy()
-    SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom", n_components=50,
+    SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=50,
                        random_state=0).fit(X)
     np.testing.assert_array_equal(X, X0)
 
@@ -108,9 +107,9 @@ def test_input_is_not_modified(rings_small):
 def test_more_landmarks_than_samples_warns_and_uses_all(rings_small):
     X, _ = rings_small
     with pytest.warns(UserWarning, match="n_components=500 landmarks is more than n_samples"):
-        ny = SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom",
+        ny = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom",
                                 n_components=500, random_state=0).fit(X)
-    exact = SpectralClustering(2, kernel_params=GAMMA, random_state=0).fit(X)
+    exact = SpectralClustering(2, kernel=RBF(10.0), random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-8)
 
 
@@ -140,7 +139,7 @@ def test_precomputed_cannot_be_approximated(rings_small):
 def test_more_clusters_than_samples_still_rejected():
     X = np.random.default_rng(0).normal(size=(5, 2))
     with pytest.raises(ValueError, match="n_clusters=6 is larger"):
-        SpectralClustering(6, approximation="nystrom").fit(X)
+        SpectralClustering(6, kernel="rbf", approximation="nystrom").fit(X)
 
 
 def test_low_rank_degrees_are_repaired_with_a_warning_naming_the_parameter():
@@ -161,7 +160,7 @@ def test_low_rank_degrees_are_repaired_with_a_warning_naming_the_parameter():
 def test_point_far_from_every_landmark_is_reported():
     X, y = make_rings(n_samples=(150, 300), random_state=0)
     X = np.vstack([X, [[50.0, 50.0]]])  # exp(-10 · 5000) = 0: no feature at all
-    sc = SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom", n_components=60,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=60,
                             random_state=0)
     with pytest.warns(UserWarning, match="increase n_components"):
         sc.fit(X)

@@ -20,7 +20,6 @@ from kernel_patterns.kernels import RBF, NystromKernelOperator
 
 MATRICES = ["K", "random_walk", "normalized", "laplacian"]
 ASSIGNS = ["recluster", "eigenvector", "qr", "threshold"]
-GAMMA = {"gamma": 10.0}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +38,7 @@ def fresh():
 def test_predicting_the_training_points_gives_labels(rings, fresh, approximation, matrix,
                                                       assign):
     X, _ = rings
-    sc = SpectralClustering(2, kernel_params=GAMMA, matrix=matrix, assign=assign,
+    sc = SpectralClustering(2, kernel=RBF(10.0), matrix=matrix, assign=assign,
                             approximation=approximation, n_components=120,
                             random_state=0).fit(X)
     np.testing.assert_array_equal(sc.predict(X), sc.labels_)
@@ -79,7 +78,7 @@ def test_extension_matches_the_explicit_formula(matrix):
 def test_nystrom_extension_uses_the_approximate_kernel():
     X, _ = make_rings(n_samples=(200, 400), random_state=0)
     Y = np.random.default_rng(1).uniform(-2, 2, size=(20, 2))
-    sc = SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom", n_components=80,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=80,
                             random_state=0).fit(X)
     op = NystromKernelOperator(RBF(10.0), X, n_components=80, random_state=0)
     F = op.features
@@ -96,7 +95,7 @@ def test_precomputed_dense_and_sparse(rings, fresh):
     X, _ = rings
     Xn, _ = fresh
     K, Kn = RBF(10.0)(X), RBF(10.0)(Xn, X)
-    by_kernel = SpectralClustering(2, kernel_params=GAMMA, random_state=0).fit(X)
+    by_kernel = SpectralClustering(2, kernel=RBF(10.0), random_state=0).fit(X)
     pre = SpectralClustering(2, kernel="precomputed", random_state=0).fit(K)
     np.testing.assert_array_equal(pre.predict(Kn), by_kernel.predict(Xn))
     with pytest.raises(ValueError, match="features"):
@@ -111,7 +110,7 @@ def test_predict_errors(rings):
     X, _ = rings
     with pytest.raises(NotFittedError):
         SpectralClustering(2).predict(X)
-    sc = SpectralClustering(2, kernel_params=GAMMA, approximation="nystrom", n_components=50,
+    sc = SpectralClustering(2, kernel=RBF(10.0), approximation="nystrom", n_components=50,
                             random_state=0).fit(X)
     with pytest.raises(ValueError, match="features"):
         sc.predict(np.ones((3, 3)))

@@ -156,16 +156,16 @@ def test_backend_memory_guard(client, monkeypatch):
     assert np.allclose(auto.matvec(np.ones(200)), make_operator(RBF(1.0), X).row_sums())
 
 
-def test_operator_release_and_lazy_scatter(client):
+def test_operator_release_and_lazy_send(client):
     X = np.random.default_rng(5).normal(size=(50, 2))
     op = DaskKernelOperator(RBF(1.0), X, client=client)
-    assert op._X_scattered is None  # nothing sent until a product needs it
+    assert op._X_shared is None  # nothing sent until a product needs it
     assert op.cross(X[:3]).shape == (3, 50)
-    assert op._X_scattered is None
+    assert op._X_shared is None
     op.persist()
     assert op._block_futures is not None
     op.release()
-    assert op._block_futures is None and op._X_scattered is None
+    assert op._block_futures is None and op._X_shared is None
     assert np.allclose(op.matvec(np.ones(50)), make_operator(RBF(1.0), X).row_sums())
 
 

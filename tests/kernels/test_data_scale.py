@@ -47,7 +47,7 @@ def test_make_operator_resolves_the_width(wine) -> None:
 
 @pytest.mark.parametrize("est", [
     KernelKMeans(3, random_state=0), SoftKernelKMeans(3, random_state=0),
-    SpectralClustering(3, random_state=0),
+    SpectralClustering(3, kernel="rbf", random_state=0),
 ], ids=lambda e: type(e).__name__)
 def test_default_clustering_is_scale_invariant_and_records_the_width(est, wine) -> None:
     X, _ = wine
@@ -56,6 +56,14 @@ def test_default_clustering_is_scale_invariant_and_records_the_width(est, wine) 
     b = est.fit(1000.0 * X).labels_
     np.testing.assert_array_equal(a, b)
     assert est.kernel_.gamma == pytest.approx(gamma * 1e-6)
+
+
+def test_default_spectral_knn_affinity_is_scale_invariant(wine) -> None:
+    X, _ = wine
+    a = SpectralClustering(3, random_state=0).fit(X)
+    b = SpectralClustering(3, random_state=0).fit(1000.0 * X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert a.kernel_ == "nearest_neighbors" and a.n_neighbors_ == 10
 
 
 @pytest.mark.parametrize("cls", [KernelMDS, LaplacianEmbedding], ids=lambda c: c.__name__)

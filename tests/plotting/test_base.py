@@ -23,3 +23,26 @@ def test_plot_errors() -> None:
         plotting.plot_clusters(np.zeros((4, 3)))
     with pytest.raises(ValueError, match="labels has 3 entries but X has 4 rows"):
         plotting.plot_clusters(np.zeros((4, 2)), [0, 1, 2])
+
+
+def test_plot_clusters_legend_counts_points_and_noise_is_grey_crosses() -> None:
+    X, y = datasets.make_three_moons(random_state=0)
+    labels = y.copy()
+    labels[:7] = -1
+    ax = plotting.plot_clusters(X, labels, legend=True, legend_title="cluster (points)")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    counts = np.bincount(labels[labels >= 0])
+    assert texts == [f"{k} ({n})" for k, n in enumerate(counts)] + ["noise (7)"]
+    assert ax.get_legend().get_title().get_text() == "cluster (points)"
+    clusters, noise = ax.collections
+    np.testing.assert_allclose(clusters.get_offsets(), X[7:])
+    np.testing.assert_allclose(noise.get_offsets(), X[:7])
+    np.testing.assert_allclose(noise.get_facecolors()[0][:3], [0.55] * 3)
+    assert plotting.plot_clusters(X, y).get_legend() is None  # legend only when asked
+
+
+def test_plot_clusters_legend_sums_labels_beyond_twenty() -> None:
+    X = np.c_[np.arange(30.0), np.zeros(30)]
+    ax = plotting.plot_clusters(X, [f"g{i:02d}" for i in range(30)], legend=True)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(texts) == 20 and texts[0] == "g00 (1)" and texts[-1] == "11 more (11)"

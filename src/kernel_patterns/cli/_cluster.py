@@ -29,8 +29,8 @@ METHODS: dict[str, type[Any]] = {
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
     p.add_argument("--method", required=True, choices=sorted(METHODS))
-    p.add_argument("--n-clusters", type=int, help="number of clusters (GP: optional; it finds "
-                   "the count itself otherwise)")
+    p.add_argument("--n-clusters", type=int, help="number of clusters (default 8 for the k-means "
+                   "and spectral methods, as scikit-learn; GP finds the count itself)")
     common.add_input_arguments(p)
 
 
@@ -67,23 +67,68 @@ def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
         return PCA(n_components=2).fit_transform(X), "PCA view"
 
 
-def cluster_figures(tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any) -> list[Path]:
-    figs = []
+def cluster_figures(
+    tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any,
+    truth: np.ndarray | None = None, truth_name: str | None = None,
+) -> dict[Path, str]:
+    """The figures (each with a caption): the clusters with a legend, beside the truth when
+    given; for GP the variance landscape (2-D) and the dendrogram of its hierarchy."""
+    from .._mpl import pyplot
+
+    figs: dict[Path, str] = {}
     V, how = view_2d(X, est)
     gp = est if isinstance(est, GPClustering) else None
     centers = gp.equilibria_ if gp is not None and how == "features" else None
-    ax = plotting.plot_clusters(V, labels, centers=centers,
-                                title=f"{type(est).__name__}: {len(np.unique(labels))} "
-                                f"clusters ({how})")
-    figs.append(plotting.save_figure(ax, tmp / "clusters.png"))
+    k = len(np.unique(labels[labels != -1]))
+    found = f"{type(est).__name__}: {k} clusters ({how})"
+    if truth is None:
+        ax = plotting.plot_clusters(V, labels, centers=centers, title=found, legend=True,
+                                    legend_title="cluster (points)")
+        caption = f"clusters.png: {found}, legend of cluster sizes"
+    else:
+        fig, (left, right) = pyplot().subplots(1, 2, figsize=(12, 4.8))
+        plotting.plot_clusters(V, labels, ax=left, centers=centers, title=found, legend=True,
+                               legend_title="cluster (points)")
+        plotting.plot_clusters(V, truth, ax=right, title=f"truth: '{truth_name}'",
+                               legend=True, legend_title=f"{truth_name} (points)")
+        fig.tight_layout()
+        ax = left
+        caption = (f"clusters.png: left, {found}, legend of cluster sizes; right, the same "
+                   f"points coloured by the truth '{truth_name}'")
+    if np.any(labels == -1):
+        caption += f"; {int(np.sum(labels == -1))} noise points (label -1) as grey crosses"
+    figs[plotting.save_figure(ax, tmp / "clusters.png")] = caption
     if gp is not None:  # the GP result objects draw the landscape and the hierarchy
         if X.shape[1] == 2:
-            ax = plotting.plot_variance_landscape(gp, X, labels=labels)
-            figs.append(plotting.save_figure(ax, tmp / "variance_landscape.png"))
+            ax = plotting.plot_variance_landscape(gp, X, labels=labels,
+                                                  title="GP variance landscape σ²(x)")
+            figs[plotting.save_figure(ax, tmp / "variance_landscape.png")] = (
+                "variance_landscape.png: σ² of the fitted GP, the level contour (solid), "
+                "stable equilibrium points (red crosses)")
         if len(gp.hierarchy_):
-            ax = plotting.plot_hierarchy(gp)
-            figs.append(plotting.save_figure(ax, tmp / "hierarchy.png"))
+            figs[plotting.save_figure(_dendrogram(gp), tmp / "hierarchy.png")] = (
+                "hierarchy.png: equilibrium points merging at their saddle levels; the dashed "
+                "line is the level the clusters are cut at")
     return figs
+
+
+def _dendrogram(gp: GPClustering) -> Any:
+    """The GP hierarchy with a title and its leaves named by cluster and basin size."""
+    ax = plotting.plot_hierarchy(gp, title=f"GP hierarchy: {gp.n_clusters_} clusters at "
+                                 f"level {gp.level_:.4g}")
+    seps = gp.landscape_.to_pandas()
+    names = []
+    for tick in ax.get_xticklabels():
+        text = tick.get_text()
+        if not text.isdigit() or int(text) >= len(seps):
+            return ax  # not leaf indices (e.g. too many leaves to label): leave as drawn
+        row = seps.iloc[int(text)]
+        lab = int(row["label"])
+        names.append(f"{'noise' if lab == -1 else f'cluster {lab}'} (n={int(row['size'])})")
+    if names:
+        ax.set_xticks(ax.get_xticks(), names, rotation=90, fontsize="small")
+        ax.set_xlabel("stable equilibrium points: cluster (training points in the basin)")
+    return ax
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -113,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
                 frame[f"p_{k}"] = resp[:, k]
         frame.to_csv(tmp / "labels.csv", index=False)
         with timer("figures"):
-            figs = cluster_figures(tmp, X, labels, est)
+            figs = cluster_figures(tmp, X, labels, est, table.labels, table.label_name)
         result: dict[str, Any] = {
             "n_clusters": len(np.unique(labels)),
             "cluster_sizes": common.sizes(labels),
@@ -128,7 +173,7 @@ def _run(args: argparse.Namespace) -> int:
         if "scores" in summary:
             sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
         common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
-                      summary, figs, sections)
+                      summary, list(figs), sections, captions=figs)
     print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..io import write_json_atomic, write_text_atomic
-from ..kernels import make_kernel
+from ..kernels import KERNELS, make_kernel
 from ._io import Table, check_output, parse_params, read_table
 from ._registry import UsageError
 from ._report import render_report
@@ -23,7 +24,9 @@ def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> No
     if label:
         p.add_argument("--label-column", help="ground-truth column to score against "
                        "(excluded from the features)")
-    p.add_argument("--id-column", help="column of row identifiers (default: row numbers)")
+    p.add_argument("--id-column", help="column of row identifiers, carried into the outputs "
+                   "(default: a column named id/ID/rownames, else the first text column of "
+                   "unique values, else row numbers)")
     p.add_argument("--scale", choices=["minmax", "standard", "none"], default="minmax",
                    help="feature scaling: minmax to [0, 1] (default, the GP paper's), "
                    "standard (zero mean, unit variance) or none")
@@ -31,9 +34,12 @@ def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> No
                    help="drop rows with missing values (counted in the summary) instead of "
                    "failing")
     p.add_argument("--kernel", help="kernel name: rbf, gp, linear, polynomial, cosine, ... "
-                   "(default: the method's own)")
+                   "(default: the method's own: rbf for the k-means methods, the "
+                   "k-nearest-neighbour graph 'nearest_neighbors' for spectral, chosen from "
+                   "the data for gp)")
     p.add_argument("--kernel-param", action="append", metavar="KEY=VALUE",
-                   help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable)")
+                   help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable); "
+                   "without --kernel, of the method's default kernel")
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="any other parameter of the estimator, e.g. beta=0.6 (repeatable)")
     p.add_argument("--random-state", type=int, default=0, help="seed (default 0)")
@@ -62,12 +68,30 @@ def build_estimator(
     if "random_state" in valid:
         params["random_state"] = args.random_state
     kparams = parse_params(args.kernel_param, "--kernel-param")
-    if args.kernel is not None:
+    kernel = args.kernel
+    if kernel is None and kparams:  # parameters of the method's default kernel (a name)
+        kernel = valid.get("kernel")
+        if not isinstance(kernel, str):
+            raise UsageError(f"{name} chooses its kernel from the data; name the kernel the "
+                             "--kernel-param values are for with --kernel (e.g. --kernel gp)")
+    if kernel is not None:
         if "kernel" not in valid:
             raise UsageError(f"{name} takes no kernel")
-        params["kernel"] = make_kernel(args.kernel, kparams or None)
-    elif kparams:
-        raise UsageError("--kernel-param needs --kernel")
+        if isinstance(kernel, str) and kernel.lower() not in KERNELS:
+            # an affinity the estimator builds itself (SpectralClustering's default
+            # 'nearest_neighbors'): passed on by name, its parameter is --param n_neighbors
+            if kparams:
+                raise UsageError(
+                    f"{name}'s kernel {kernel!r} (a k-nearest-neighbour graph) takes no "
+                    "--kernel-param; use --kernel rbf with --kernel-param gamma=..., or "
+                    "--param n_neighbors=..."
+                )
+            params["kernel"] = kernel
+        else:
+            try:
+                params["kernel"] = make_kernel(kernel, kparams or None)
+            except TypeError as exc:  # an unknown keyword of the kernel class
+                raise UsageError(f"--kernel-param: {exc}") from None
     extra = parse_params(args.param, "--param")
     unknown = sorted(set(extra) - set(valid))
     if unknown:
@@ -81,15 +105,27 @@ def build_estimator(
 
 
 def read_input(
-    args: argparse.Namespace, path: str, timer: Timer, label_column: str | None
+    args: argparse.Namespace, path: str, timer: Timer, label_column: str | None,
+    label_option: str = "--label-column",
 ) -> tuple[Table, Any, np.ndarray]:
     """Read the command's table (``--columns``, ``--id-column``, ``--drop-na``) and scale its
-    features (``--scale``): the table, the fitted scaler and the scaled features."""
+    features (``--scale``): the table, the fitted scaler and the scaled features. Columns left
+    out of the features and a guessed id column are told in one line on stderr."""
     with timer("read"):
         table = read_table(path, columns=args.columns, label_column=label_column,
-                           id_column=args.id_column, drop_na=args.drop_na)
+                           id_column=args.id_column, drop_na=args.drop_na,
+                           label_option=label_option)
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
+    notes = []
+    if table.dropped_columns:
+        notes.append("left out of the features: " + ", ".join(
+            f"'{c}' ({why})" for c, why in table.dropped_columns.items()))
+    if args.id_column is None and table.id_column is not None:
+        notes.append(f"row ids from column '{table.id_column}'")
+    if notes:
+        prog = " ".join(filter(None, ["kernel-patterns", getattr(args, "command", None)]))
+        print(f"{prog}: note: {'; '.join(notes)}", file=sys.stderr)
     return table, scaler, X
 
 
@@ -102,7 +138,7 @@ def make_summary(
         "command": command,
         "method": args.method,
         "input": input_summary(table, path, args.scale) | input_extra,
-        "parameters": json_params(est),
+        "parameters": json_params(est) | fitted_kernel(est),
         "result": result,
         "timings_seconds": timer.times,
     }
@@ -123,6 +159,13 @@ def json_params(est: Any) -> dict[str, Any]:
     return out
 
 
+def fitted_kernel(est: Any) -> dict[str, str]:
+    """``{"kernel_": repr}`` of the kernel a fitted estimator used (chosen from the data when
+    none was given), or nothing."""
+    kernel = getattr(est, "kernel_", None)
+    return {} if kernel is None else {"kernel_": repr(kernel)}
+
+
 def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
     return {
         "file": str(path),
@@ -130,6 +173,8 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
         "n_rows_dropped": int(table.n_dropped),
         "dropped_rows": table.dropped_rows[:100],
         "features": table.feature_names,
+        "dropped_columns": table.dropped_columns,
+        "id_column": table.id_column,
         "label_column": table.label_name,
         "scale": scale,
     }
@@ -138,13 +183,15 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
 def finish(
     tmp: Path, title: str, summary: dict[str, Any], figures: list[Path],
     sections: list[tuple[str, dict[str, Any]]] | None = None,
+    captions: dict[Path, str] | None = None,
 ) -> None:
     """Write summary.json and report.html into the staged folder (``sections`` default to the
-    summary's result and parameters)."""
+    summary's result and parameters; ``captions`` describe figures)."""
     if sections is None:
         sections = [("Result", summary["result"]), ("Parameters", summary["parameters"])]
     write_json_atomic(tmp / "summary.json", summary)
-    write_text_atomic(tmp / "report.html", render_report(title, summary, figures, sections))
+    write_text_atomic(tmp / "report.html",
+                      render_report(title, summary, figures, sections, captions))
 
 
 class Timer:

@@ -45,7 +45,8 @@ def _run(args: argparse.Namespace) -> int:
         frame.to_csv(tmp / "embedding.csv", index=False)
         V = E[:, :2] if E.shape[1] >= 2 else np.c_[E[:, 0], np.zeros(len(E))]
         ax = plotting.plot_clusters(V, table.labels, title=f"{type(est).__name__} of "
-                                    f"{Path(args.input).name}")
+                                    f"{Path(args.input).name}", legend=True,
+                                    legend_title=f"{table.label_name} (points)")
         figs = [plotting.save_figure(ax, tmp / "embedding.png")]
         result: dict[str, Any] = {"n_components": int(E.shape[1])}
         for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",

@@ -1,15 +1,22 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
 * CSV, TSV and Parquet (pandas); the input file is only ever read.
-* Every problem with the file (missing, empty, header only, unknown or non-numeric columns,
-  NaN rows) is a :class:`UsageError` naming it: exit code 2, one line, no traceback.
+* Every problem with the file (missing, empty, header only, unknown columns, non-numeric
+  columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
+  one line, no traceback.
+* Without ``--columns`` the features are the numeric columns; text columns and integer row
+  numbers (1..n or 0..n-1, as R's ``rownames``) are left out and named in
+  :attr:`Table.dropped_columns`. Without ``--id-column`` a column named id/ID/rownames, else
+  the first text column of unique values, is the id column.
 * Outputs are staged in a temporary folder beside ``--out`` and renamed into place at the end,
   so a failure leaves no partial output; an existing ``--out`` is replaced only with ``--force``.
+  Files and the folder get the modes the user's umask gives (0644 and 0755 under umask 022).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -36,6 +43,8 @@ class Table:
     label_name: str | None = None
     n_dropped: int = 0
     dropped_rows: list[Any] = field(default_factory=list)
+    id_column: str | None = None
+    dropped_columns: dict[str, str] = field(default_factory=dict)
 
 
 def read_frame(path: str | Path) -> Any:
@@ -91,18 +100,32 @@ def read_table(
     id_column: str | None = None,
     drop_na: bool = False,
     min_rows: int = 2,
+    label_option: str = "--label-column",
 ) -> Table:
-    """Read features (``columns``, default: every column but the label and id columns)."""
+    """Read features (``columns``, default: every numeric column but the label, the id and
+    row-number columns); ``label_option`` is the flag named when ``label_column`` is unknown."""
     df = read_frame(path)
-    for opt, col in (("--label-column", label_column), ("--id-column", id_column)):
+    for opt, col in ((label_option, label_column), ("--id-column", id_column)):
         if col is not None and col not in df.columns:
             raise UsageError(
                 f"{opt} '{col}' is not a column of the input; columns are {list(df.columns)}"
             )
-    excluded = {c for c in (label_column, id_column) if c is not None}
     wanted = _split_names(columns)
+    if id_column is None:
+        id_column = _guess_id_column(df, {label_column, *(wanted or [])})
+    excluded = {c for c in (label_column, id_column) if c is not None}
+    dropped_cols: dict[str, str] = {}
     if wanted is None:
-        wanted = [c for c in df.columns if c not in excluded]
+        wanted = []
+        for c in df.columns:
+            if c in excluded:
+                continue
+            if not _is_numeric(df[c]):
+                dropped_cols[str(c)] = "not numeric"
+            elif _is_row_number(df[c]):
+                dropped_cols[str(c)] = "row numbers"
+            else:
+                wanted.append(c)
     else:
         missing = [c for c in wanted if c not in df.columns]
         if missing:
@@ -112,7 +135,8 @@ def read_table(
         if clash:
             raise UsageError(f"column(s) {clash} cannot be both a feature and the label/id")
     if not wanted:
-        raise UsageError("no feature columns left to use")
+        raise UsageError("no numeric feature columns left to use"
+                         + (f" (left out: {dropped_cols})" if dropped_cols else ""))
     feats = df[wanted]
     bad = [c for c in wanted if not _is_numeric(feats[c])]
     if bad:
@@ -141,8 +165,38 @@ def read_table(
     if X.shape[0] < min_rows:
         raise UsageError(f"only {X.shape[0]} usable row(s); at least {min_rows} are needed")
     return Table(X=X, feature_names=[str(c) for c in wanted], ids=ids,
-                 id_name=id_column or "row", labels=labels, label_name=label_column,
-                 n_dropped=n_bad if drop_na else 0, dropped_rows=dropped)
+                 id_name=str(id_column) if id_column else "row", labels=labels,
+                 label_name=label_column, n_dropped=n_bad if drop_na else 0,
+                 dropped_rows=dropped, id_column=str(id_column) if id_column else None,
+                 dropped_columns=dropped_cols)
+
+
+_ID_NAMES = {"id", "rownames"}
+
+
+def _guess_id_column(df: Any, taken: set[Any]) -> Any:
+    """A column named id/ID/rownames, else the first text column whose values are all
+    different (a name per row), else None; columns in ``taken`` are not candidates."""
+    free = [c for c in df.columns if c not in taken]
+    for c in free:
+        if str(c).strip().lower() in _ID_NAMES:
+            return c
+    for c in free:
+        col = df[c]
+        if not _is_numeric(col) and not col.isna().any() and col.nunique() == len(col) > 1:
+            return c
+    return None
+
+
+def _is_row_number(series: Any) -> bool:
+    """An integer column 1..n or 0..n-1 in order: row numbers (R's ``rownames``), no feature."""
+    import pandas as pd
+
+    if not pd.api.types.is_integer_dtype(series) or len(series) < 2:
+        return False
+    values = series.to_numpy()
+    return bool(values[0] in (0, 1) and np.array_equal(values, np.arange(len(values))
+                                                        + values[0]))
 
 
 def _row_name(i: Any, ids: np.ndarray) -> Any:
@@ -163,16 +217,41 @@ def check_output(out: str | Path, force: bool = False) -> Path:
         raise UsageError(f"--out '{target}' exists and is not a folder")
     if target.exists() and not force:
         raise UsageError(f"output folder '{target}' exists; pass --force to replace it")
+    parent = target.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"output folder '{target}' cannot be written: '{parent}' is a file")
+    try:  # a probe: the folder must accept a new entry (os.access is no proof for root)
+        os.rmdir(tempfile.mkdtemp(prefix=".kernel-patterns-probe.", dir=parent))
+    except OSError as exc:
+        raise UsageError(f"output folder '{target}' cannot be written: creating a folder in "
+                         f"'{parent}' failed ({exc.strerror or type(exc).__name__})") from None
     return target
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
 def staged_output(out: str | Path, force: bool = False) -> Iterator[Path]:
-    """Yield a temporary folder; on success it replaces ``out``, on failure it is removed."""
+    """Yield a temporary folder; on success it replaces ``out``, on failure it is removed.
+
+    The folder gets mode 0o777 minus the umask, like ``mkdir``, not mkdtemp's 0o700.
+    """
     target = check_output(out, force)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial",
+                                    dir=target.parent))
+    except OSError as exc:
+        raise UsageError(f"output folder '{target}' cannot be written "
+                         f"({exc.strerror or type(exc).__name__})") from None
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())
         yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +41,10 @@ def render_report(
     summary: dict[str, Any],
     figures: Sequence[Path],
     sections: Sequence[tuple[str, dict[str, Any]]] = (),
+    captions: Mapping[Path, str] | None = None,
 ) -> str:
-    """The HTML text: ``sections`` as key/value tables, ``figures`` (PNG) inlined as base64."""
+    """The HTML text: ``sections`` as key/value tables, ``figures`` (PNG) inlined as base64,
+    each with its caption from ``captions`` (default: its file name), also its alt text."""
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
              f"<h1>{html.escape(title)}</h1>"]
@@ -52,9 +54,9 @@ def render_report(
         parts.append("<h2>Figures</h2>")
     for fig in figures:
         data = base64.b64encode(Path(fig).read_bytes()).decode("ascii")
-        name = html.escape(Path(fig).name)
-        parts.append(f"<figure><img alt='{name}' src='data:image/png;base64,{data}'>"
-                     f"<figcaption>{name}</figcaption></figure>")
+        text = html.escape((captions or {}).get(Path(fig), Path(fig).name), quote=True)
+        parts.append(f"<figure><img alt='{text}' src='data:image/png;base64,{data}'>"
+                     f"<figcaption>{text}</figcaption></figure>")
     parts.append("<h2>Summary (JSON)</h2><pre>"
                  + html.escape(json.dumps(summary, indent=2, default=str)) + "</pre>")
     parts.append("</body></html>\n")

@@ -26,6 +26,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     Parameters
     ----------
     n_clusters : int, default=8
+        As scikit-learn's ``KMeans`` and every estimator here that needs a count;
+        :class:`~kernel_patterns.GPClustering` finds its own.
     kernel : str, Kernel or callable, default="rbf"
         A kernel object, a name (``"rbf"``, ``"linear"``, ``"geodesic"``, ... with
         ``kernel_params``), ``"precomputed"`` (then ``X`` is the square kernel matrix, checked

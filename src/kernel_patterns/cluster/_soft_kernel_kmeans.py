@@ -143,6 +143,8 @@ class SoftKernelKMeans(_KernelKMeansBase):
     Parameters
     ----------
     n_clusters : int, default=8
+        As scikit-learn's ``KMeans`` and every estimator here that needs a count;
+        :class:`~kernel_patterns.GPClustering` finds its own.
     kernel : str, Kernel or callable, default="rbf"
         As in :class:`KernelKMeans`; ``GeodesicKernel(n_neighbors=...)`` (or ``"geodesic"``
         with ``kernel_params``) gives the paper's method.

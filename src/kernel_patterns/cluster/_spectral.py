@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._eigen import top_eigenpairs
+from .._eigen import EIGEN_SOLVERS, top_eigenpairs
 from .._graph import (
     build_fit_operator,
     check_affinity,
@@ -51,6 +51,7 @@ from ..kernels import (
     is_precomputed,
     make_kernel,
 )
+from ._spectral_affinity import KNN_KERNELS, is_knn_kernel, knn_operator, knn_rows
 from ._spectral_assign import _assign_labels_and_state
 from ._spectral_extension import (
     KernelRowProducts,
@@ -61,7 +62,7 @@ from ._spectral_extension import (
 )
 
 MATRICES = ("K", "random_walk", "normalized", "laplacian")
-ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold")
+ASSIGNMENTS = ("recluster", "eigenvector", "qr", "threshold", "discretize")
 
 #: eigenvalues this close (relative) to the trivial one count as trivial (graph components).
 _TRIVIAL_RTOL = 1e-8
@@ -81,6 +82,7 @@ def _spectral_eigen(
     random_state: Any = None,
     tol: float = 0.0,
     components: str = "n_components",
+    eigen_solver: str = "auto",
 ) -> tuple[FloatArray, FloatArray, FloatArray, int, FloatArray | None]:
     """Eigenpairs of the chosen matrix, never materialising it.
 
@@ -119,11 +121,12 @@ def _spectral_eigen(
         if fast is not None:
             return fast[0], fast[1], fast[0], 0, None
         w, V = top_eigenpairs(op.matmat, n, n_vectors, dtype=op.dtype,
-                              random_state=random_state, tol=tol)
+                              random_state=random_state, tol=tol, solver=eigen_solver)
         return w, V, w, 0, None
     what = f"matrix={matrix!r}"
     degrees = check_affinity(op, what)
-    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol,
+              "solver": eigen_solver}
     if matrix == "laplacian":
         mm, sigma = shifted_laplacian_matmat(op, degrees)
         U = component_basis(op, np.ones(n))
@@ -214,24 +217,45 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_clusters : int, default=2
-    kernel : Kernel, str or callable, default="rbf"
-        The affinity; ``"precomputed"`` means ``X`` is the (dense or scipy.sparse) N × N
-        affinity matrix itself.
+    n_clusters : int, default=8
+        The one default of every estimator here that needs a count (KernelKMeans,
+        SoftKernelKMeans, SpectralClustering), as scikit-learn's ``KMeans`` and
+        ``SpectralClustering``; :class:`~kernel_patterns.GPClustering` finds its own count.
+    kernel : Kernel, str or callable, default="nearest_neighbors"
+        The affinity. ``"nearest_neighbors"`` (the default): the symmetrised k-nearest-neighbour
+        connectivity graph ``½ (C + Cᵀ)`` of scikit-learn's
+        ``SpectralClustering(affinity="nearest_neighbors")``, sparse, with a width that is
+        local by construction (one rule for all data: it keeps the structure of real data in
+        30-64 dimensions where any single RBF width isolates outliers; see
+        ``benchmarks/results/real.md``). ``"precomputed_nearest_neighbors"``: the same graph
+        from ``X`` given as the N × N distance matrix (dense or a sparse distance graph).
+        ``"precomputed"``: ``X`` is the (dense or scipy.sparse) N × N affinity matrix itself.
+        Any other kernel (``"rbf"`` with its data-driven width, a :class:`Kernel`, a callable)
+        gives the book's dense kernel matrix K.
     kernel_params : dict, default=None
-        Parameters of a named kernel or a callable.
+        Parameters of a named kernel or a callable (not used by the k-NN affinities, whose
+        one parameter is ``n_neighbors``).
+    n_neighbors : int, default=10
+        Neighbours per point of the k-NN affinities (capped at n_samples); ignored otherwise.
     matrix : {"K", "random_walk", "normalized", "laplacian"}, default="normalized"
         Top eigenvectors of K, of D⁻¹K, of D^-½KD^-½ (Remark 8.23), or the bottom eigenvectors
         of the Laplacian L = D − K (the book's K − D with the sign turned so that it is PSD).
-    assign : {"recluster", "eigenvector", "qr", "threshold"}, default="recluster"
+    assign : {"recluster", "eigenvector", "qr", "threshold", "discretize"}, \
+            default="recluster"
         ``"recluster"``: k-means on the rows of V_N (rows renormalised for "normalized" and
         "K", as Ng, Jordan & Weiss do); ``"eigenvector"``: argmax of the rows of V_N √Λ_N;
         ``"qr"``: the QR approach (column-pivoted); ``"threshold"``: two clusters only, split
-        of the leading non-trivial eigenvector at its best 1-D two-means threshold.
+        of the leading non-trivial eigenvector at its best 1-D two-means threshold;
+        ``"discretize"``: Yu & Shi's discrete partition closest to the eigenvectors
+        (scikit-learn's ``assign_labels="discretize"``).
     n_init : int, default=10
         k-means restarts of ``"recluster"``.
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
+    eigen_solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
+        ``"auto"``: a dense ``eigh`` for up to 600 points, else ARPACK, which falls back to
+        a dense solve (up to 8,000 points) or LOBPCG when it does not converge, so that a
+        default run never fails on the eigensolver. The others use that solver only.
     operator : {"auto", "dense", "chunked"}, default="auto"
         Kernel operator of the exact method (see
         :func:`kernel_patterns.kernels.make_operator`).
@@ -258,6 +282,13 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
+    kernel_ : Kernel or str
+        The kernel used, its width resolved from the data (``"rbf"``), or the name of the
+        k-NN affinity.
+    n_neighbors_ : int or None
+        Neighbours per point of the k-NN affinity actually used (None for other kernels).
+    affinity_matrix_ : scipy.sparse array of shape (n_samples, n_samples) or None
+        The k-NN affinity (None for kernel matrices, which are never stored N × N).
     eigenvalues_ : ndarray of shape (n_clusters,)
         Eigenvalues of the chosen matrix (decreasing; increasing for "laplacian").
     embedding_ : ndarray of shape (n_samples, n_clusters)
@@ -270,6 +301,11 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     >>> from kernel_patterns.datasets import make_rings
     >>> from sklearn.metrics import adjusted_rand_score
     >>> X, y = make_rings(random_state=0)
+    >>> adjusted_rand_score(y, SpectralClustering(2, random_state=0).fit_predict(X))
+    1.0
+
+    The book's kernel matrix with a hand-set RBF width:
+
     >>> sc = SpectralClustering(2, kernel="rbf", kernel_params={"gamma": 10.0},
     ...                         random_state=0).fit(X)
     >>> adjusted_rand_score(y, sc.labels_)
@@ -290,10 +326,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "kernel": [Kernel, str, callable],
         "kernel_params": [dict, None],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "matrix": [StrOptions(set(MATRICES))],
         "assign": [StrOptions(set(ASSIGNMENTS))],
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "eigen_tol": [Interval(Real, 0, None, closed="left")],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         **OPERATOR_PARAMETER_CONSTRAINTS,
         **APPROXIMATION_PARAMETER_CONSTRAINTS,
         "random_state": ["random_state"],
@@ -301,14 +339,16 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     def __init__(
         self,
-        n_clusters: int = 2,
+        n_clusters: int = 8,
         *,
-        kernel: Kernel | str | Any = "rbf",
+        kernel: Kernel | str | Any = "nearest_neighbors",
         kernel_params: dict[str, Any] | None = None,
+        n_neighbors: int = 10,
         matrix: str = "normalized",
         assign: str = "recluster",
         n_init: int = 10,
         eigen_tol: float = 0.0,
+        eigen_solver: str = "auto",
         operator: str = "auto",
         dtype: str = "auto",
         approximation: str = "exact",
@@ -319,10 +359,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.n_clusters = n_clusters
         self.kernel = kernel
         self.kernel_params = kernel_params
+        self.n_neighbors = n_neighbors
         self.matrix = matrix
         self.assign = assign
         self.n_init = n_init
         self.eigen_tol = eigen_tol
+        self.eigen_solver = eigen_solver
         self.operator = operator
         self.dtype = dtype
         self.approximation = approximation
@@ -332,9 +374,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
-        # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
-        tags.input_tags.pairwise = is_precomputed(self.kernel)
-        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params)
+        # X is a kernel or distance matrix: cross-validation splits both axes
+        knn_matrix = self.kernel == KNN_KERNELS[1]
+        tags.input_tags.pairwise = is_precomputed(self.kernel) or knn_matrix
+        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params) or knn_matrix
         return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -351,12 +394,23 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(
-            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
-            n_components=self.n_components, landmarks=self.landmarks,
-            random_state=self.random_state,
-        )
+        self._neighbors = None
+        n_neighbors: int | None = None
+        affinity = None
+        if is_knn_kernel(self.kernel):
+            op, self._neighbors, n_neighbors = knn_operator(
+                self, X, self.kernel, self.n_neighbors, kernel_params=self.kernel_params,
+                approximation=self.approximation, dtype=self.dtype,
+            )
+            affinity = getattr(op, "A", None)  # the sparse operator's matrix
+            kernel: Kernel | str = self.kernel
+        else:
+            kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
+            op = build_fit_operator(
+                self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+                n_components=self.n_components, landmarks=self.landmarks,
+                random_state=self.random_state,
+            )
         n = op.n_samples
         k = self.n_clusters
         check_n_clusters(k, n)
@@ -366,7 +420,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             )
         n_vectors = min(k + 1, n)  # one more: tells whether the graph has > k components
         lam, V, solved, n_trivial, scale = _spectral_eigen(
-            op, n_vectors, self.matrix, random_state=self.random_state, tol=self.eigen_tol
+            op, n_vectors, self.matrix, random_state=self.random_state, tol=self.eigen_tol,
+            eigen_solver=self.eigen_solver,
         )
         if self.matrix != "K":
             n_comp = sparse_components(op)
@@ -378,7 +433,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                     f"the affinity graph has {'at least ' if at_least else ''}"
                     f"{n_comp} connected components, more than n_clusters={k}: the leading "
                     "eigenspace is degenerate and the clusters are not determined by it. "
-                    "Widen the kernel or ask for more clusters.",
+                    + ("Raise n_neighbors or ask for more clusters."
+                       if n_neighbors is not None
+                       else "Widen the kernel or ask for more clusters."),
                     UserWarning,
                     stacklevel=2,
                 )
@@ -392,8 +449,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         )
         self._extension_eigenvalues = lam[:n_ext]
         self._assign_state = state
-        self._precomputed = isinstance(kernel, Precomputed)
-        self.kernel_ = op.kernel if op.kernel is not None else kernel
+        self._precomputed = isinstance(kernel, Precomputed) or kernel == KNN_KERNELS[1]
+        self.kernel_ = op.kernel if op.kernel is not None and n_neighbors is None else kernel
+        self.n_neighbors_ = n_neighbors
+        self.affinity_matrix_ = affinity
         self.labels_ = labels
         self.eigenvalues_ = lam[:k]
         self.embedding_ = V[:, :k]
@@ -425,6 +484,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             dtype=[np.float64, np.float32], ensure_all_finite=False,
         )
         check_new_points(Y)
+        if self._neighbors is not None:
+            Y = knn_rows(self._neighbors, Y)
         KB, self_affinity = self._extension(Y)
         rows = new_rows(KB, self._extension_eigenvalues, self.matrix, self_affinity)
         return predict_labels(rows, self._assign_state)
@@ -433,7 +494,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     def _sk_check_instances(cls) -> list[SpectralClustering]:
         return [
             cls(random_state=0),
+            cls(kernel="rbf", random_state=0),
             cls(matrix="laplacian", assign="qr", random_state=0),
-            cls(approximation="nystrom", n_components=20, random_state=0),
+            cls(kernel="rbf", approximation="nystrom", n_components=20, random_state=0),
         ]
-

@@ -1,7 +1,8 @@
 """The assignment rules of spectral clustering (§8.2.3): eigenvectors in, labels out.
 
-Thresholding (two clusters), the QR approach (with column pivoting), the eigenvector approach
-and re-clustering the rows; each also returns what labels new rows the same way
+Thresholding (two clusters), the QR approach (with column pivoting), the eigenvector approach,
+re-clustering the rows and Yu & Shi's discretisation (scikit-learn's
+``assign_labels="discretize"``); each also returns what labels new rows the same way
 (:func:`kernel_patterns.cluster._spectral_extension.predict_labels`).
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 from scipy import linalg
 from sklearn.cluster import KMeans
+from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from .._eigen import localise_degenerate
@@ -59,6 +61,55 @@ def _qr_labels_and_map(V: FloatArray) -> tuple[np.ndarray, FloatArray]:
     return labels, linalg.solve_triangular(R[:, :k], Q.T, lower=False)
 
 
+def _discretize(
+    V: FloatArray, random_state: Any, *, n_iter_max: int = 20
+) -> tuple[np.ndarray, FloatArray, FloatArray]:
+    """Yu & Shi's multiclass discretisation ("Multiclass spectral clustering", ICCV 2003), as
+    scikit-learn's ``discretize`` (BSD; ported so that the rotation is kept for new points).
+
+    The columns are scaled to norm √n (sign: first entry negative) and the rows to unit
+    length; then a discrete partition matrix and a rotation R are alternated (SVD) until the
+    normalised-cut value stops changing. Returns the labels, the column factors and R: a new
+    row v is labelled ``argmax (v · factors / ‖v · factors‖) R``.
+    """
+    rng = check_random_state(random_state)
+    n, k = V.shape
+    norms = np.linalg.norm(V, axis=0)
+    factors = np.sqrt(n) / np.where(norms > 0, norms, 1.0)
+    first = np.sign(V[0] * factors)
+    factors = np.where(first != 0, -factors * first, factors)
+    rows = V * factors
+    rn = np.linalg.norm(rows, axis=1, keepdims=True)
+    rows = rows / np.where(rn > 0, rn, 1.0)
+    rotation = np.zeros((k, k))
+    rotation[:, 0] = rows[rng.randint(n)]
+    c = np.zeros(n)
+    for j in range(1, k):  # rows as orthogonal as possible to the ones picked
+        c += np.abs(rows @ rotation[:, j - 1])
+        rotation[:, j] = rows[c.argmin()]
+    last = 0.0
+    eps = float(np.finfo(np.float64).eps)
+    for _ in range(n_iter_max + 1):
+        labels = np.argmax(rows @ rotation, axis=1)
+        T = np.zeros((k, k))
+        np.add.at(T, labels, rows)  # (partition matrix)ᵀ rows
+        U, S, Vh = np.linalg.svd(T)
+        ncut = 2.0 * (n - S.sum())
+        if abs(ncut - last) < eps:
+            break
+        last = ncut
+        rotation = Vh.T @ U.T
+    return labels.astype(np.int64), factors, rotation
+
+
+def discretize_rows(rows: FloatArray, factors: FloatArray, rotation: FloatArray) -> np.ndarray:
+    """Labels of new embedding rows by a fitted discretisation (:func:`_discretize`)."""
+    R = rows * factors
+    rn = np.linalg.norm(R, axis=1, keepdims=True)
+    R = R / np.where(rn > 0, rn, 1.0)
+    return np.argmax(R @ rotation, axis=1).astype(np.int64)
+
+
 def _assign_labels_and_state(
     vectors: FloatArray,
     solved: FloatArray,
@@ -81,6 +132,9 @@ def _assign_labels_and_state(
         return labels, state
     if assign == "qr":
         labels, state["map"] = _qr_labels_and_map(V)
+        return labels, state
+    if assign == "discretize":
+        labels, state["factors"], state["rotation"] = _discretize(V, random_state)
         return labels, state
     if assign == "eigenvector":
         # W = V_N √Λ_N, argmax of each row. Within a (numerically) degenerate eigenspace the

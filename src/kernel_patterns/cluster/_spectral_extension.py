@@ -32,6 +32,7 @@ from scipy import sparse
 
 from .._validation import FloatArray
 from ..kernels import Kernel, KernelOperator, LowRankKernelOperator, check_kernel_input
+from ._spectral_assign import discretize_rows
 
 #: bytes of kernel rows evaluated at once for new points.
 _BLOCK_BYTES = 64 * 1024**2
@@ -137,6 +138,8 @@ def predict_labels(rows: FloatArray, state: dict[str, Any]) -> np.ndarray:
     R = rows[:, :k]
     if kind == "qr":
         return np.argmax(np.abs(R @ state["map"].T), axis=1).astype(np.int64)
+    if kind == "discretize":
+        return discretize_rows(R, state["factors"], state["rotation"])
     if kind == "eigenvector":
         return np.argmax((R @ state["rotation"]) * state["weights"], axis=1).astype(np.int64)
     if state["normalize_rows"]:

@@ -15,7 +15,13 @@ uses only the public names of :mod:`kernel_patterns.kernels` and
 * :func:`nystrom_features`, :func:`nystrom_kmeans`, :func:`dask_kmeans` — Nyström kernel
   k-means of a Dask array with ``map_blocks``: data, features and labels stay on the workers.
 * :func:`gp_flow`, :func:`gp_predict` — GP-variance clustering's flow (eq. 4.2) partition by
-  partition, the fitted variance model broadcast to the workers.
+  partition, the fitted variance model shared by the workers.
+
+Losing a worker costs time, not the result (``_resilience``): everything the workers hold is
+recomputable (tasks with lineage, never ``scatter``), a task the scheduler gives up on is
+re-submitted at most ``max_retries`` times (then :class:`WorkerLostError` names the lost
+workers), and a scheduler gone for ``timeout`` seconds is a :class:`SchedulerLostError`;
+both are set with :func:`dask_backend`.
 * :func:`make_moons` — two moons generated on the workers, block by block.
 
 Dask is imported on first use; without it, those calls raise an ImportError naming the extra.
@@ -28,6 +34,7 @@ from ._gp import DaskFlowResult, gp_flow, gp_predict
 from ._kmeans import DaskKMeansResult, dask_kmeans, nystrom_kmeans
 from ._nystrom import DaskNystromOperator, NystromMap, fit_nystrom_map, nystrom_features
 from ._operator import DaskKernelOperator
+from ._resilience import SchedulerLostError, WorkerLostError
 
 __all__ = [
     "INSTALL_HINT",
@@ -36,6 +43,8 @@ __all__ = [
     "DaskKernelOperator",
     "DaskNystromOperator",
     "NystromMap",
+    "SchedulerLostError",
+    "WorkerLostError",
     "dask_backend",
     "dask_kmeans",
     "fit_nystrom_map",

@@ -16,7 +16,13 @@ from typing import Any
 
 from .._validation import check_matrix
 from ..kernels import Kernel, KernelOperator, resolve_dtype, use_operator_backend
-from ._client import ACTIVE_BACKEND, DaskBackend, check_client
+from ._client import (
+    ACTIVE_BACKEND,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    DaskBackend,
+    check_client,
+)
 from ._operator import DaskKernelOperator, resident_fits
 
 
@@ -47,7 +53,7 @@ def _operator_on(backend: DaskBackend) -> Any:
 
             return DaskNystromOperator(
                 kernel, Xv, n_components, rank=rank, landmarks=landmarks, dtype=dt,
-                random_state=random_state, client=backend.client,
+                random_state=random_state, client=backend.client, n_blocks=backend.n_blocks,
             )
         if operator == "chunked":
             resident: bool | str = False
@@ -65,7 +71,12 @@ def _operator_on(backend: DaskBackend) -> Any:
 
 @contextmanager
 def dask_backend(
-    client: Any, *, resident: bool | str = "auto", n_blocks: int | None = None
+    client: Any,
+    *,
+    resident: bool | str = "auto",
+    n_blocks: int | None = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> Iterator[Any]:
     """Run the estimators' kernel operators on a Dask cluster inside a ``with`` block.
 
@@ -80,6 +91,14 @@ def dask_backend(
         not fit) and ``operator="chunked"`` never does.
     n_blocks : int, default=None
         Row blocks per operator (default: one per worker thread at least, ≤ 256 MB each).
+    max_retries : int, default=3
+        A worker that dies costs time, not the result: what it held is recomputed from its
+        lineage, and a task the scheduler gives up on is re-submitted, at most
+        ``max_retries`` times per task; beyond, :class:`WorkerLostError` names the lost
+        workers. Applies to every distributed call inside the block.
+    timeout : float, default=60
+        Seconds without a connection to the scheduler before :class:`SchedulerLostError`
+        (the run stops with a clear error instead of waiting for ever).
 
     Yields
     ------
@@ -103,7 +122,12 @@ def dask_backend(
     client = check_client(client)
     if resident not in (True, False, "auto"):
         raise ValueError(f"resident must be True, False or 'auto'; got {resident!r}.")
-    backend = DaskBackend(client=client, resident=resident, n_blocks=n_blocks)
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        raise ValueError(f"max_retries must be an integer >= 0; got {max_retries!r}.")
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise ValueError(f"timeout must be a number of seconds > 0; got {timeout!r}.")
+    backend = DaskBackend(client=client, resident=resident, n_blocks=n_blocks,
+                          max_retries=max_retries, timeout=float(timeout))
     token = ACTIVE_BACKEND.set(backend)
     try:
         with use_operator_backend(_operator_on(backend)):

@@ -13,6 +13,9 @@ from types import ModuleType
 from typing import Any
 
 INSTALL_HINT = "pip install kernel-patterns[distributed]"
+#: re-submissions of a lost task, and seconds without a scheduler (``dask_backend`` defaults).
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_TIMEOUT = 60.0
 
 
 def import_distributed() -> ModuleType:
@@ -48,11 +51,17 @@ class DaskBackend:
         :class:`~kernel_patterns.distributed.DaskKernelOperator`).
     n_blocks : int or None
         Row blocks per operator (None: a default from the cluster and the matrix size).
+    max_retries : int
+        Re-submissions of a task lost with a worker before ``WorkerLostError``.
+    timeout : float
+        Seconds without a scheduler before ``SchedulerLostError``.
     """
 
     client: Any
     resident: bool | str = "auto"
     n_blocks: int | None = None
+    max_retries: int = DEFAULT_MAX_RETRIES
+    timeout: float = DEFAULT_TIMEOUT
 
 
 #: the backend set by ``dask_backend`` in this context (thread / task local).

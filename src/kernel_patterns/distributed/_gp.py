@@ -1,12 +1,13 @@
 """GP-variance clustering's flow (eq. 4.2) partition by partition on Dask workers.
 
 The fitted variance model (:class:`~kernel_patterns.cluster.gp.GPVarianceModel`:
-kernel, training points and Cholesky factor; a picklable dataclass) is broadcast once to
-every worker with ``client.scatter(model, broadcast=True)``; each partition of the points
-descends σ² with the existing batched solver
-:func:`~kernel_patterns.cluster.gp.flow_to_equilibria`. The driver then merges the
-partitions' SEPs with the solver's own rule: a SEP within ``merge_radius`` length scales of
-one already known joins it, otherwise it is new.
+kernel, training points and Cholesky factor; a picklable dataclass) is sent once, as a task
+the scheduler can recompute (not ``client.scatter``: scattered data dies with its worker and
+takes every task that reads it along), and the workers fetch it from each other; each
+partition of the points (sent inside its own task, or a Dask array's block) descends σ²
+with the existing batched solver :func:`~kernel_patterns.cluster.gp.flow_to_equilibria`.
+The driver then merges the partitions' SEPs with the solver's own rule: a SEP within
+``merge_radius`` length scales of one already known joins it, otherwise it is new.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import inspect
 import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -23,6 +25,7 @@ from .._validation import FloatArray, check_matrix
 from ..cluster.gp import GPVarianceModel, flow_to_equilibria
 from ._client import check_client, worker_threads
 from ._nystrom import _check_dask_X, _is_dask
+from ._resilience import Shared, gather
 
 
 @dataclass
@@ -83,17 +86,38 @@ def _merge_seps(
     return equilibria, np.concatenate(assignment).astype(np.intp)
 
 
-def _partition_futures(X: Any, client: Any, n_partitions: int | None) -> tuple[list[Any], int]:
-    """Futures of the row partitions of ``X`` (numpy: scattered; Dask: its blocks)."""
+def _partitions(X: Any, client: Any, n_partitions: int | None) -> tuple[list[Any], int]:
+    """The row partitions of ``X``: numpy slices (each sent inside its own task, so the
+    scheduler can recompute it) or, for a Dask array, a :class:`Shared` per block (its
+    graph is the lineage)."""
     if _is_dask(X):
         Xd = _check_dask_X(X)
-        return list(client.compute(Xd.to_delayed().ravel().tolist())), int(Xd.shape[1])
+        blocks = Xd.to_delayed().ravel().tolist()
+        return [Shared(client, make=partial(client.compute, b)) for b in blocks], int(
+            Xd.shape[1])
     Xv = check_matrix(X, "X")
     n = Xv.shape[0]
     p = n_partitions or sum(worker_threads(client).values())
     edges = np.linspace(0, n, min(int(p), n) + 1).round().astype(int)
-    parts = [Xv[a:b] for a, b in itertools.pairwise(edges)]
-    return list(client.scatter(parts, hash=False)), int(Xv.shape[1])
+    return [Xv[a:b] for a, b in itertools.pairwise(edges)], int(Xv.shape[1])
+
+
+def _run_partitions(
+    client: Any, func: Any, shared: Shared, parts: list[Any], *args: Any, what: str
+) -> list[Any]:
+    """``func(shared value, part, *args)`` for every partition, surviving lost workers."""
+
+    def submit(i: int) -> Any:
+        part = parts[i].future() if isinstance(parts[i], Shared) else parts[i]
+        return client.submit(func, shared.future(), part, *args, pure=False)
+
+    try:
+        return gather(client, len(parts), submit, what=what)
+    finally:
+        shared.release()
+        for part in parts:
+            if isinstance(part, Shared):
+                part.release()
 
 
 def gp_flow(
@@ -109,7 +133,7 @@ def gp_flow(
     Parameters
     ----------
     model : GPVarianceModel
-        The fitted variance model (broadcast once to every worker).
+        The fitted variance model (sent once; the workers share it).
     X : ndarray or dask.array.Array of shape (n_points, n_features)
         Starting points: a numpy array is split into ``n_partitions`` row ranges; a Dask
         array flows block by block where its blocks are.
@@ -140,16 +164,11 @@ def gp_flow(
         "model", "X0"}
     if unknown:
         raise TypeError(f"gp_flow() got unexpected keyword argument(s): {sorted(unknown)}.")
-    parts, d = _partition_futures(X, client, n_partitions)
+    parts, d = _partitions(X, client, n_partitions)
     if d != model.X.shape[1]:
         raise ValueError(f"X has {d} features, but the model was fitted on {model.X.shape[1]}.")
-    model_future = client.scatter(model, broadcast=True, hash=False)
-    try:
-        futs = [client.submit(_flow_partition, model_future, part, kwargs, pure=False)
-                for part in parts]
-        results = list(client.gather(futs))
-    finally:
-        client.cancel([model_future])  # parts: released with their last reference
+    results = _run_partitions(client, _flow_partition, Shared(client, model), parts, kwargs,
+                              what="gp_flow")
     default_radius = inspect.signature(flow_to_equilibria).parameters["merge_radius"].default
     radius = kwargs.get("merge_radius", default_radius) * kwargs["length_scale"]
     equilibria, assignment = _merge_seps(results, kwargs.get("known"), radius, d)
@@ -170,9 +189,9 @@ def gp_predict(
 ) -> NDArray[np.intp]:
     """Clusters of many new points from a fitted :class:`GPClustering`, partition by partition.
 
-    The fitted estimator (its variance model, SEPs and their clusters) is broadcast to every
-    worker; each partition runs ``estimator.predict`` (a flow to the known SEPs, each point
-    independent of the others), so the labels equal ``estimator.predict(X)``.
+    The fitted estimator (its variance model, SEPs and their clusters) is sent once and
+    shared by the workers; each partition runs ``estimator.predict`` (a flow to the known
+    SEPs, each point independent of the others), so the labels equal ``estimator.predict(X)``.
 
     Parameters
     ----------
@@ -191,16 +210,11 @@ def gp_predict(
 
     client = check_client(client)
     check_is_fitted(estimator)
-    parts, d = _partition_futures(X, client, n_partitions)
+    parts, d = _partitions(X, client, n_partitions)
     if d != estimator.n_features_in_:
         raise ValueError(
             f"X has {d} features, but the estimator was fitted on {estimator.n_features_in_}."
         )
-    est_future = client.scatter(estimator, broadcast=True, hash=False)
-    try:
-        futs = [client.submit(_predict_partition, est_future, part, pure=False)
-                for part in parts]
-        labels = list(client.gather(futs))
-    finally:
-        client.cancel([est_future])
+    labels = _run_partitions(client, _predict_partition, Shared(client, estimator), parts,
+                             what="gp_predict")
     return np.concatenate(labels).astype(np.intp)

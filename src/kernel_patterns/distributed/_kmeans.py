@@ -21,6 +21,7 @@ from .._validation import FloatArray, check_matrix, check_n_clusters
 from ..kernels import make_kernel
 from ._client import check_client
 from ._nystrom import NystromMap, _check_dask_X, _sample_rows, nystrom_features
+from ._resilience import compute
 
 #: rows gathered to the driver for the k-means start (default).
 DEFAULT_INIT_SAMPLE = 20_000
@@ -95,11 +96,12 @@ def _lloyd_dask(
     C = np.array(C, dtype=np.float64)
     inertia = np.inf
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 - reported
+    for n_iter in range(1, max_iter + 1):
         stats = F.map_blocks(
             _block_stats, C, chunks=((k,) * nb, (r + 2,)), dtype=np.float64
         )
-        S = np.asarray(client.compute(stats).result()).reshape(nb, k, r + 2).sum(axis=0)
+        S = np.asarray(compute(client, stats, what=f"k-means iteration {n_iter}"))
+        S = S.reshape(nb, k, r + 2).sum(axis=0)
         counts = S[:, r]
         inertia = float(S[:, r + 1].sum())
         new = C.copy()

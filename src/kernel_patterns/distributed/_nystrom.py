@@ -32,6 +32,7 @@ from ..kernels import (
     resolve_dtype,
 )
 from ._client import check_client, import_dask_array
+from ._resilience import compute
 
 #: rows of X gathered to the driver to choose "kmeans++"/"leverage" landmarks (default).
 DEFAULT_SAMPLE = 20_000
@@ -125,7 +126,7 @@ def _check_dask_X(X: Any, n_features: int | None = None) -> Any:
 def _sample_rows(X: Any, size: int, rng: np.random.RandomState, client: Any) -> FloatArray:
     """``size`` rows of a Dask array drawn uniformly without replacement, in the driver."""
     idx = np.sort(rng.choice(X.shape[0], size=size, replace=False))
-    return check_matrix(client.compute(X[idx]).result(), "X")
+    return check_matrix(compute(client, X[idx], what="sampling rows of X"), "X")
 
 
 def fit_nystrom_map(
@@ -166,7 +167,7 @@ def fit_nystrom_map(
     if isinstance(landmarks, str):
         if landmarks == "uniform":
             idx = np.sort(rng.choice(n, size=n_components, replace=False))
-            L = check_matrix(client.compute(X[idx]).result(), "X")
+            L = check_matrix(compute(client, X[idx], what="gathering the landmarks"), "X")
         elif landmarks in ("kmeans++", "leverage"):
             s = min(n, max(n_components, sample_size or DEFAULT_SAMPLE))
             S = _sample_rows(X, s, rng, client)
@@ -307,7 +308,7 @@ class DaskNystromOperator(LowRankKernelOperator):
         F = Xd.map_blocks(
             _feature_block, kernel, L, M, dt, chunks=(Xd.chunks[0], (M.shape[1],)), dtype=dt
         )
-        super().__init__(client.compute(F).result(), kernel=kernel, X=Xv)
+        super().__init__(compute(client, F, what="Nyström features"), kernel=kernel, X=Xv)
         self.landmark_indices = idx
         self.feature_map = M
 

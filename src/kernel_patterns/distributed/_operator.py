@@ -1,7 +1,7 @@
 """A kernel operator whose row blocks of K live on Dask workers.
 
 ``K`` is split into row blocks ``K[a:b, :]``; each block is computed on a worker from the
-training points (scattered once to every worker) and, when *resident*, kept there as a
+training points (sent once as a task with lineage) and, when *resident*, kept there as a
 Dask future. A product ``K @ V`` then ships only ``V`` (for kernel k-means: the sparse N × k
 one-hot assignment matrix, N entries) to the workers and gathers the N × k result, block by
 block: ``concat_a (K[a:b, :] @ V)``. Nothing of size N × N ever crosses the network, and the
@@ -29,7 +29,8 @@ from ..kernels import (
     check_operand,
     dense_nbytes,
 )
-from ._client import check_client, import_distributed, worker_memory, worker_threads
+from ._client import check_client, worker_memory, worker_threads
+from ._resilience import Shared, gather
 
 
 # ------------------------------------------------------------------- worker-side functions
@@ -63,6 +64,10 @@ def _block_min(block: FloatArray) -> float:
     return float(np.min(block))
 
 
+def _ready(block: FloatArray) -> bool:
+    return True
+
+
 # ------------------------------------------------------------------------- the operator
 class DaskKernelOperator(KernelOperator):
     """Exact kernel operator with the row blocks of K computed (and kept) on Dask workers.
@@ -76,7 +81,8 @@ class DaskKernelOperator(KernelOperator):
     kernel : Kernel
         A kernel function (not ``Precomputed``).
     X : array-like of shape (n_samples, n_features)
-        Training points; scattered once to every worker (never modified).
+        Training points; sent once as a task, so a worker that dies loses nothing that
+        cannot be recomputed (never modified).
     client : distributed.Client, default=None
         The cluster; None uses the client of the active
         :func:`~kernel_patterns.distributed.dask_backend`.
@@ -157,71 +163,86 @@ class DaskKernelOperator(KernelOperator):
         self.blocks = [(int(a), int(b)) for a, b in itertools.pairwise(edges)]
         self._noise = float(kernel.diagonal_noise())
         self._diag = np.asarray(kernel.pairwise_diag(Xv), dtype=self.dtype)
-        self._X_scattered: Any = None
-        self._block_futures: list[Any] | None = None
+        self._X_shared: Shared | None = None
+        self._block_futures: list[Shared] | None = None
 
     @property
     def _X_future(self) -> Any:
-        """The training points on every worker (scattered on first use: an operator built
-        only for ``cross`` or ``diag`` never touches the cluster)."""
-        if self._X_scattered is None:
-            self._X_scattered = check_client(self.client).scatter(
-                self.X.astype(self.dtype, copy=False), broadcast=True, hash=False  # type: ignore[union-attr]
-            )
-        return self._X_scattered
+        """The training points as a task with lineage (sent on first use: an operator built
+        only for ``cross`` or ``diag`` never touches the cluster; recomputed on another
+        worker if the one holding them dies)."""
+        if self._X_shared is None:
+            X = self.X.astype(self.dtype, copy=False)  # type: ignore[union-attr]
+            self._X_shared = Shared(self.client, X)
+        return self._X_shared.future()
 
     # -- the resident blocks -------------------------------------------------------------
-    def _resident_blocks(self) -> list[Any]:
-        """Futures of the row blocks, submitted on first use and kept (round-robin placed)."""
+    def _resident_blocks(self) -> list[Shared]:
+        """The row blocks (round-robin placed), each rebuilt from X when it was lost."""
         if self._block_futures is None:
             self.client = check_client(self.client)
-            self._block_futures = [
-                self.client.submit(
-                    _kernel_rows, self.kernel, self._X_future, a, b, self._noise,
-                    workers=[self._workers[i % len(self._workers)]],
-                    allow_other_workers=True, pure=False,
-                )
-                for i, (a, b) in enumerate(self.blocks)
-            ]
+            self._block_futures = [self._block(i, a, b) for i, (a, b) in enumerate(self.blocks)]
         return self._block_futures
+
+    def _block(self, i: int, a: int, b: int) -> Shared:
+        client = self.client
+
+        def make() -> Any:
+            return client.submit(
+                _kernel_rows, self.kernel, self._X_future, a, b, self._noise,
+                workers=[self._workers[i % len(self._workers)]],
+                allow_other_workers=True, pure=False,
+            )
+
+        return Shared(client, make=make)
 
     def persist(self) -> DaskKernelOperator:
         """Compute the resident blocks now (otherwise at the first product) and wait."""
-        import_distributed().wait(self._resident_blocks())
+        blocks = self._resident_blocks()
+        gather(self.client, len(blocks), lambda i: self.client.submit(
+            _ready, blocks[i].future(), pure=False), what="computing the kernel blocks")
         return self
 
     def release(self) -> None:
-        """Drop the resident blocks and the scattered points from the workers."""
-        futures = [f for f in (*(self._block_futures or []), self._X_scattered) if f is not None]
+        """Drop the resident blocks and the training points from the workers."""
+        shared = [*(self._block_futures or []), self._X_shared]
         self._block_futures = None
-        self._X_scattered = None
-        if self.client.status == "running":
-            self.client.cancel(futures)
+        self._X_shared = None
+        for s in shared:
+            if s is not None:
+                s.release()
 
     def _map_blocks(self, func: Any, *args: Any) -> list[Any]:
-        """``func(block, *args)`` on every row block, where the block lives; gathered."""
+        """``func(block, *args)`` on every row block, where the block lives; gathered. A
+        :class:`Shared` argument is passed as its current future."""
         client = check_client(self.client)
+
+        def resolved() -> list[Any]:
+            return [a.future() if isinstance(a, Shared) else a for a in args]
+
         if self.resident:
-            futs = [client.submit(func, blk, *args, pure=False) for blk in self._resident_blocks()]
+            blocks = self._resident_blocks()
+
+            def submit(i: int) -> Any:
+                return client.submit(func, blocks[i].future(), *resolved(), pure=False)
         else:
-            futs = [
-                client.submit(
-                    _apply_to_rows, func, self.kernel, self._X_future, a, b, self._noise, *args,
-                    pure=False,
+            def submit(i: int) -> Any:
+                a, b = self.blocks[i]
+                return client.submit(
+                    _apply_to_rows, func, self.kernel, self._X_future, a, b, self._noise,
+                    *resolved(), pure=False,
                 )
-                for a, b in self.blocks
-            ]
-        return list(client.gather(futs))
+
+        return gather(client, len(self.blocks), submit, what=f"{func.__name__} on K's blocks")
 
     # -- products ------------------------------------------------------------------------
     def matmat(self, V: ArrayLike) -> FloatArray:
         Va, vec = check_operand(V, self.n_samples, self.dtype)
-        client = check_client(self.client)
-        V_future = client.scatter(Va, broadcast=True, hash=False)
+        V_shared = Shared(check_client(self.client), Va)  # lineage: survives its worker
         try:
-            parts = self._map_blocks(_block_matmat, V_future)
+            parts = self._map_blocks(_block_matmat, V_shared)
         finally:
-            client.cancel([V_future])
+            V_shared.release()
         out = np.concatenate([np.asarray(p, dtype=self.dtype) for p in parts], axis=0)
         return out.ravel() if vec else out
 
@@ -238,20 +259,22 @@ class DaskKernelOperator(KernelOperator):
         parts = []
         for i, (a, b) in enumerate(self.blocks):
             lo, hi = max(a, start), min(b, stop)
-            if lo >= hi:
-                continue
-            if self.resident:
-                fut = client.submit(
-                    _block_slice, self._resident_blocks()[i], lo - a, hi - a, pure=False
-                )
-            else:
-                fut = client.submit(
-                    _kernel_rows, self.kernel, self._X_future, lo, hi, self._noise, pure=False
-                )
-            parts.append(fut)
+            if lo < hi:
+                parts.append((i, lo, hi))
         if not parts:
             return np.empty((0, self.n_samples), dtype=self.dtype)
-        return np.concatenate(client.gather(parts), axis=0)
+
+        def submit(j: int) -> Any:
+            i, lo, hi = parts[j]
+            if self.resident:
+                a = self.blocks[i][0]
+                blk = self._resident_blocks()[i].future()
+                return client.submit(_block_slice, blk, lo - a, hi - a, pure=False)
+            return client.submit(
+                _kernel_rows, self.kernel, self._X_future, lo, hi, self._noise, pure=False
+            )
+
+        return np.concatenate(gather(client, len(parts), submit, what="rows of K"), axis=0)
 
     def _take_rows(self, idx: np.ndarray) -> FloatArray:
         # K is symmetric: K[idx, :] = (K[:, idx])ᵀ, gathered as the columns idx of every block

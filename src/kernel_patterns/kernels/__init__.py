@@ -10,13 +10,15 @@ polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
 algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`
 and the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
 landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
-``_cailliez`` (Cailliez's constant), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
+``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
+kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
 landmark geodesic kernels). Other packages use only the names below.
 """
 
 from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
+from ._extra import Chi2, Laplacian, Sigmoid
 from ._geodesic import GeodesicKernel
 from ._geodesic_landmark import LandmarkGeodesicOperator
 from ._knn import geodesic_distances, join_components, knn_graph
@@ -46,6 +48,9 @@ from ._registry import KERNELS, is_precomputed, make_kernel, register_kernel
 from ._stationary import RBF, GPCovariance, StationaryKernel
 
 register_kernel("geodesic", GeodesicKernel)
+register_kernel("laplacian", Laplacian)
+register_kernel("chi2", Chi2)
+register_kernel("sigmoid", Sigmoid)
 
 __all__ = [
     "APPROXIMATION_PARAMETER_CONSTRAINTS",
@@ -55,6 +60,7 @@ __all__ = [
     "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
     "CallableKernel",
+    "Chi2",
     "ChunkedKernelOperator",
     "Cosine",
     "DenseKernelOperator",
@@ -63,12 +69,14 @@ __all__ = [
     "Kernel",
     "KernelOperator",
     "LandmarkGeodesicOperator",
+    "Laplacian",
     "Linear",
     "LowRankKernelOperator",
     "MemoryBudgetError",
     "NystromKernelOperator",
     "Polynomial",
     "Precomputed",
+    "Sigmoid",
     "SparseKernelOperator",
     "StationaryKernel",
     "cailliez_constant",

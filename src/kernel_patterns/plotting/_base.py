@@ -38,8 +38,13 @@ def plot_clusters(
     title: str | None = None,
     s: float = 14.0,
     cmap: str = "tab10",
+    legend: bool = False,
+    legend_title: str | None = None,
 ) -> Any:
     """Scatter 2-D points coloured by cluster label, optionally with centres as crosses.
+
+    Points labelled -1 (noise, as :class:`~kernel_patterns.GPClustering` marks them) are drawn
+    as grey crosses, apart from the clusters' colours.
 
     Parameters
     ----------
@@ -49,6 +54,10 @@ def plot_clusters(
     centers : array-like of shape (n_centers, 2), default=None
         Drawn as black crosses (e.g. stable equilibrium points).
     title : str, default=None
+    legend : bool, default=False
+        Add a legend beside the axes, one entry per label with its number of points (at most
+        20 entries; more labels are summed up in a last entry).
+    legend_title : str, default=None
 
     Returns
     -------
@@ -58,29 +67,61 @@ def plot_clusters(
     --------
     >>> from kernel_patterns import datasets, plotting
     >>> X, y = datasets.make_two_moons(random_state=0)
-    >>> ax = plotting.plot_clusters(X, y, title="two moons")
-    >>> ax.get_title()
-    'two moons'
+    >>> ax = plotting.plot_clusters(X, y, title="two moons", legend=True)
+    >>> ax.get_title(), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('two moons', ['0 (104)', '1 (96)'])
     """
     A = check_matrix(X, "X")
     if A.shape[1] != 2:
         raise ValueError(f"X must have 2 columns to plot; got {A.shape[1]} (embed it first).")
     ax = _axes(ax)
+    entries: list[tuple[str, Any, str, int]] = []  # marker, colour, name, points
     if labels is None:
         ax.scatter(A[:, 0], A[:, 1], s=s, c="0.3")
     else:
         lab = check_labels(labels, "labels")
         if lab.shape[0] != A.shape[0]:
             raise ValueError(f"labels has {lab.shape[0]} entries but X has {A.shape[0]} rows.")
-        _, codes = np.unique(lab, return_inverse=True)
-        ax.scatter(A[:, 0], A[:, 1], s=s, c=codes, cmap=cmap, vmin=0, vmax=max(9, codes.max()))
+        noise = _is_noise(lab)
+        values, codes, counts = np.unique(lab[~noise], return_inverse=True, return_counts=True)
+        if values.size:
+            sc = ax.scatter(A[~noise, 0], A[~noise, 1], s=s, c=codes, cmap=cmap, vmin=0,
+                            vmax=max(9, len(values) - 1))
+            entries = [("o", sc.cmap(sc.norm(i)), str(v), int(n))
+                       for i, (v, n) in enumerate(zip(values, counts, strict=True))]
+        if noise.any():
+            ax.scatter(A[noise, 0], A[noise, 1], s=s * 1.5, marker="x", c="0.55",
+                       linewidths=1)
+            entries.append(("x", "0.55", "noise", int(noise.sum())))
     if centers is not None:
         C = check_matrix(centers, "centers")
         ax.scatter(C[:, 0], C[:, 1], marker="x", c="k", s=60, linewidths=2)
+    if legend and entries:
+        if len(entries) > 20:
+            rest = entries[19:]
+            entries = [*entries[:19], ("o", "w", f"{len(rest)} more", sum(e[3] for e in rest))]
+        ax.legend(handles=[_handle(*e) for e in entries], title=legend_title,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                  frameon=False)
     if title:
         ax.set_title(title)
     ax.set_aspect("equal", adjustable="datalim")
     return ax
+
+
+def _is_noise(labels: np.ndarray) -> np.ndarray:
+    """Entries equal to -1 (numbers only: a text label "-1" is a name)."""
+    if labels.dtype.kind in "iuf":
+        return np.asarray(labels == -1)
+    return np.zeros(labels.shape, dtype=bool)
+
+
+def _handle(marker: str, color: Any, name: str, n_points: int) -> Any:
+    """A legend entry: a marker of ``color`` with no line, labelled "name (n_points)"."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], ls="none", marker=marker, color=color, label=f"{name} ({n_points})",
+                  markeredgecolor="0.3" if isinstance(color, str) and color == "w" else color)
 
 
 def plot_kernel_matrix(

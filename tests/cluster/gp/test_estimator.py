@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.cluster.hierarchy import is_valid_linkage, linkage
 from scipy.spatial.distance import squareform
+from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.metrics import adjusted_rand_score
 
@@ -223,9 +224,29 @@ def test_kernel_none_shrinks_the_length_scale_until_n_clusters_basins() -> None:
     assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 * 2 ** -0.75)
     assert len(gp.equilibria_) == 5
     three = np.repeat([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], 10, axis=0)  # at most 3 SEPs
-    with pytest.raises(ValueError, match="no length scale from"):
-        GPClustering(n_clusters=4).fit(three)
+    with pytest.warns(UserWarning, match=r"found 3 cluster\(s\).*fewer than n_clusters=4"):
+        gp = GPClustering(n_clusters=4).fit(three)
+    assert gp.n_clusters_ == 3
     assert GPClustering(n_clusters=3).fit(three).n_clusters_ == 3
+
+
+def test_n_clusters_counts_clusters_not_outlier_basins() -> None:
+    # issue 18, bug 5: the plain top cut of the saddle hierarchy split off a chain end or an
+    # outlier (399 + 1 points, ARI 0.00) where k-means given k = 2 is right
+    X, y = make_blobs(400, centers=[[0, 0], [3, 0]], cluster_std=1.0, random_state=0)
+    gp = GPClustering(n_clusters=2, random_state=0).fit(X)
+    assert gp.n_clusters_ == 2
+    assert np.bincount(gp.labels_[gp.labels_ >= 0]).min() > 150
+    assert adjusted_rand_score(y, gp.labels_) > 0.5
+    rng = np.random.default_rng(0)
+    R, yr = datasets.make_rings(random_state=0)
+    R = R + rng.normal(scale=0.08, size=R.shape)
+    assert adjusted_rand_score(yr, GPClustering(n_clusters=2).fit(R).labels_) == 1.0
+    # a fixed kernel whose landscape has too few basins warns and returns what it has
+    two = np.r_[np.repeat([[0.0, 0.0], [10.0, 0.0]], 10, axis=0), [[0.0, 20.0], [20.0, 20.0]]]
+    with pytest.warns(UserWarning, match="found 2 cluster.*fewer than n_clusters=3"):
+        few = GPClustering(GPCovariance(**PAPER, l=1.0), n_clusters=3).fit(two)
+    assert few.n_clusters_ == 2
 
 
 def test_crabs_hierarchy_one_to_four_clusters() -> None:

