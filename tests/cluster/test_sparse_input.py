@@ -79,7 +79,8 @@ def _spectral(kernel: str, approximation: str) -> SpectralClustering:
 
 # SpectralClustering needs a non-negative affinity: no linear or polynomial kernel there
 _CASES = [(m, k) for m in (_kkm, _soft) for k in ("linear", "cosine", "poly", "rbf")] + [
-    (_spectral, "cosine"), (_spectral, "rbf")]
+    (_kkm, "laplacian"), (_kkm, "sigmoid"), (_spectral, "cosine"), (_spectral, "rbf"),
+    (_spectral, "laplacian")]
 
 
 @pytest.mark.parametrize(("make", "kernel"), _CASES,

@@ -12,16 +12,20 @@ from kernel_patterns._validation import check_matrix
 from kernel_patterns.kernels import (
     RBF,
     CallableKernel,
+    Chi2,
     Cosine,
     GeodesicKernel,
     GPCovariance,
+    Laplacian,
     Linear,
     Polynomial,
+    Sigmoid,
     check_kernel_input,
     make_operator,
 )
 
-_KERNELS = [Linear(), Polynomial(degree=2, gamma=0.5, coef0=1.0), Cosine(), RBF(gamma=0.3)]
+_KERNELS = [Linear(), Polynomial(degree=2, gamma=0.5, coef0=1.0), Cosine(), RBF(gamma=0.3),
+            Laplacian(gamma=0.3), Sigmoid(gamma=0.1, coef0=0.5)]
 _FORMATS = [sparse.csr_array, sparse.csr_matrix, sparse.csc_array, sparse.csc_matrix]
 
 
@@ -45,11 +49,12 @@ def test_kernel_on_sparse_equals_dense(kernel, fmt):
     assert isinstance(kernel(S), np.ndarray)
 
 
-def test_rbf_scale_from_sparse_data_is_that_of_the_dense_data():
+@pytest.mark.parametrize("kernel", [RBF(), Laplacian(), Sigmoid()], ids=lambda k: type(k).__name__)
+def test_scale_from_sparse_data_is_that_of_the_dense_data(kernel):
     X = _data()
-    assert RBF().with_data_scale(sparse.csr_array(X)).gamma == pytest.approx(
-        RBF().with_data_scale(X).gamma, rel=1e-12)
-    np.testing.assert_allclose(RBF()(sparse.csr_array(X)), RBF()(X), atol=1e-12)
+    assert kernel.with_data_scale(sparse.csr_array(X)).gamma == pytest.approx(
+        kernel.with_data_scale(X).gamma, rel=1e-12)
+    np.testing.assert_allclose(kernel(sparse.csr_array(X)), kernel(X), atol=1e-12)
 
 
 @pytest.mark.parametrize("kernel", _KERNELS, ids=lambda k: type(k).__name__)
@@ -69,7 +74,7 @@ def test_operators_on_sparse_equal_dense(kernel, operator):
 @pytest.mark.parametrize(
     ("kernel", "name"),
     [(GPCovariance(), "GPCovariance"), (GeodesicKernel(n_neighbors=5), "GeodesicKernel"),
-     (CallableKernel(lambda A, B: A @ B.T), "CallableKernel")],
+     (CallableKernel(lambda A, B: A @ B.T), "CallableKernel"), (Chi2(), "Chi2")],
 )
 def test_kernels_that_cannot_take_sparse_input_say_so(kernel, name):
     S = sparse.csr_array(_data())

@@ -180,8 +180,9 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
-            scipy.sparse CSR/CSC features work with the linear, polynomial, cosine and RBF
-            kernels (e.g. ``kernel="cosine"`` on TF-IDF); other kernels raise ``TypeError``.
+            scipy.sparse CSR/CSC features work with the linear, polynomial, cosine, RBF,
+            Laplacian and sigmoid kernels (e.g. ``kernel="cosine"`` on TF-IDF); other kernels
+            raise ``TypeError``.
         y : ignored
         sample_weight : array-like of shape (n_samples,), default=None
             Weighted kernel k-means (Dhillon et al.): centroids are weighted means.

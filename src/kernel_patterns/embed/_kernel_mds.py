@@ -284,7 +284,8 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples,
             n_samples) with ``kernel="precomputed"``. scipy.sparse CSR/CSC features work with
-            the linear, polynomial, cosine and RBF kernels; other kernels raise ``TypeError``.
+            the linear, polynomial, cosine, RBF, Laplacian and sigmoid kernels; other kernels
+            raise ``TypeError``.
         y : ignored
 
         Returns

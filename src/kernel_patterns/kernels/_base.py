@@ -43,8 +43,8 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
     differentiable: ClassVar[bool] = False
     #: whether the kernel depends on x - y only (then data may be centred before a GEMM).
     stationary: ClassVar[bool] = False
-    #: whether ``pairwise``/``pairwise_diag`` take scipy.sparse CSR rows (dot-product kernels
-    #: and the RBF kernel, by the GEMM identity); see :func:`check_kernel_input`.
+    #: whether ``pairwise``/``pairwise_diag`` take scipy.sparse CSR rows (dot-product kernels,
+    #: the RBF kernel by the GEMM identity, Laplacian, sigmoid); see :func:`check_kernel_input`.
     accepts_sparse: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ public API
@@ -181,8 +181,8 @@ def check_kernel_input(kernel: Kernel, X: Any, name: str = "X", **kw: Any) -> Fl
     if sparse.issparse(X) and not kernel.accepts_sparse:
         raise TypeError(
             f"the kernel {type(kernel).__name__} cannot take sparse input {name}; sparse data "
-            "works with the 'linear', 'polynomial', 'cosine' and 'rbf' kernels. Use one of "
-            f"them, or pass {name}.toarray()."
+            "works with the 'linear', 'polynomial', 'cosine', 'rbf', 'laplacian' and "
+            f"'sigmoid' kernels. Use one of them, or pass {name}.toarray()."
         )
     return check_matrix(X, name, accept_sparse=kernel.accepts_sparse, **kw)
 
