@@ -292,3 +292,25 @@ def test_printed_constraints_of_the_book_fail(monkeypatch):
     medians = [np.median(f[y == k]) for k in bad.classes_]
     assert not np.all(np.diff(medians) > 0)
     assert mean_zero_one_error(y, bad.predict(X)) > 2 * mean_zero_one_error(y, good.predict(X))
+
+
+def test_user_labels_returned_by_predict_and_score():
+    pd = pytest.importorskip("pandas")
+    X, y = ranked_data(n=90, n_ranks=3, gap=0.5, seed=15)
+    order = ["low", "mid", "high"]
+    labels = np.array(order)[y - 1]
+    model = NuRanking(nu=0.2, kernel=Linear(), classes=order).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, order)
+    assert set(model.predict(X)) <= set(order)
+    assert model.score(X, labels) >= -0.05
+    ints = np.array([3, 10, 42])[y - 1]  # non-contiguous integers
+    m_int = NuRanking(nu=0.2, kernel=Linear()).fit(X, ints)
+    assert m_int.predict(X).dtype.kind == "i"
+    assert set(m_int.predict(X)) <= {3, 10, 42}
+    cat = pd.Series(pd.Categorical(labels, categories=order, ordered=True))
+    m_cat = NuRanking(nu=0.2, kernel=Linear()).fit(X, cat)
+    # score with an ordered categorical target (issue 18, bug 4): classes_ are in category order
+    assert m_cat.score(X, cat) == pytest.approx(model.score(X, labels))
+    np.testing.assert_array_equal(m_cat.predict(X), model.predict(X))
+    with pytest.raises(ValueError, match=r"not in classes.*'top'"):
+        NuRanking(classes=order).fit(X, np.where(y == 3, "top", labels))

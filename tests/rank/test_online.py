@@ -172,3 +172,59 @@ def test_input_not_modified_and_bad_input():
         OnlineRanking(max_iter=0).fit(X, y)
     with pytest.raises(ValueError, match="no rank order"):
         OnlineRanking().fit(X, np.array(["a", "b"] * 25))
+
+
+# ------------------------------ labels, classes= and partial_fit (issues 12, 17, 18)
+def test_partial_fit_first_batch_lacks_ranks_with_classes():
+    X, y = ranked_data(n=120, noise=0.3, seed=12)
+    first = y < 2  # the first batch holds ranks 0 and 1 only
+    model = OnlineRanking(kernel=RBF(0.7)).partial_fit(X[first], y[first], classes=[0, 1, 2, 3])
+    np.testing.assert_array_equal(model.classes_, [0, 1, 2, 3])
+    assert model.thresholds_.shape == (3,)
+    model.partial_fit(X[~first], y[~first])  # ranks 2 and 3 arrive later: accepted
+    assert set(np.unique(model.predict(X))) <= {0, 1, 2, 3}
+    assert model.n_seen_ == len(y)
+
+
+def test_partial_fit_first_batch_lacks_ranks_without_classes():
+    X, y = ranked_data(n=120, noise=0.3, seed=12)
+    first = y < 2
+    model = OnlineRanking(kernel=RBF(0.7)).partial_fit(X[first], y[first])
+    np.testing.assert_array_equal(model.classes_, [0, 1])
+    with pytest.raises(ValueError, match=r"not seen in fit.*3.*pass classes= .*first call"):
+        model.partial_fit(X[~first], y[~first])
+
+
+def test_string_labels_with_classes_order():
+    X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=13)
+    order = ["low", "mid", "high"]  # not alphabetical
+    labels = np.array(order)[y]
+    model = OnlineRanking(kernel=Linear(), classes=order).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, order)
+    assert set(model.predict(X)) <= set(order)
+    assert model.score(X, labels) == 0.0  # separable: no training mistakes
+    stream = OnlineRanking(kernel=Linear())
+    stream.partial_fit(X[:60], labels[:60], classes=order)
+    stream.partial_fit(X[60:], labels[60:])
+    assert stream.predict(X).dtype.kind == "U"
+    with pytest.raises(ValueError, match=r"not seen in fit.*'top'"):
+        stream.partial_fit(X[:2], np.array(["low", "top"]))
+    with pytest.raises(ValueError, match="no rank order"):
+        OnlineRanking().fit(X, labels)
+    with pytest.raises(ValueError, match="repeat"):
+        OnlineRanking(classes=["a", "a"]).fit(X, labels)
+
+
+def test_ordered_categorical_score_and_partial_fit():
+    pd = pytest.importorskip("pandas")
+    X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=14)
+    cats = ["low", "mid", "high"]  # category order differs from sorted order
+    target = pd.Series(pd.Categorical(np.array(cats)[y], categories=cats, ordered=True))
+    model = OnlineRanking(kernel=Linear()).fit(X, target)
+    np.testing.assert_array_equal(model.classes_, cats)
+    assert model.score(X, target) == 0.0
+    stream = OnlineRanking(kernel=Linear())
+    stream.partial_fit(X[:60], target[:60])
+    stream.partial_fit(X[60:], target[60:])  # raised "not seen in fit" before (issue 18, bug 4)
+    assert stream.score(X, target) <= 0.0
+    np.testing.assert_array_equal(stream.classes_, cats)

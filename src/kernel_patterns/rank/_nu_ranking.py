@@ -68,11 +68,17 @@ class NuRanking(RankerMixin, BaseEstimator):
         Solver tolerance on the scaled duals νℓ·α ∈ [0, 1].
     max_iter : int, default=200
         Interior-point iterations.
+    classes : array-like of shape (n_ranks,), default=None
+        The rank labels from the lowest rank to the highest (e.g. ``["low", "mid",
+        "high"]``): gives labels without a numeric order their order; ``predict`` returns
+        these labels. ``None``: the categories of a pandas ordered categorical ``y``, else the
+        numeric order of the labels. Labels listed but absent from ``y`` are left out of
+        ``classes_`` (no threshold can be fitted for them).
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_ranks,)
-        The ordered labels; rank r of the QP is ``classes_[r]``.
+        The ordered labels (``predict`` returns them); rank r of the QP is ``classes_[r]``.
     thresholds_ : ndarray of shape (n_ranks - 1,)
         b_1 ≤ … ≤ b_{|Y|−1} (b_{|Y|} = ∞ is implicit).
     margin_ : float
@@ -108,6 +114,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         "formulation": [StrOptions(set(FORMULATIONS))],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "classes": ["array-like", None],
     }
 
     def __init__(
@@ -120,6 +127,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         formulation: str = "auto",
         tol: float = 1e-8,
         max_iter: int = 200,
+        classes: ArrayLike | None = None,
     ) -> None:
         self.nu = nu
         self.kernel = kernel
@@ -128,6 +136,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.formulation = formulation
         self.tol = tol
         self.max_iter = max_iter
+        self.classes = classes
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> NuRanking:
         """Solve the ν-ranking dual on (X, y); labels are ordered ranks (numeric or ordered
@@ -137,7 +146,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         Xv = validate_X(self, X, reset=True)
         if not isinstance(kernel, Precomputed):
             kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
-        classes, ranks = encode_ranks(y)
+        classes, ranks = encode_ranks(y, self.classes)
         if Xv.shape[0] != ranks.shape[0]:
             raise ValueError(
                 f"X and y have different numbers of samples: {Xv.shape[0]} and {ranks.shape[0]}."

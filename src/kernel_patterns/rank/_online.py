@@ -17,7 +17,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from ..kernels import KERNELS, Kernel, Precomputed, make_kernel, make_operator
-from ._common import RankerMixin, decode_ranks, encode_ranks, kernel_rows, validate_X
+from ._common import (
+    RankerMixin,
+    check_classes,
+    decode_ranks,
+    encode_ranks,
+    kernel_rows,
+    validate_X,
+)
 
 __all__ = ["OnlineRanking", "_online_ranking_pass"]
 
@@ -93,10 +100,16 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         Visit the examples in a new random order on each pass of ``fit``.
     random_state : int, RandomState or None, default=None
         Seeds the shuffling.
+    classes : array-like of shape (n_ranks,), default=None
+        The rank labels from the lowest rank to the highest (e.g. ``["low", "mid",
+        "high"]``): gives labels without a numeric order their order; ``predict`` returns
+        these labels. ``None``: the categories of a pandas ordered categorical ``y``, else the
+        numeric order of the labels.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_ranks,)
+        The rank labels in rank order (``predict`` returns them).
     thresholds_ : ndarray of int of shape (n_ranks - 1,)
         b_1 ≤ … ≤ b_{|Y|−1}; b_{|Y|} = ∞ is implicit.
     dual_coef_ : ndarray of shape (n_support,)
@@ -130,6 +143,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "classes": ["array-like", None],
     }
 
     def __init__(
@@ -140,12 +154,14 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         max_iter: int = 100,
         shuffle: bool = False,
         random_state: Any = None,
+        classes: ArrayLike | None = None,
     ) -> None:
         self.kernel = kernel
         self.kernel_params = kernel_params
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
+        self.classes = classes
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X: ArrayLike, y: ArrayLike) -> OnlineRanking:
@@ -155,7 +171,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         Xv = validate_X(self, X, reset=True)
         if not isinstance(kernel, Precomputed):
             kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
-        classes, ranks = encode_ranks(y)
+        classes, ranks = encode_ranks(y, self.classes)
         _check_lengths(Xv, ranks)
         rng = check_random_state(self.random_state)
         K = np.asarray(make_operator(kernel, Xv).to_dense(), dtype=np.float64)
@@ -189,8 +205,22 @@ class OnlineRanking(RankerMixin, BaseEstimator):
                     classes: ArrayLike | None = None) -> OnlineRanking:
         """Present the examples of (X, y) once, in order (one example or a batch).
 
-        ``classes`` (all the ordered rank labels) is needed on the first call unless that
-        first batch already holds every rank; it is ignored afterwards.
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Rank labels, each among the ranks fixed on the first call.
+        classes : array-like of shape (n_ranks,), default=None
+            Every rank label, from the lowest rank to the highest, as scikit-learn's
+            ``partial_fit`` estimators take it. Needed on the first call unless that first
+            batch already holds every rank (or the estimator's ``classes`` parameter is
+            set); ignored afterwards. A later batch holding a label not among ``classes_``
+            is an error that says so: ranks are never added after the first call, because
+            the thresholds between existing ranks would have no history for the new one.
+
+        Returns
+        -------
+        self : OnlineRanking
         """
         first = not hasattr(self, "thresholds_")
         if first:
@@ -201,22 +231,29 @@ class OnlineRanking(RankerMixin, BaseEstimator):
                     "partial_fit needs the kernel between batches: it cannot use a "
                     "precomputed kernel; use fit."
                 )
-            if classes is None:
+            given = classes if classes is not None else self.classes
+            if given is None:
                 try:
-                    all_classes, _ = encode_ranks(y)
+                    all_classes, _ = encode_ranks(y, keep_all=True)
                 except ValueError as exc:
                     raise ValueError(
                         f"{exc} On the first call of partial_fit, pass classes= (every rank "
                         "label, in order) unless the first batch holds every rank."
                     ) from None
             else:
-                all_classes, _ = encode_ranks(classes)
+                all_classes = check_classes(given)
         else:
             kernel, all_classes = self.kernel_, self.classes_
             if self.support_vectors_ is None:
                 raise ValueError("partial_fit cannot continue a fit with a precomputed kernel.")
         Xv = validate_X(self, X, reset=first)
-        ranks = decode_ranks(all_classes, y)
+        try:
+            ranks = decode_ranks(all_classes, y)
+        except ValueError as exc:
+            raise ValueError(
+                f"{exc} partial_fit fixes the ranks on its first call: pass classes= (every "
+                "rank label, in order) to that first call when a batch may lack some ranks."
+            ) from None
         _check_lengths(Xv, ranks)
         if first:
             # a data-driven width (RBF(gamma="scale")) comes from the first batch
