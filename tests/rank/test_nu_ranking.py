@@ -314,3 +314,65 @@ def test_user_labels_returned_by_predict_and_score():
     np.testing.assert_array_equal(m_cat.predict(X), model.predict(X))
     with pytest.raises(ValueError, match=r"not in classes.*'top'"):
         NuRanking(classes=order).fit(X, np.where(y == 3, "top", labels))
+
+
+# ------------------------------------------------ defaults: nu="auto" and the threshold rules
+def test_mae_thresholds_match_exhaustive_search():
+    from itertools import combinations_with_replacement
+
+    from kernel_patterns.rank._nu_ranking_solver import _mae_thresholds
+
+    rng = np.random.default_rng(20)
+    for _ in range(5):
+        n, R = 12, 3
+        f = np.round(rng.normal(size=n), 1)  # ties on purpose
+        y = rng.integers(0, R, size=n)
+        b = _mae_thresholds(f, y, R)
+        got = np.abs(np.searchsorted(b, f, side="right") - y).sum()
+        cuts = np.concatenate([[-np.inf], np.unique(f) + 1e-9])
+        best = min(np.abs(np.searchsorted(np.array(c), f, side="right") - y).sum()
+                   for c in combinations_with_replacement(cuts, R - 1))
+        assert got == best
+        assert np.all(np.diff(b) >= 0)
+
+
+def test_nu_auto_selects_from_the_grid_and_refits():
+    from kernel_patterns.rank._nu_ranking_select import NU_RATIOS, WIDTH_FACTORS
+
+    X, y = ranked_data(n=120, n_ranks=4, noise=0.6, seed=21)
+    model = NuRanking().fit(X, y)  # nu="auto", RBF(gamma="scale")
+    res = model.cv_results_
+    assert res["mae"].shape == (len(NU_RATIOS) * len(WIDTH_FACTORS) * 2,)
+    best = int(np.argmin(res["mae"]))
+    nu_max = max_feasible_nu(y - 1, 4)
+    assert model.nu_ == pytest.approx(res["nu_ratio"][best] * nu_max)
+    assert model.threshold_rule_ == res["thresholds"][best]
+    gamma0 = 1.0 / (X.shape[1] * X.var())
+    assert model.kernel_.gamma == pytest.approx(gamma0 * res["width_factor"][best])
+    assert np.all(np.diff(model.thresholds_) >= 0)
+    assert mean_absolute_error(y, model.predict(X)) < 0.5
+    # a fixed kernel width: only ν and the threshold rule are searched
+    fixed = NuRanking(kernel=RBF(0.5)).fit(X, y)
+    assert set(fixed.cv_results_["width_factor"]) == {1.0}
+    assert fixed.kernel_.gamma == 0.5
+    # a given ν: no search, KKT thresholds
+    given = NuRanking(nu=0.5, kernel=RBF(0.5)).fit(X, y)
+    assert given.cv_results_ is None and given.threshold_rule_ == "kkt"
+    assert given.nu_ == 0.5
+
+
+def test_nu_auto_with_precomputed_kernel_matches_the_kernel_object():
+    X, y = ranked_data(n=90, n_ranks=3, noise=0.5, seed=22)
+    a = NuRanking(kernel=RBF(0.5)).fit(X, y)
+    b = NuRanking(kernel="precomputed").fit(RBF(0.5)(X), y)
+    assert a.nu_ == pytest.approx(b.nu_)
+    np.testing.assert_array_equal(a.predict(X), b.predict(RBF(0.5)(X)))
+
+
+def test_thresholds_rule_mae_minimises_training_rank_error():
+    X, y = ranked_data(n=120, n_ranks=4, noise=0.8, seed=23)
+    kkt = NuRanking(nu=0.5, kernel=RBF(0.5), thresholds="kkt").fit(X, y)
+    mae = NuRanking(nu=0.5, kernel=RBF(0.5), thresholds="mae").fit(X, y)
+    np.testing.assert_allclose(kkt.decision_function(X), mae.decision_function(X))
+    assert mae.threshold_rule_ == "mae"
+    assert mean_absolute_error(y, mae.predict(X)) <= mean_absolute_error(y, kkt.predict(X))

@@ -152,7 +152,7 @@ class RankerMixin:
     """predict / score for rankers with ``decision_function`` and ``thresholds_``."""
 
     classes_: NDArray[Any]
-    thresholds_: FloatArray
+    thresholds_: NDArray[Any]
 
     if TYPE_CHECKING:  # each ranker defines it; declared here for the type checker only
 
