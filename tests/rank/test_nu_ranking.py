@@ -266,7 +266,8 @@ def test_auto_solver_choice():
     from kernel_patterns.rank._nu_ranking_solver import AUTO_SWITCH, resolve_solver
 
     assert resolve_solver("auto", "auto", AUTO_SWITCH) == ("piqp", "dense")
-    assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("clarabel", "lifted")
+    assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("smo", "decomposition")
+    assert resolve_solver("clarabel", "auto", 10) == ("clarabel", "lifted")
     assert resolve_solver("piqp", "lifted", 10) == ("piqp", "lifted")
 
 

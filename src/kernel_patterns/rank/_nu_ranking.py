@@ -35,6 +35,7 @@ from ._nu_ranking_solver import (
     _nu_ranking_dual,
     _thresholds,
     max_feasible_nu,
+    resolve_solver,
 )
 
 __all__ = ["NuRanking", "_nu_ranking_dual", "max_feasible_nu"]
@@ -94,17 +95,21 @@ class NuRanking(RankerMixin, BaseEstimator):
     kernel : str, Kernel or callable, default="rbf"
         A kernel object, a name with ``kernel_params``, ``"precomputed"`` or a callable.
     kernel_params : dict, default=None
-    solver : {"auto", "piqp", "clarabel"}, default="auto"
-        Interior-point QP solver: piqp's dense solver or Clarabel. ``"auto"`` takes piqp up
-        to 1,500 training points and Clarabel beyond, where it is faster
-        (``benchmarks/bench_qp.py``).
+    solver : {"auto", "piqp", "clarabel", "smo"}, default="auto"
+        piqp's dense interior-point QP solver, Clarabel's, or ``"smo"``: a decomposition
+        solver written for this dual (SMO-style working sets that keep the per-rank equality
+        constraints, as libsvm's ν-SVM; kernel rows read through the kernel operator and
+        cached, so K need not be held when it does not fit). ``"auto"`` takes piqp up to 500
+        training points and SMO beyond, where it is much faster (``benchmarks/bench_rank.py
+        --speed``); the interior-point solvers are the reference the SMO is tested against.
     formulation : {"auto", "dense", "lifted"}, default="auto"
-        QP form handed to the solver (see :func:`_nu_ranking_dual`); ``"auto"`` is dense for
-        piqp and lifted for Clarabel.
-    tol : float, default=1e-8
-        Solver tolerance on the scaled duals νℓ·α ∈ [0, 1].
-    max_iter : int, default=200
-        Interior-point iterations.
+        QP form handed to an interior-point solver (see :func:`_nu_ranking_dual`); ``"auto"``
+        is dense for piqp and lifted for Clarabel.
+    tol : float, default=None
+        Interior point: tolerance on the scaled duals νℓ·α ∈ [0, 1] (``None``: 1e-8). SMO:
+        the largest KKT violation left in the gradient (libsvm's ``eps``; ``None``: 1e-4).
+    max_iter : int, default=None
+        Interior-point iterations (``None``: 200) or SMO steps (``None``: max(100,000, 100ℓ)).
     thresholds : {"auto", "kkt", "mae"}, default="auto"
         How the thresholds are placed on f: ``"kkt"`` from the KKT conditions of Algorithm
         8.9 (margin vectors at b_y ∓ γ); ``"mae"`` the ordered thresholds minimising the
@@ -161,8 +166,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         "kernel_params": [dict, None],
         "solver": [StrOptions(set(SOLVERS))],
         "formulation": [StrOptions(set(FORMULATIONS))],
-        "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0.0, None, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "thresholds": [StrOptions({"auto", "kkt", "mae"})],
         "classes": ["array-like", None],
     }
@@ -175,8 +180,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         *,
         solver: str = "auto",
         formulation: str = "auto",
-        tol: float = 1e-8,
-        max_iter: int = 200,
+        tol: float | None = None,
+        max_iter: int | None = None,
         thresholds: str = "auto",
         classes: ArrayLike | None = None,
     ) -> None:
@@ -222,18 +227,16 @@ class NuRanking(RankerMixin, BaseEstimator):
                     "(2 Σ_y min(n_y, n_{y+1}) / n_samples)."
                 )
         op = make_operator(kernel, Xv)
-        K = np.asarray(op.to_dense(), dtype=np.float64)
-        alpha_u, alpha_l, info = _nu_ranking_dual(
-            K, ranks, nu, n_ranks=R, **solver_args)
+        alpha_u, alpha_l, info = _nu_ranking_dual(op, ranks, nu, n_ranks=R, **solver_args)
         if "solved" not in info["status"].lower():
             warnings.warn(
-                f"the {info['solver']} QP solver stopped with status {info['status']} after "
+                f"the {info['solver']} solver stopped with status {info['status']} after "
                 f"{info['iterations']} iterations; the ranker may be inaccurate.",
                 ConvergenceWarning, stacklevel=2,
             )
         alpha = alpha_u - alpha_l
-        f = K @ alpha
-        scale = float(alpha @ alpha) * max(float(np.max(np.abs(np.diag(K)))), 1e-300)
+        f = np.asarray(op.matmat(alpha), dtype=np.float64)
+        scale = float(alpha @ alpha) * max(float(np.max(np.abs(op.diag()))), 1e-300)
         if float(alpha @ f) <= 1e-8 * scale:
             warnings.warn(
                 f"the ν-ranking solution is degenerate (f ≈ 0 within solver precision): with "
@@ -284,8 +287,10 @@ class NuRanking(RankerMixin, BaseEstimator):
         rules = ("kkt", "mae") if self.thresholds == "auto" else (self.thresholds,)
         # the choice needs only approximate solutions: an interior-point method spends most of
         # its iterations on the last digits of ill-conditioned (smooth-kernel) problems
-        cv_args = {**solver_args, "tol": max(float(solver_args["tol"]), CV_TOL),
-                   "max_iter": min(int(solver_args["max_iter"]), CV_MAX_ITER)}
+        cv_args = dict(solver_args)
+        if resolve_solver(self.solver, self.formulation, sub.size)[0] != "smo":
+            cv_args["tol"] = max(solver_args["tol"] or 0.0, CV_TOL)
+            cv_args["max_iter"] = min(solver_args["max_iter"] or CV_MAX_ITER, CV_MAX_ITER)
         ratio, factor, rule, results = select_nu_and_width(
             gram, ranks[sub], n_ranks, WIDTH_FACTORS if rbf else (1.0,), rules=rules,
             **cv_args)
