@@ -19,8 +19,9 @@ one class, the constraints here leave two kinds of feasible moves:
 With G = ∇ (G = f_i for a^u_i, −f_i for a^l_i, f = Kβ), the KKT conditions say that in each
 class c, min{G : a < 1} ≥ max{G : a > 0} − τ, and that for any two groups the summed class
 minima of one are ≥ the summed class maxima of the other − τ. Each iteration takes the most
-violated of these (first-order working-set choice), steps exactly along it (the objective is
-a parabola in δ; the step is clipped to the box) and updates f with at most four kernel rows,
+violated of these (first-order working-set choice, the gains compared per unit ‖d‖²; inside a
+class the partner is chosen by second order, as libsvm does), steps exactly along it (the
+objective is a parabola in δ; the step is clipped to the box), updates f with ≤ 4 kernel rows,
 read from the operator through a small row cache. A class is "at bound" when its variables
 are 0 or 1: initialising as libsvm does (each class filled at 1 in index order up to its
 share of νℓ) leaves few free variables, and the iterations mostly swap bounded ones.
@@ -179,7 +180,10 @@ def _nu_ranking_smo(
         if max(best_in, best_tr) <= tol:
             status = "solved"
             break
-        if best_in >= best_tr:
+        # compare first-order gains per unit squared step length: a pair moves two variables
+        # (‖d‖² = 2), a transfer four (‖d‖² = 4); measured, this halves the transfers chosen
+        # and cuts the steps by a third (6,000 points: 28,800 → 18,600)
+        if best_in >= 0.5 * best_tr:
             v = int(starts[c_in] + np.argmin(G_up[starts[c_in]:ends[c_in]]))
             w, gain = _second_order_partner(v, c_in, starts, sizes, G, a, point, diag,
                                             row(int(point[v])))
