@@ -79,10 +79,11 @@ class NuRanking(RankerMixin, BaseEstimator):
     Hence ``nu="auto"``: a 3-fold cross-validation inside ``fit``, on a rank-stratified
     subsample of at most 500 points, over ν ∈ {0.4, 0.6, 0.8, 0.95}·ν_max × (width ×
     {0.1, 0.3, 1, 3} when the width is data-driven) × {KKT, rank-error} thresholds (48 small
-    QPs, the threshold rules share them), then one fit on all the data. The choice costs 1–2 s
-    per fit here and brings the 5-fold MAE to within 1.01× of the best of mord, scikit-learn and
+    QPs, the threshold rules share them), then one fit on all the data. The choice costs about
+    1–2 s per fit here; the 5-fold MAE is then 0.92–1.00× the best of mord, scikit-learn and
     skordinal's kernel ordinal SVMs on Boston, nlschools and TeachingRatings
-    (``benchmarks/results/rank.md``).
+    (``benchmarks/results/rank.md``). Beyond 500 points the final fit uses the decomposition
+    solver (``solver``): 6,000 points in about 3 s, the choice included.
 
     Parameters
     ----------
