@@ -377,3 +377,11 @@ def test_thresholds_rule_mae_minimises_training_rank_error():
     np.testing.assert_allclose(kkt.decision_function(X), mae.decision_function(X))
     assert mae.threshold_rule_ == "mae"
     assert mean_absolute_error(y, mae.predict(X)) <= mean_absolute_error(y, kkt.predict(X))
+
+
+def test_nu_auto_with_a_rank_of_one_point():
+    X = np.arange(8.0)[:, None]
+    y = np.array([0, 0, 0, 0, 0, 0, 0, 1])  # a fold without rank 1 in training is left out
+    model = NuRanking(kernel=Linear()).fit(X, y)
+    assert 0 < model.nu_ <= max_feasible_nu(y, 2)
+    assert np.all(np.isfinite(model.cv_results_["mae"]))

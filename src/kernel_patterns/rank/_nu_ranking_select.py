@@ -127,8 +127,14 @@ def select_nu_and_width(
         ``nu_ratio``, ``width_factor``, ``thresholds`` and ``mae`` (over the held-out folds) of
         every triple tried.
     """
-    n_folds = max(2, min(n_folds, int(np.bincount(y, minlength=n_ranks).min())))
-    folds = interleaved_folds(y, n_folds)
+    counts = np.bincount(y, minlength=n_ranks)
+    n_folds = max(2, min(n_folds, int(counts.min())))
+    # a fold whose training part lacks a rank (one with a single point) cannot fit every
+    # threshold: leave it out. The last fold always remains: its training part holds fold
+    # 0, which the interleaving gives the first point of every rank.
+    folds = [(tr, te) for tr, te in interleaved_folds(y, n_folds)
+             if np.bincount(y[tr], minlength=n_ranks).min() > 0]
+    n_test = sum(te.size for _, te in folds)
     triples, maes = [], []
     for factor in width_factors:
         K = gram(factor)
@@ -149,7 +155,7 @@ def select_nu_and_width(
         for j, ratio in enumerate(nu_ratios):
             for k, rule in enumerate(rules):
                 triples.append((ratio, factor, rule))
-                maes.append(err[j, k] / y.shape[0])
+                maes.append(err[j, k] / n_test)
     best = int(np.argmin(maes))
     results: dict[str, Any] = {
         "nu_ratio": np.array([t[0] for t in triples]),
