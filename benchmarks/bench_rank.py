@@ -69,6 +69,11 @@ SETS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {
     # `class` is a school-class identifier, not a measurement
     "nlschools (MASS, lang)": lambda: _rdata("MASS", "nlschools", "lang", ("class",)),
     "TeachingRatings (AER, eval)": lambda: _rdata("AER", "TeachingRatings", "eval"),
+    # three more real sets (looked at only to set the number of inner folds, see NuRanking)
+    "cpus (MASS, perf)": lambda: _rdata("MASS", "cpus", "perf", ("name", "estperf")),
+    "CASchools (AER, read)": lambda: _rdata("AER", "CASchools", "read",
+                                            ("math", "district", "school", "county", "grades")),
+    "birthwt (MASS, bwt)": lambda: _rdata("MASS", "birthwt", "bwt", ("low",)),
     "latent-linear 8-D": lambda: _latent(False),
     "latent-nonlinear 8-D": lambda: _latent(True),
 }

@@ -14,10 +14,10 @@ and the middle ranks' α^u and α^l cancel: f becomes the difference of the top 
 means and ignores the rest (held-out MAE doubles on Boston). The RBF width matters as much: the
 best multiple of ``gamma="scale"`` ranged from 0.1 (latent-linear data) to 3 (TeachingRatings).
 
-So ``nu="auto"`` scores every (ν/ν_max, width) pair of a small grid by 3-fold held-out mean
-absolute rank error on a rank-stratified subsample of at most ``MAX_CV_SAMPLES`` points, picks
-the best, and refits on all the data. Cost: 48 QPs of about 330 points, 3–5 s here, once per
-``fit`` (``benchmarks/bench_rank.py`` reports the seconds).
+So ``nu="auto"`` scores every (ν/ν_max, width, threshold rule) of a small grid by held-out
+mean absolute rank error (5 folds on data up to ``MAX_CV_SAMPLES`` points, else 3 folds on a
+rank-stratified subsample of that many), picks the best, and refits on all the data. Cost:
+48 or 80 small QPs, 1–3 s here, once per ``fit`` (``benchmarks/bench_rank.py``).
 """
 
 from __future__ import annotations
