@@ -20,17 +20,17 @@ def test_readme_python_blocks_run() -> None:
         assert namespace["gp"].n_clusters_ == 2  # type: ignore[attr-defined]
 
 
-def test_readme_command_line_wine_example_runs_and_its_numbers_hold(tmp_path) -> None:
-    """The command-line section's wine example: its commands run as written (in a clean
-    folder, with this interpreter's ``python`` and ``kernel-patterns``), print what the README
-    shows, and the numbers quoted from summary.json are those the run wrote."""
-    import json
+def _run_section(heading: str, tmp_path: Path) -> str:
+    """Run the first bash block below ``heading`` in ``tmp_path`` (this interpreter's
+    ``python`` and ``kernel-patterns`` on PATH) and check that it prints the next block;
+    returns the section's text."""
     import os
     import subprocess
     import sys
 
     text = README.read_text()
-    section = text[text.index("### End to end: the wine data"):]
+    section = text[text.index(heading):]
+    section = section[: section.index("\n## ")]
     blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.S | re.M)
     (lang, script), (_, shown) = blocks[:2]  # the commands, then what they print
     assert lang == "bash"
@@ -39,8 +39,17 @@ def test_readme_command_line_wine_example_runs_and_its_numbers_hold(tmp_path) ->
     r = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=600, check=False)
     assert r.returncode == 0, r.stderr
-    printed = sorted((r.stdout + r.stderr).splitlines())
-    assert printed == sorted(shown.splitlines())
+    assert sorted((r.stdout + r.stderr).splitlines()) == sorted(shown.splitlines())
+    return section
+
+
+def test_readme_command_line_wine_example_runs_and_its_numbers_hold(tmp_path) -> None:
+    """The command-line section's wine example: its commands run as written (in a clean
+    folder, with this interpreter's ``python`` and ``kernel-patterns``), print what the README
+    shows, and the numbers quoted from summary.json are those the run wrote."""
+    import json
+
+    section = _run_section("### End to end: the wine data", tmp_path)
     gp = json.loads((tmp_path / "wine-gp" / "summary.json").read_text())
     rank = json.loads((tmp_path / "wine-rank" / "summary.json").read_text())
     quoted = [f"accuracy {gp['scores']['accuracy']:.3f}",
@@ -62,21 +71,7 @@ def test_readme_command_line_boston_ranking_runs_and_its_numbers_hold(tmp_path) 
     """The Boston ranking example: runs as written, prints what the README shows, and the
     quoted held-out MAE is the one the run wrote."""
     import json
-    import os
-    import subprocess
-    import sys
 
-    text = README.read_text()
-    section = text[text.index("### Ranking with held-out scores: Boston housing"):]
-    section = section[: section.index("## Benchmarks and experiments")]
-    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.S | re.M)
-    (lang, script), (_, shown) = blocks[:2]
-    assert lang == "bash"
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               OMP_NUM_THREADS="1")
-    r = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
-                       text=True, timeout=600, check=False)
-    assert r.returncode == 0, r.stderr
-    assert sorted((r.stdout + r.stderr).splitlines()) == sorted(shown.splitlines())
+    section = _run_section("### Ranking with held-out scores: Boston housing", tmp_path)
     rank = json.loads((tmp_path / "boston-rank" / "summary.json").read_text())
     assert f"`cv_mae` {rank['result']['cv_mae']:.3f}" in " ".join(section.split())

@@ -196,6 +196,22 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     return 0.5 * (lo + hi)
 
 
+def _find(parent: NDArray[np.intp], a: int) -> int:
+    """Root of ``a`` in the union-find forest ``parent`` (with path halving)."""
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = int(parent[a])
+    return a
+
+
+def _groups(parent: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The root of every element and its group, numbered by smallest element index."""
+    roots = np.array([_find(parent, i) for i in range(parent.size)], dtype=np.intp)
+    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))
+    return roots, order[inverse].astype(np.intp)
+
+
 def count_components(
     Z: FloatArray,
     edges: NDArray[np.intp],
@@ -230,14 +246,8 @@ def count_components(
     n_big = int(np.sum(size >= min_cluster_size))
     level = -np.inf
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = int(parent[a])
-        return a
-
     for r in range(Z.shape[0]):
-        ra, rb = find(int(edges[r, 0])), find(int(edges[r, 1]))
+        ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
         big_a, big_b = size[ra] >= min_cluster_size, size[rb] >= min_cluster_size
         if big_a and big_b and n_big <= n_clusters:
             continue
@@ -245,11 +255,8 @@ def count_components(
         size[ra] += size[rb]
         n_big += int(size[ra] >= min_cluster_size) - int(big_a) - int(big_b)
         level = max(level, float(Z[r, 2]))
-    roots = np.array([find(i) for i in range(p)])
-    big = size[roots] >= min_cluster_size
-    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))
-    groups = np.where(big, order[inverse], -1).astype(np.intp)
+    roots, groups = _groups(parent)
+    groups = np.where(size[roots] >= min_cluster_size, groups, -1).astype(np.intp)
     return groups, n_big, level
 
 
@@ -307,22 +314,13 @@ def data_level_components(
     size = np.bincount(basins, minlength=p).astype(np.int64)
     floor = float(point_variance.min()) if point_variance.size else -np.inf
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = int(parent[a])
-        return a
-
     for r in range(Z.shape[0]):
         h = float(Z[r, 2])
         if h > level:
             break
-        ra, rb = find(int(edges[r, 0])), find(int(edges[r, 1]))
+        ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
         if min(size[ra], size[rb]) >= min_cluster_size and h < floor:
             continue
         parent[rb] = ra
         size[ra] += size[rb]
-    roots = np.array([find(i) for i in range(p)])
-    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))
-    return order[inverse].astype(np.intp)
+    return _groups(parent)[1]
