@@ -45,7 +45,7 @@ def _online_ranking_pass(
     alpha : ndarray of shape (n,)
         Dual coefficients of these examples (α_i of the algorithm).
     b : ndarray of int of shape (R − 1,)
-        Finite thresholds b_1 … b_{|Y|−1} (b_{|Y|} = ∞ implicit), integer and ordered.
+        Finite thresholds b_1 … ``b_{|Y|−1}`` (``b_{|Y|}`` = ∞ implicit), integer and ordered.
     order : ndarray of int, default=range(n)
 
     Returns
@@ -98,7 +98,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_ranks,)
     thresholds_ : ndarray of int of shape (n_ranks - 1,)
-        b_1 ≤ … ≤ b_{|Y|−1}; b_{|Y|} = ∞ is implicit.
+        b_1 ≤ … ≤ ``b_{|Y|−1}``; ``b_{|Y|}`` = ∞ is implicit.
     dual_coef_ : ndarray of shape (n_support,)
         Non-zero α_i (integers, stored as floats).
     support_vectors_ : ndarray of shape (n_support, n_features)

@@ -1,0 +1,107 @@
+"""Write the API reference's sources from the public packages' ``__all__`` (never by hand).
+
+One page per public package (``generated/<package>.rst``), each with an autosummary table of
+its names; autosummary then writes one page per name. A name that several packages export
+(``GPClustering`` is in ``kernel_patterns``, ``.cluster`` and ``.cluster.gp``) gets its page
+once, under the deepest package that exports it, and the other tables link there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import types
+from pathlib import Path
+
+PACKAGES = [
+    "kernel_patterns",
+    "kernel_patterns.cluster",
+    "kernel_patterns.cluster.gp",
+    "kernel_patterns.kernels",
+    "kernel_patterns.rank",
+    "kernel_patterns.embed",
+    "kernel_patterns.metrics",
+    "kernel_patterns.datasets",
+    "kernel_patterns.plotting",
+    "kernel_patterns.distributed",
+    "kernel_patterns.io",
+]
+
+
+def public_names(package: str) -> list[str]:
+    """The package's ``__all__`` without dunders and without its subpackages."""
+    mod = importlib.import_module(package)
+    out = []
+    for name in mod.__all__:
+        if name.startswith("__"):
+            continue
+        if isinstance(getattr(mod, name), types.ModuleType):
+            continue
+        out.append(name)
+    return out
+
+
+def canonical_homes() -> dict[int, str]:
+    """id(object) -> the deepest package exporting it (its page lives there)."""
+    homes: dict[int, str] = {}
+    for package in PACKAGES:  # listed shallow to deep: deeper ones win
+        mod = importlib.import_module(package)
+        for name in public_names(package):
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                homes[id(obj)] = package
+    return homes
+
+
+def _kind(obj: object) -> str:
+    if inspect.isclass(obj):
+        return "class"
+    if callable(obj):
+        return "function"
+    return "data"
+
+
+def write_api_pages(out: Path) -> list[str]:
+    """Write ``out/<package>.rst`` for every package and return the page names."""
+    out.mkdir(parents=True, exist_ok=True)
+    homes = canonical_homes()
+    pages = []
+    for package in PACKAGES:
+        mod = importlib.import_module(package)
+        title = f":mod:`{package}`"
+        lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:",
+                 "   :no-index:", "", f".. currentmodule:: {package}", ""]
+        groups: dict[str, list[str]] = {"class": [], "function": [], "data": []}
+        elsewhere: list[tuple[str, str, str]] = []
+        for name in public_names(package):
+            obj = getattr(mod, name)
+            kind = _kind(obj)
+            home = homes.get(id(obj), package) if kind != "data" else package
+            if home == package:
+                groups[kind].append(name)
+            else:
+                elsewhere.append((name, home, kind))
+        headings = {"class": "Classes", "function": "Functions", "data": "Constants"}
+        template = {"class": "class.rst", "function": "function.rst", "data": "data.rst"}
+        for kind, names in groups.items():
+            if not names:
+                continue
+            lines += [headings[kind], "-" * len(headings[kind]), "",
+                      ".. autosummary::", "   :toctree: .", f"   :template: {template[kind]}",
+                      "", *(f"   {n}" for n in names), ""]
+        submodules = [p for p in PACKAGES if p.rsplit(".", 1)[0] == package and p != package]
+        if elsewhere or submodules:
+            lines += ["Also here", "---------", ""]
+            for name, home, kind in elsewhere:
+                role = "class" if kind == "class" else "func"
+                lines.append(f"- :{role}:`{name} <{home}.{name}>`, documented in "
+                             f":mod:`{home}`")
+            for sub in submodules:
+                lines.append(f"- :mod:`{sub}`")
+            lines.append("")
+        page = out / f"{package}.rst"
+        text = "\n".join(lines)
+        if not page.exists() or page.read_text() != text:
+            page.write_text(text)
+        pages.append(package)
+    return pages
