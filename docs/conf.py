@@ -18,13 +18,13 @@ from urllib.parse import urlparse
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # for _api
 
-import kernel_patterns  # noqa: E402
-
 import _api  # noqa: E402
+
+import kernel_patterns  # noqa: E402
 
 project = "kernel_patterns"
 author = "the kernel_patterns developers"
-copyright = "2026, the kernel_patterns developers"  # noqa: A001
+copyright = "2026, the kernel_patterns developers"
 release = kernel_patterns.__version__
 version = release
 
