@@ -65,12 +65,21 @@ def write_api_pages(out: Path) -> list[str]:
     """Write ``out/<package>.rst`` for every package and return the page names."""
     out.mkdir(parents=True, exist_ok=True)
     homes = canonical_homes()
+    _HOMES.update(homes)
+    seen: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        mod = importlib.import_module(package)
+        for name in public_names(package):
+            obj = getattr(mod, name)
+            if id(obj) in homes:
+                seen.setdefault(name, set()).add(f"{homes[id(obj)]}.{name}")
+    _BY_NAME.update({n: next(iter(p)) for n, p in seen.items() if len(p) == 1})
     pages = []
     for package in PACKAGES:
         mod = importlib.import_module(package)
         title = f":mod:`{package}`"
         lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:",
-                 "   :no-index:", "", f".. currentmodule:: {package}", ""]
+                 "", f".. currentmodule:: {package}", ""]
         groups: dict[str, list[str]] = {"class": [], "function": [], "data": []}
         elsewhere: list[tuple[str, str, str]] = []
         for name in public_names(package):
@@ -82,13 +91,12 @@ def write_api_pages(out: Path) -> list[str]:
             else:
                 elsewhere.append((name, home, kind))
         headings = {"class": "Classes", "function": "Functions", "data": "Constants"}
-        template = {"class": "class.rst", "function": "function.rst", "data": "data.rst"}
         for kind, names in groups.items():
             if not names:
                 continue
             lines += [headings[kind], "-" * len(headings[kind]), "",
-                      ".. autosummary::", "   :toctree: .", f"   :template: {template[kind]}",
-                      "", *(f"   {n}" for n in names), ""]
+                      ".. autosummary::", "   :toctree: .", "",
+                      *(f"   {n}" for n in names), ""]
         submodules = [p for p in PACKAGES if p.rsplit(".", 1)[0] == package and p != package]
         if elsewhere or submodules:
             lines += ["Also here", "---------", ""]
@@ -105,3 +113,56 @@ def write_api_pages(out: Path) -> list[str]:
             page.write_text(text)
         pages.append(package)
     return pages
+
+
+def _lookup(path: str) -> object | None:
+    """The object a dotted path names, importing the longest module prefix; None if none."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def canonical_name(target: str, module: str | None = None,
+                   cls: str | None = None) -> str | None:
+    """The documented name of what ``target`` names, read as Python would from ``module``
+    (and class ``cls``): ``kernel_patterns.GPClustering`` and ``GPClustering`` inside
+    ``kernel_patterns.distributed`` -> ``kernel_patterns.cluster.gp.GPClustering``;
+    ``predict`` inside ``SpectralClustering`` -> its method. None when it names nothing
+    public of this library."""
+    candidates = [target]
+    if module:
+        if cls:
+            candidates.append(f"{module}.{cls}.{target}")
+        candidates.append(f"{module}.{target}")
+    if "." not in target and target in _BY_NAME:
+        candidates.append(_BY_NAME[target])
+    for path in candidates:
+        if not path.startswith("kernel_patterns"):
+            continue
+        obj = _lookup(path)
+        if obj is None:
+            continue
+        if inspect.isclass(obj) or (inspect.isfunction(obj) and "." not in obj.__qualname__):
+            home = _HOMES.get(id(obj))
+            if home is not None:
+                return f"{home}.{obj.__name__}"
+        owner_path, _, attr = path.rpartition(".")
+        owner = _lookup(owner_path)
+        if inspect.isclass(owner) and id(owner) in _HOMES:
+            return f"{_HOMES[id(owner)]}.{owner.__name__}.{attr}"
+    return None
+
+
+_HOMES: dict[int, str] = {}
+#: bare public name -> its documented path, for names that only one object carries
+_BY_NAME: dict[str, str] = {}

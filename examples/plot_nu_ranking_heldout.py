@@ -2,7 +2,7 @@
 ν-ranking on an ordinal data set, with held-out scores
 ======================================================
 
-``NuRanking`` (the book's Algorithm 8.9) learns one score f(x) and |Y| − 1 ordered thresholds;
+``NuRanking`` (the book's Algorithm 8.9) learns one score f(x) and ``|Y|`` − 1 ordered thresholds;
 a point's rank is the first threshold its score stays under. The relative CPU performance
 table (MASS ``cpus``, shipped by the ``data`` extra), its performance cut into four ranks of
 equal width on the log scale. Training errors say little: the held-out mean zero-one error
