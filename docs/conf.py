@@ -134,6 +134,9 @@ intersphinx_timeout = 5
 # -- sphinx-gallery ------------------------------------------------------------------------
 warnings.filterwarnings("ignore", category=UserWarning,
                         message="Matplotlib is currently using agg")
+# numpydoc reports a docstring it cannot parse (an unknown section) as a Python warning, not a
+# Sphinx one: make it an error so that -W's promise holds for it too.
+warnings.filterwarnings("error", category=UserWarning, module=r"numpydoc\..*")
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
@@ -164,6 +167,9 @@ html_theme_options = {
     "navigation_with_keys": False,
     "header_links_before_dropdown": 6,
 }
+# An explicit colour mode: without one the theme's script logs a console error on a first visit
+# ("Got invalid theme mode"), which the browser test (tests/test_docs_browser.py) forbids.
+html_context = {"default_mode": "auto"}
 html_show_sourcelink = False
 html_last_updated_fmt = None
 

@@ -59,7 +59,9 @@ for i, (dname, (X, y)) in enumerate(data.items()):
         labels = est.fit_predict(X)
         dt = time.perf_counter() - t0
         ax = axes[i, j]
-        ax.scatter(X[:, 0], X[:, 1], c=labels, s=4, cmap="tab10")
+        # one colour per cluster, grey for noise (-1)
+        colors = np.where(labels[:, None] < 0, 0.6, plt.cm.tab10(np.asarray(labels) % 10))
+        ax.scatter(X[:, 0], X[:, 1], c=colors, s=4)
         ax.text(0.98, 0.02, f"{dt:.2f}s", transform=ax.transAxes, ha="right", size=8)
         ax.set_xticks([])
         ax.set_yticks([])

@@ -24,7 +24,10 @@ crabs = datasets.load_crabs()
 Z = PCA(3).fit_transform(np.log(crabs.data))[:, 1:3]
 X = datasets.scale_unit_interval(Z)
 gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=20)).fit(X)
-print(f"{gp.n_clusters_} clusters at the level {gp.level_:.4f}")
+# At the level chosen by default the crabs' basins all join (a warning says so): the four
+# groups overlap too much for one level set to split them. The hierarchy still holds them.
+print(f"{gp.n_clusters_} cluster(s) at the default level {gp.level_:.4f}, "
+      f"{len(gp.equilibria_)} basins")
 
 # %%
 # The dendrogram of the SEPs: the heights are the merge (saddle) levels.

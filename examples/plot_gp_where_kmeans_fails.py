@@ -25,8 +25,8 @@ print(f"k-means accuracy {metrics.clustering_accuracy(y, km.labels_):.2f}; "
       f"GP: {gp.n_clusters_} clusters, accuracy {metrics.clustering_accuracy(y, gp.labels_):.2f}")
 
 # %%
-# The variance landscape: the white contour is the level r* (eq. 4.1); the crosses are the
-# stable equilibrium points (SEPs), the local minima of the variance every point flows to.
+# The variance landscape: the black contour is the level r* (eq. 4.1); the red crosses are
+# the stable equilibrium points (SEPs), the local minima of the variance every point flows to.
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
 axes[0].scatter(X[:, 0], X[:, 1], c=km.labels_, s=10, cmap="tab10")
 axes[0].set_title("scikit-learn KMeans(2)")
