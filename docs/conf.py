@@ -28,11 +28,12 @@ copyright = "2026, the kernel_patterns developers"
 release = kernel_patterns.__version__
 version = release
 
+# No MathJax: it loads from a CDN, and these pages must read offline (equations are written
+# in Unicode).
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
-    "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
