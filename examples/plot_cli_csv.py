@@ -24,11 +24,10 @@ wine = load_wine(as_frame=True).frame.rename(columns={"target": "cultivar"})
 wine.insert(0, "id", [f"wine{i:03d}" for i in range(len(wine))])
 wine.to_csv(work / "wine.csv", index=False)
 
-cmd = [sys.executable, "-m", "kernel_patterns.cli", "cluster", str(work / "wine.csv"),
-       "--method", "gp", "--label-column", "cultivar", "--scale", "standard",
-       "--out", str(work / "wine-gp")]
-print("$ kernel-patterns", " ".join(cmd[3:]).replace(str(work) + "/", ""))
-done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+cmd = [sys.executable, "-m", "kernel_patterns.cli", "cluster", "wine.csv", "--method", "gp",
+       "--label-column", "cultivar", "--scale", "standard", "--out", "wine-gp"]
+print("$ kernel-patterns", " ".join(cmd[3:]))
+done = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=work)
 print(done.stderr + done.stdout)
 
 summary = json.loads((work / "wine-gp" / "summary.json").read_text())

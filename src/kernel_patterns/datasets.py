@@ -336,13 +336,16 @@ def load_crabs(return_X_y: bool = False) -> Any:
     Parameters
     ----------
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
 
-    Returns
-    -------
-    data : Bunch or tuple of ndarray
-        ``data`` (features), ``target``, ``feature_names``, ``DESCR`` (and ``frame`` for the
-        R tables), or ``(X, y)`` with ``return_X_y=True``.
+    Examples
+    --------
+    >>> crabs = load_crabs()
+    >>> crabs.data.shape, crabs.feature_names
+    ((200, 5), ['FL', 'RW', 'CL', 'CW', 'BD'])
+    >>> [int(c) for c in np.bincount(crabs.target)]
+    [50, 50, 50, 50]
     """
     df = _rdataset("MASS", "crabs")
     species = (df["sp"].to_numpy() == "O").astype(np.int64)
@@ -360,13 +363,14 @@ def load_boston(return_X_y: bool = False) -> Any:
     Parameters
     ----------
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
 
-    Returns
-    -------
-    data : Bunch or tuple of ndarray
-        ``data`` (features), ``target``, ``feature_names``, ``DESCR`` (and ``frame`` for the
-        R tables), or ``(X, y)`` with ``return_X_y=True``.
+    Examples
+    --------
+    >>> X, medv = load_boston(return_X_y=True)
+    >>> X.shape, float(medv[0])
+    ((506, 13), 24.0)
     """
     df = _rdataset("MASS", "Boston")
     features = [c for c in df.columns if c not in ("rownames", "medv")]
@@ -380,13 +384,14 @@ def load_cpus(return_X_y: bool = False) -> Any:
     Parameters
     ----------
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
 
-    Returns
-    -------
-    data : Bunch or tuple of ndarray
-        ``data`` (features), ``target``, ``feature_names``, ``DESCR`` (and ``frame`` for the
-        R tables), or ``(X, y)`` with ``return_X_y=True``.
+    Examples
+    --------
+    >>> X, perf = load_cpus(return_X_y=True)
+    >>> X.shape, float(perf[0])
+    ((209, 6), 198.0)
     """
     df = _rdataset("MASS", "cpus")
     features = ["syct", "mmin", "mmax", "cach", "chmin", "chmax"]
@@ -400,13 +405,14 @@ def load_iris(return_X_y: bool = False) -> Any:
     Parameters
     ----------
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
 
-    Returns
-    -------
-    data : Bunch or tuple of ndarray
-        ``data`` (features), ``target``, ``feature_names``, ``DESCR`` (and ``frame`` for the
-        R tables), or ``(X, y)`` with ``return_X_y=True``.
+    Examples
+    --------
+    >>> X, y = load_iris(return_X_y=True)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((150, 4), [50, 50, 50])
     """
     from sklearn.datasets import load_iris as _load
 
@@ -420,13 +426,14 @@ def load_wine(return_X_y: bool = False) -> Any:
     Parameters
     ----------
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a :class:`~sklearn.utils.Bunch`.
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
 
-    Returns
-    -------
-    data : Bunch or tuple of ndarray
-        ``data`` (features), ``target``, ``feature_names``, ``DESCR`` (and ``frame`` for the
-        R tables), or ``(X, y)`` with ``return_X_y=True``.
+    Examples
+    --------
+    >>> X, y = load_wine(return_X_y=True)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((178, 13), [59, 71, 48])
     """
     from sklearn.datasets import load_wine as _load
 

@@ -34,6 +34,17 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
     -------
     path : pathlib.Path
         The file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from kernel_patterns import plotting
+    >>> ax = plotting.plot_clusters([[0.0, 0.0], [1.0, 1.0]], [0, 1])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = plotting.save_figure(ax, Path(tmp) / "clusters.png")
+    ...     path.name, path.stat().st_size > 0
+    ('clusters.png', True)
     """
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
     target = Path(path)
