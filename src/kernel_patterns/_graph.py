@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 
 from ._eigen import MatMat, top_eigenpairs
-from ._validation import FloatArray, check_matrix
+from ._validation import FloatArray
 from .kernels import (
     RBF,
     GPCovariance,
@@ -33,6 +33,9 @@ from .kernels import (
     KernelOperator,
     Precomputed,
     SparseKernelOperator,
+    check_kernel_input,
+    is_precomputed,
+    make_kernel,
     make_operator,
 )
 
@@ -236,6 +239,18 @@ def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affi
         )
 
 
+def sparse_input_tag(kernel: Any, kernel_params: dict[str, Any] | None) -> bool:
+    """scikit-learn's ``sparse`` input tag of an estimator built on :func:`build_fit_operator`:
+    a sparse precomputed affinity, or features for a kernel that takes them (RBF by default).
+    """
+    if is_precomputed(kernel):
+        return True
+    try:
+        return bool(make_kernel(kernel, kernel_params, default=RBF()).accepts_sparse)
+    except (TypeError, ValueError):  # an invalid kernel: fit will say so
+        return False
+
+
 def build_fit_operator(
     est: BaseEstimator,
     X: ArrayLike,
@@ -269,7 +284,7 @@ def build_fit_operator(
             "landmarks, not kernel='precomputed'; use approximation='exact'."
         )
     Xa = validate_data(
-        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
+        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else ("csr", "csc"),
         dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
         copy=not precomputed,  # the fitted state may keep X: never the caller's array
     )
@@ -277,7 +292,8 @@ def build_fit_operator(
         op = make_operator(kernel, Xa, dtype=dtype)
         check_sparse_symmetric(op)
         return op
-    Xv = check_matrix(Xa, "X", min_samples=2)
+    # sparse features as CSR when the kernel takes them, else a TypeError naming the kernel
+    Xv = check_kernel_input(kernel, Xa, "X", min_samples=2)
     if precomputed:
         return make_operator(kernel, Xv, dtype=dtype)
     if approximation == "nystrom":

@@ -27,6 +27,7 @@ def check_matrix(
     min_features: int = 1,
     allow_1d: bool = False,
     copy: bool = False,
+    accept_sparse: bool = False,
 ) -> FloatArray:
     """Return ``X`` as a finite, non-empty 2-D float array or raise ``ValueError``.
 
@@ -44,6 +45,9 @@ def check_matrix(
         Treat a 1-D input as one column instead of rejecting it.
     copy : bool
         Always return a copy (the caller's array is never modified either way).
+    accept_sparse : bool
+        Return a scipy.sparse input as CSR (float32 kept, other types as float64), its stored
+        values checked to be finite, instead of raising ``TypeError``.
 
     Examples
     --------
@@ -55,7 +59,9 @@ def check_matrix(
     ValueError: Y contains NaN (1 value); remove or impute the missing values first.
     """
     if sparse.issparse(X):
-        raise TypeError(f"{name} is a sparse matrix; a dense array is required here.")
+        if not accept_sparse:
+            raise TypeError(f"{name} is a sparse matrix; a dense array is required here.")
+        return _check_sparse(X, name, min_samples, min_features, copy)
     try:
         arr = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
@@ -94,6 +100,27 @@ def check_matrix(
         raise ValueError(f"{name} has {d} feature(s); at least {min_features} required.")
     check_finite(arr, name)
     return arr
+
+
+def _check_sparse(X: Any, name: str, min_samples: int, min_features: int, copy: bool) -> Any:
+    """:func:`check_matrix` for scipy.sparse input: CSR, float, finite, large enough."""
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D; got a sparse array of shape {X.shape}.")
+    A = X.tocsr(copy=copy)
+    if A.dtype not in _FLOAT_DTYPES:
+        if np.issubdtype(A.dtype, np.complexfloating):
+            raise ValueError(f"{name} must be real-valued; got complex values.")
+        A = A.astype(np.float64)
+    n, d = A.shape
+    if n < min_samples:
+        raise ValueError(
+            f"{name} has {n} sample(s); at least {min_samples} "
+            f"{'is' if min_samples == 1 else 'are'} required."
+        )
+    if d < min_features:
+        raise ValueError(f"{name} has {d} feature(s); at least {min_features} required.")
+    check_finite(A.data, name)
+    return A
 
 
 def check_finite(arr: NDArray[Any], name: str) -> None:

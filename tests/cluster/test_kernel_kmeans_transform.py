@@ -85,6 +85,7 @@ def test_verbose_prints_passes_and_restarts(blobs, capsys):
     assert "Initialization complete: 2 restart(s)" in out
     assert "Iteration 1, inertia by restart {0: " in out
     assert "Restart 1: inertia" in out and "Kept restart" in out
+    assert "strict convergence" in out
     KernelKMeans(3, n_init=2, random_state=0).fit(X)
     assert capsys.readouterr().out == ""
 

@@ -134,3 +134,24 @@ def test_absorbed_clusters_are_named_with_the_parameter_to_change() -> None:
                                          r"raise beta"):
         est = SoftKernelKMeans(6, beta=0.01, random_state=0).fit(X)
     assert np.unique(est.labels_).size < 6
+
+
+def test_auto_beta_is_ten_over_the_data_spread_and_scale_free() -> None:
+    from sklearn.datasets import load_digits
+    from sklearn.preprocessing import StandardScaler
+
+    from kernel_patterns.kernels import Linear
+
+    X, _ = load_digits(return_X_y=True)
+    X = StandardScaler().fit_transform(X[:600])
+    m = SoftKernelKMeans(10, random_state=0).fit(X)
+    K = m.kernel_(X)
+    assert m.beta_ == pytest.approx(10.0 / (np.mean(np.diag(K)) - K.mean()))
+    assert np.unique(m.labels_).size == 10  # beta=10 left clusters empty on digits
+    # a linear kernel's distances grow with the units squared: "auto" follows them
+    a = SoftKernelKMeans(3, kernel=Linear(), random_state=0).fit(X[:200])
+    b = SoftKernelKMeans(3, kernel=Linear(), random_state=0).fit(1000.0 * X[:200])
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert b.beta_ == pytest.approx(a.beta_ * 1e-6)
+    np.testing.assert_allclose(a.predict_proba(X[:5]), b.predict_proba(1000.0 * X[:5]),
+                               atol=1e-8)

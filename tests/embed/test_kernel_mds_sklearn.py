@@ -88,7 +88,7 @@ def test_inverse_transform_errors():
     assert not hasattr(KernelMDS(kernel="rbf").fit(X), "inverse_transform")
     with pytest.raises(NotFittedError):
         KernelMDS(fit_inverse_transform=True).inverse_transform(np.zeros((2, 2)))
-    with pytest.raises(ValueError, match="not kernel='precomputed'"):
+    with pytest.raises(ValueError, match="Cannot fit_inverse_transform with a precomputed"):
         KernelMDS(kernel="precomputed", fit_inverse_transform=True).fit(X @ X.T)
     with pytest.raises(ValueError, match="GeodesicKernel depends on the training set"):
         KernelMDS(kernel=GeodesicKernel(n_neighbors=5), fit_inverse_transform=True).fit(X)

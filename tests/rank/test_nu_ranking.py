@@ -266,7 +266,8 @@ def test_auto_solver_choice():
     from kernel_patterns.rank._nu_ranking_solver import AUTO_SWITCH, resolve_solver
 
     assert resolve_solver("auto", "auto", AUTO_SWITCH) == ("piqp", "dense")
-    assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("clarabel", "lifted")
+    assert resolve_solver("auto", "auto", AUTO_SWITCH + 1) == ("smo", "decomposition")
+    assert resolve_solver("clarabel", "auto", 10) == ("clarabel", "lifted")
     assert resolve_solver("piqp", "lifted", 10) == ("piqp", "lifted")
 
 
@@ -292,3 +293,95 @@ def test_printed_constraints_of_the_book_fail(monkeypatch):
     medians = [np.median(f[y == k]) for k in bad.classes_]
     assert not np.all(np.diff(medians) > 0)
     assert mean_zero_one_error(y, bad.predict(X)) > 2 * mean_zero_one_error(y, good.predict(X))
+
+
+def test_user_labels_returned_by_predict_and_score():
+    pd = pytest.importorskip("pandas")
+    X, y = ranked_data(n=90, n_ranks=3, gap=0.5, seed=15)
+    order = ["low", "mid", "high"]
+    labels = np.array(order)[y - 1]
+    model = NuRanking(nu=0.2, kernel=Linear(), classes=order).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, order)
+    assert set(model.predict(X)) <= set(order)
+    assert model.score(X, labels) >= -0.05
+    ints = np.array([3, 10, 42])[y - 1]  # non-contiguous integers
+    m_int = NuRanking(nu=0.2, kernel=Linear()).fit(X, ints)
+    assert m_int.predict(X).dtype.kind == "i"
+    assert set(m_int.predict(X)) <= {3, 10, 42}
+    cat = pd.Series(pd.Categorical(labels, categories=order, ordered=True))
+    m_cat = NuRanking(nu=0.2, kernel=Linear()).fit(X, cat)
+    # score with an ordered categorical target (issue 18, bug 4): classes_ are in category order
+    assert m_cat.score(X, cat) == pytest.approx(model.score(X, labels))
+    np.testing.assert_array_equal(m_cat.predict(X), model.predict(X))
+    with pytest.raises(ValueError, match=r"not in classes.*'top'"):
+        NuRanking(classes=order).fit(X, np.where(y == 3, "top", labels))
+
+
+# ------------------------------------------------ defaults: nu="auto" and the threshold rules
+def test_mae_thresholds_match_exhaustive_search():
+    from itertools import combinations_with_replacement
+
+    from kernel_patterns.rank._nu_ranking_solver import _mae_thresholds
+
+    rng = np.random.default_rng(20)
+    for _ in range(5):
+        n, R = 12, 3
+        f = np.round(rng.normal(size=n), 1)  # ties on purpose
+        y = rng.integers(0, R, size=n)
+        b = _mae_thresholds(f, y, R)
+        got = np.abs(np.searchsorted(b, f, side="right") - y).sum()
+        cuts = np.concatenate([[-np.inf], np.unique(f) + 1e-9])
+        best = min(np.abs(np.searchsorted(np.array(c), f, side="right") - y).sum()
+                   for c in combinations_with_replacement(cuts, R - 1))
+        assert got == best
+        assert np.all(np.diff(b) >= 0)
+
+
+def test_nu_auto_selects_from_the_grid_and_refits():
+    from kernel_patterns.rank._nu_ranking_select import NU_RATIOS, WIDTH_FACTORS
+
+    X, y = ranked_data(n=120, n_ranks=4, noise=0.6, seed=21)
+    model = NuRanking().fit(X, y)  # nu="auto", RBF(gamma="scale")
+    res = model.cv_results_
+    assert res["mae"].shape == (len(NU_RATIOS) * len(WIDTH_FACTORS) * 2,)
+    best = int(np.argmin(res["mae"]))
+    nu_max = max_feasible_nu(y - 1, 4)
+    assert model.nu_ == pytest.approx(res["nu_ratio"][best] * nu_max)
+    assert model.threshold_rule_ == res["thresholds"][best]
+    gamma0 = 1.0 / (X.shape[1] * X.var())
+    assert model.kernel_.gamma == pytest.approx(gamma0 * res["width_factor"][best])
+    assert np.all(np.diff(model.thresholds_) >= 0)
+    assert mean_absolute_error(y, model.predict(X)) < 0.5
+    # a fixed kernel width: only ν and the threshold rule are searched
+    fixed = NuRanking(kernel=RBF(0.5)).fit(X, y)
+    assert set(fixed.cv_results_["width_factor"]) == {1.0}
+    assert fixed.kernel_.gamma == 0.5
+    # a given ν: no search, KKT thresholds
+    given = NuRanking(nu=0.5, kernel=RBF(0.5)).fit(X, y)
+    assert given.cv_results_ is None and given.threshold_rule_ == "kkt"
+    assert given.nu_ == 0.5
+
+
+def test_nu_auto_with_precomputed_kernel_matches_the_kernel_object():
+    X, y = ranked_data(n=90, n_ranks=3, noise=0.5, seed=22)
+    a = NuRanking(kernel=RBF(0.5)).fit(X, y)
+    b = NuRanking(kernel="precomputed").fit(RBF(0.5)(X), y)
+    assert a.nu_ == pytest.approx(b.nu_)
+    np.testing.assert_array_equal(a.predict(X), b.predict(RBF(0.5)(X)))
+
+
+def test_thresholds_rule_mae_minimises_training_rank_error():
+    X, y = ranked_data(n=120, n_ranks=4, noise=0.8, seed=23)
+    kkt = NuRanking(nu=0.5, kernel=RBF(0.5), thresholds="kkt").fit(X, y)
+    mae = NuRanking(nu=0.5, kernel=RBF(0.5), thresholds="mae").fit(X, y)
+    np.testing.assert_allclose(kkt.decision_function(X), mae.decision_function(X))
+    assert mae.threshold_rule_ == "mae"
+    assert mean_absolute_error(y, mae.predict(X)) <= mean_absolute_error(y, kkt.predict(X))
+
+
+def test_nu_auto_with_a_rank_of_one_point():
+    X = np.arange(8.0)[:, None]
+    y = np.array([0, 0, 0, 0, 0, 0, 0, 1])  # a fold without rank 1 in training is left out
+    model = NuRanking(kernel=Linear()).fit(X, y)
+    assert 0 < model.nu_ <= max_feasible_nu(y, 2)
+    assert np.all(np.isfinite(model.cv_results_["mae"]))

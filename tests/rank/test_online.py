@@ -48,7 +48,8 @@ def test_matches_primal_perceptron():
     X, y = ranked_data(n=80, noise=0.3, seed=1)
     for n_pass in (1, 3):
         w, b, updates = primal_perceptron(X, y, 4, n_pass)
-        model = OnlineRanking(kernel=Linear(), max_iter=n_pass).fit(X, y)
+        model = OnlineRanking(kernel=Linear(), max_iter=n_pass, shuffle=False,
+                              average=False).fit(X, y)
         np.testing.assert_array_equal(model.thresholds_, b)
         assert model.n_updates_ == updates
         np.testing.assert_allclose(model.decision_function(X), X @ w, atol=1e-10)
@@ -56,7 +57,7 @@ def test_matches_primal_perceptron():
 
 def test_thresholds_ordered_after_every_update():
     X, y = ranked_data(n=150, n_ranks=5, noise=0.6, seed=2)
-    model = OnlineRanking(kernel=RBF(1.0))
+    model = OnlineRanking(kernel=RBF(1.0), average=False)
     seen_update = 0
     for i in range(len(y)):
         model.partial_fit(X[i : i + 1], y[i : i + 1], classes=np.arange(5))
@@ -84,7 +85,7 @@ def test_solver_keeps_order_under_random_streams():
 def test_zero_training_mistakes_on_separable_data():
     X, y = ranked_data(n=120, n_ranks=4, gap=0.4, seed=4)
     for kernel in (Linear(), RBF(0.5)):
-        model = OnlineRanking(kernel=kernel, max_iter=500).fit(X, y)
+        model = OnlineRanking(kernel=kernel, max_iter=500, average=False).fit(X, y)
         assert model.converged_
         np.testing.assert_array_equal(model.predict(X), y)
         assert model.n_updates_ >= 1
@@ -98,7 +99,7 @@ def test_partial_fit_batches_equal_single_examples_and_one_pass():
     batched = OnlineRanking(kernel=RBF(0.7))
     for a in range(0, len(y), 25):
         batched.partial_fit(X[a : a + 25], y[a : a + 25], classes=[0, 1, 2, 3])
-    single_pass = OnlineRanking(kernel=RBF(0.7), max_iter=1).fit(X, y)
+    single_pass = OnlineRanking(kernel=RBF(0.7), max_iter=1, shuffle=False).fit(X, y)
     Xn = np.random.default_rng(6).uniform(-2, 2, size=(20, 2))
     for m in (batched, single_pass):
         np.testing.assert_array_equal(m.thresholds_, one.thresholds_)
@@ -140,8 +141,9 @@ def test_shuffle_is_reproducible():
 def test_precomputed_kernel_fit_and_labels():
     X, y = ranked_data(n=60, n_ranks=3, gap=0.5, seed=10)
     labels = np.array([3.5, 7.0, 9.0])[y]
-    a = OnlineRanking(kernel=RBF(0.5)).fit(X, labels)
-    b = OnlineRanking(kernel="precomputed").fit(RBF(0.5)(X), labels)
+    a = OnlineRanking(kernel=RBF(0.5), random_state=0, average=False).fit(X, labels)
+    b = OnlineRanking(kernel="precomputed", random_state=0, average=False).fit(
+        RBF(0.5)(X), labels)
     np.testing.assert_array_equal(a.predict(X), b.predict(RBF(0.5)(X)))
     np.testing.assert_array_equal(a.classes_, [3.5, 7.0, 9.0])
     assert a.score(X, labels) == 0.0
@@ -172,3 +174,98 @@ def test_input_not_modified_and_bad_input():
         OnlineRanking(max_iter=0).fit(X, y)
     with pytest.raises(ValueError, match="no rank order"):
         OnlineRanking().fit(X, np.array(["a", "b"] * 25))
+
+
+# ------------------------------ labels, classes= and partial_fit (issues 12, 17, 18)
+def test_partial_fit_first_batch_lacks_ranks_with_classes():
+    X, y = ranked_data(n=120, noise=0.3, seed=12)
+    first = y < 2  # the first batch holds ranks 0 and 1 only
+    model = OnlineRanking(kernel=RBF(0.7)).partial_fit(X[first], y[first], classes=[0, 1, 2, 3])
+    np.testing.assert_array_equal(model.classes_, [0, 1, 2, 3])
+    assert model.thresholds_.shape == (3,)
+    model.partial_fit(X[~first], y[~first])  # ranks 2 and 3 arrive later: accepted
+    assert set(np.unique(model.predict(X))) <= {0, 1, 2, 3}
+    assert model.n_seen_ == len(y)
+
+
+def test_partial_fit_first_batch_lacks_ranks_without_classes():
+    X, y = ranked_data(n=120, noise=0.3, seed=12)
+    first = y < 2
+    model = OnlineRanking(kernel=RBF(0.7)).partial_fit(X[first], y[first])
+    np.testing.assert_array_equal(model.classes_, [0, 1])
+    with pytest.raises(ValueError, match=r"not seen in fit.*3.*pass classes= .*first call"):
+        model.partial_fit(X[~first], y[~first])
+
+
+def test_string_labels_with_classes_order():
+    X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=13)
+    order = ["low", "mid", "high"]  # not alphabetical
+    labels = np.array(order)[y]
+    model = OnlineRanking(kernel=Linear(), classes=order).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, order)
+    assert set(model.predict(X)) <= set(order)
+    assert model.score(X, labels) == 0.0  # separable: no training mistakes
+    stream = OnlineRanking(kernel=Linear())
+    stream.partial_fit(X[:60], labels[:60], classes=order)
+    stream.partial_fit(X[60:], labels[60:])
+    assert stream.predict(X).dtype.kind == "U"
+    with pytest.raises(ValueError, match=r"not seen in fit.*'top'"):
+        stream.partial_fit(X[:2], np.array(["low", "top"]))
+    with pytest.raises(ValueError, match="no rank order"):
+        OnlineRanking().fit(X, labels)
+    with pytest.raises(ValueError, match="repeat"):
+        OnlineRanking(classes=["a", "a"]).fit(X, labels)
+
+
+def test_ordered_categorical_score_and_partial_fit():
+    pd = pytest.importorskip("pandas")
+    X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=14)
+    cats = ["low", "mid", "high"]  # category order differs from sorted order
+    target = pd.Series(pd.Categorical(np.array(cats)[y], categories=cats, ordered=True))
+    model = OnlineRanking(kernel=Linear()).fit(X, target)
+    np.testing.assert_array_equal(model.classes_, cats)
+    assert model.score(X, target) == 0.0
+    stream = OnlineRanking(kernel=Linear())
+    stream.partial_fit(X[:60], target[:60])
+    stream.partial_fit(X[60:], target[60:])  # raised "not seen in fit" before (issue 18, bug 4)
+    assert stream.score(X, target) <= 0.0
+    np.testing.assert_array_equal(stream.classes_, cats)
+
+
+# ------------------------------------------------------------ the averaged ranker (issue 17)
+def test_average_is_mean_of_the_rankers_after_each_example():
+    """Brute force: replay the book's ranker one example at a time and average its states."""
+    X, y = ranked_data(n=60, noise=0.6, seed=15)
+    n_pass = 3
+    K = RBF(0.7)(X)
+    state = np.random.RandomState(0)  # the estimator draws its orders from this RandomState
+    f, alpha, b = np.zeros(len(y)), np.zeros(len(y)), np.zeros(3, dtype=np.int64)
+    sum_alpha, sum_b, steps = np.zeros(len(y)), np.zeros(3), 0
+    for _ in range(n_pass):
+        for i in state.permutation(len(y)):
+            _online_ranking_pass(K, f, y, alpha, b, order=np.array([i]))
+            sum_alpha += alpha
+            sum_b += b
+            steps += 1
+    model = OnlineRanking(kernel=RBF(0.7), max_iter=n_pass,
+                          random_state=np.random.RandomState(0)).fit(X, y)
+    assert not model.converged_  # noisy ranks: every replayed pass ran
+    np.testing.assert_allclose(model.thresholds_, sum_b / steps, atol=1e-12)
+    Xn = np.random.default_rng(16).uniform(-2, 2, size=(15, 2))
+    np.testing.assert_allclose(model.decision_function(Xn),
+                               RBF(0.7)(Xn, X) @ (sum_alpha / steps), atol=1e-10)
+    assert np.all(np.diff(model.thresholds_) >= 0)
+    last = OnlineRanking(kernel=RBF(0.7), max_iter=n_pass, average=False,
+                         random_state=np.random.RandomState(0)).fit(X, y)
+    np.testing.assert_array_equal(last.thresholds_, b)
+
+
+def test_average_partial_fit_continues_the_sums():
+    X, y = ranked_data(n=90, noise=0.5, seed=17)
+    whole = OnlineRanking(kernel=RBF(0.7), max_iter=1, shuffle=False).fit(X, y)
+    parts = OnlineRanking(kernel=RBF(0.7))
+    for a in range(0, 90, 30):
+        parts.partial_fit(X[a : a + 30], y[a : a + 30], classes=[0, 1, 2, 3])
+    np.testing.assert_allclose(parts.thresholds_, whole.thresholds_, atol=1e-12)
+    np.testing.assert_allclose(parts.decision_function(X), whole.decision_function(X),
+                               atol=1e-10)

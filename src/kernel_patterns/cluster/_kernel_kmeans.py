@@ -105,6 +105,16 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     :meth:`transform` gives the distances ``‖φ(x) − μ_k‖`` (``KMeans.transform`` in feature
     space) and :meth:`score` minus the objective of new points, as ``KMeans.score``.
 
+    With ``kernel="linear"`` this is scikit-learn's ``KMeans``, whose own test suite passes
+    (``tests/peers/test_sklearn_k_means.py``) but for these deliberate differences: an array
+    ``init`` holds initial labels (centres come through a callable ``init``, called once per
+    restart, without ``KMeans``' one-init warning); the assignment to given centres comes
+    before the first pass, so ``n_iter_`` is one less than ``KMeans``' and ``max_iter=m``
+    runs as its ``max_iter=m + 1``; ``tol`` bounds moved points, not a centre shift; the
+    precision is the ``dtype`` parameter, not the input's; a point on a centroid is at a
+    distance of about 1e-7 (three kernel terms computed apart), not exactly 0; an emptied
+    cluster takes the farthest point even if it duplicates another.
+
     Examples
     --------
     >>> from kernel_patterns import KernelKMeans
@@ -169,7 +179,10 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
+            scipy.sparse CSR/CSC features work with the linear, polynomial, cosine, RBF,
+            Laplacian and sigmoid kernels (e.g. ``kernel="cosine"`` on TF-IDF); other kernels
+            raise ``TypeError``.
         y : ignored
         sample_weight : array-like of shape (n_samples,), default=None
             Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
@@ -186,6 +199,13 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
             for j, (e, t) in enumerate(zip(inertias, n_iters, strict=True)):
                 print(f"Restart {j}: inertia {e:.6g} after {t} pass(es)")
             print(f"Kept restart {b}")
+            it = int(n_iters[b])
+            if it >= self.max_iter:
+                print(f"Stopped at max_iter={self.max_iter}")
+            elif self.tol == 0:
+                print(f"Converged at iteration {it}: strict convergence.")
+            else:
+                print(f"Converged at iteration {it}: at most tol · n_samples points moved.")
         labels, inertia, n_iter = labs[b], float(inertias[b]), int(n_iters[b])
         dist, sizes, within = _hard_distances(op, labels, w, diag, self.n_clusters)
         rows = np.arange(op.n_samples)

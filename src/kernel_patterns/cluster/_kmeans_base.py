@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -32,6 +33,7 @@ from ..kernels import (
     Kernel,
     KernelOperator,
     Precomputed,
+    check_kernel_input,
     is_precomputed,
     kernel_columns,
     make_kernel,
@@ -67,13 +69,13 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "memory_budget": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    _sk_expected_failed_checks: ClassVar[dict[str, str]] = {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the random seeding draws per sample, so repeating a point instead of weighting it "
-            "changes the random stream; the clusters agree but their label numbers are "
-            "permuted (scikit-learn's KMeans has the same exemption)"
-        ),
-    }
+    _sk_expected_failed_checks: ClassVar[dict[str, str]] = dict.fromkeys(
+        ("check_sample_weight_equivalence_on_dense_data",
+         "check_sample_weight_equivalence_on_sparse_data"),
+        "the random seeding draws per sample, so repeating a point instead of weighting it "
+        "changes the random stream; the clusters agree but their label numbers are "
+        "permuted (scikit-learn's KMeans has the same exemption)",
+    )
 
     def __init__(
         self,
@@ -116,6 +118,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self._is_precomputed()
+        tags.input_tags.sparse = _kernel_accepts_sparse(self.kernel, self.kernel_params)
         return tags
 
     def _is_precomputed(self) -> bool:
@@ -165,8 +168,12 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         # features are copied (the fitted state keeps them, and a data-dependent kernel
         # fitted on them keeps them too: editing the caller's X must not change predict);
         # a precomputed kernel matrix is only read during fit, never kept
+        pre = self._is_precomputed()
         Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1,
-                           copy=not self._is_precomputed())
+                           copy=not pre, accept_sparse=False if pre else ("csr", "csc"))
+        kernel = make_kernel(self.kernel, self.kernel_params)
+        if sparse.issparse(Xv):  # CSR, or a TypeError naming a kernel that cannot take it
+            Xv = check_kernel_input(kernel, Xv)
         n = Xv.shape[0]
         check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
@@ -188,7 +195,6 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                 stacklevel=3,
             )
             n_landmarks = n
-        kernel = make_kernel(self.kernel, self.kernel_params)
         if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
             kernel = clone(kernel).fit(Xv)
         elif not isinstance(kernel, Precomputed):
@@ -341,7 +347,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         check_is_fitted(self)
         if self._nystrom is not None:
             landmarks, feature_map, centroids = self._nystrom
-            Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+            Xv = self._new_points(X)
             Fx = kernel_columns(self.kernel_, Xv, landmarks, self._op_dtype)
             Fx = Fx.astype(np.float64) @ feature_map
             out = self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
@@ -359,14 +365,21 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         assert self._centroid_coef is not None
         out = self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
         if self_term:
-            Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+            Xv = self._new_points(X)
             out += np.asarray(self.kernel_.diag(Xv), dtype=np.float64)[:, None]
             np.maximum(out, 0.0, out=out)
         return out
 
+    def _new_points(self, X: ArrayLike) -> FloatArray:
+        """New points validated against the fit (sparse as CSR when the kernel takes it)."""
+        pre = self._is_precomputed()
+        Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
+                           accept_sparse=False if pre else ("csr", "csc"))
+        return check_kernel_input(self.kernel_, Xv) if sparse.issparse(Xv) else Xv
+
     def _cross(self, X: ArrayLike) -> FloatArray:
         """``K(X_new, X_train)``: kernel rows for new points through the operator's ``cross``."""
-        Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        Xv = self._new_points(X)
         if self._is_precomputed():
             if Xv.shape[1] != self._n_train:
                 raise ValueError(
@@ -377,6 +390,14 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         assert self._X_fit is not None
         op = make_operator(self.kernel_, self._X_fit, operator="chunked", dtype=self._op_dtype)
         return np.asarray(op.cross(Xv), dtype=np.float64)
+
+
+def _kernel_accepts_sparse(kernel: Any, kernel_params: dict[str, Any] | None) -> bool:
+    """The ``sparse`` input tag: whether the kernel takes scipy.sparse data."""
+    try:
+        return bool(make_kernel(kernel, kernel_params).accepts_sparse)
+    except (TypeError, ValueError):  # an invalid kernel: fit will say so
+        return False
 
 
 def _best_run(objectives: ArrayLike) -> int:

@@ -30,6 +30,7 @@ from .._eigen import EIGEN_SOLVERS
 from .._graph import (
     build_fit_operator,
     sparse_components,
+    sparse_input_tag,
 )
 from .._validation import check_n_clusters
 from ..kernels import (
@@ -244,8 +245,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         # X is a kernel or distance matrix: cross-validation splits both axes
-        tags.input_tags.pairwise = (is_precomputed(self.kernel)
-                                    or self.kernel == KNN_KERNELS[1])
+        knn_matrix = self.kernel == KNN_KERNELS[1]
+        tags.input_tags.pairwise = is_precomputed(self.kernel) or knn_matrix
+        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params) or knn_matrix
         return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -358,7 +360,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         """
         check_is_fitted(self, "labels_")
         Y = validate_data(
-            self, X, reset=False, accept_sparse=("csr", "csc") if self._precomputed else False,
+            self, X, reset=False, accept_sparse=("csr", "csc"),
             dtype=[np.float64, np.float32], ensure_all_finite=False,
         )
         check_new_points(Y)

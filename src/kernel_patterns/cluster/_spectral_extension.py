@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 
 from .._validation import FloatArray
-from ..kernels import Kernel, KernelOperator, LowRankKernelOperator
+from ..kernels import Kernel, KernelOperator, LowRankKernelOperator, check_kernel_input
 from ._spectral_assign import discretize_rows
 
 #: bytes of kernel rows evaluated at once for new points.
@@ -119,10 +119,12 @@ class KernelRowProducts:
             out = Y @ self.B
             return np.asarray(out.toarray() if sparse.issparse(out) else out), None
         X = self.X
+        if sparse.issparse(Y):  # CSR, or a TypeError naming a kernel that cannot take it
+            Y = check_kernel_input(self.kernel, Y, "X")
         step = max(1, _BLOCK_BYTES // (8 * max(1, X.shape[0])))
         out = np.empty((Y.shape[0], self.B.shape[1]))
         for a in range(0, Y.shape[0], step):
-            Kb = self.kernel.pairwise(np.asarray(Y[a : a + step], dtype=X.dtype), X)
+            Kb = self.kernel.pairwise(Y[a : a + step].astype(X.dtype, copy=False), X)
             out[a : a + step] = Kb @ self.B.astype(Kb.dtype)
         return out, None
 

@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
-from .._graph import build_fit_operator
+from .._graph import build_fit_operator, sparse_input_tag
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -71,6 +71,7 @@ class _EmbeddingBase(BaseEstimator):
         tags = super().__sklearn_tags__()
         # with kernel="precomputed", X is a kernel matrix: cross-validation splits both axes
         tags.input_tags.pairwise = is_precomputed(self.kernel)
+        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params)
         return tags
 
     def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:

@@ -42,6 +42,8 @@ from ..kernels import (
     LowRankKernelOperator,
     Polynomial,
     Precomputed,
+    check_kernel_input,
+    make_kernel,
 )
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 from ._kernel_mds_extras import (
@@ -201,6 +203,15 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names (a DataFrame).
 
+    Notes
+    -----
+    This is scikit-learn's ``KernelPCA``, whose own test suite passes
+    (``tests/peers/test_sklearn_kernel_pca.py``) but for these deliberate differences:
+    ``n_components`` must be below n_samples; a precomputed kernel must be symmetric; a
+    kernel that is not PSD warns (naming its smallest eigenvalue) instead of raising;
+    ``inverse_transform`` exists only with ``fit_inverse_transform=True``; RBF's default
+    width is ``gamma="scale"``, not 1 / n_features.
+
     Examples
     --------
     >>> import numpy as np
@@ -270,17 +281,19 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) with
-            ``kernel="precomputed"``
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples,
+            n_samples) with ``kernel="precomputed"``. scipy.sparse CSR/CSC features work with
+            the linear, polynomial, cosine, RBF, Laplacian and sigmoid kernels; other kernels
+            raise ``TypeError``.
         y : ignored
 
         Returns
         -------
         self
         """
+        if self.fit_inverse_transform:  # before any work on X
+            check_inverse_kernel(make_kernel(self.kernel, self.kernel_params, default=RBF()))
         kernel, op = self._fit_operator(X)
-        if self.fit_inverse_transform:
-            check_inverse_kernel(kernel)
         n, k = op.n_samples, self.n_components
         F = op.low_rank_factor()
         every_axis = k is None
@@ -309,10 +322,12 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
             )
         if self.remove_zero_eig or every_axis:  # as KernelPCA: drop the axes of λ = 0
             keep = ~zero_eigenvalues(w, op.dtype)
-            if not keep.any():
-                raise ValueError(
+            if not keep.any():  # KernelPCA returns no column then, and so do we
+                warnings.warn(
                     "the centred kernel has no positive eigenvalue (all points are the same "
-                    "point in feature space); there is no axis to keep."
+                    "point in feature space): the embedding has no axis.",
+                    UserWarning,
+                    stacklevel=2,
                 )
             w, V = w[keep], V[:, keep]
             if components is not None:
@@ -347,7 +362,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
             self._total_mean = float(r.sum() / n**2)
         self._kernel = op.kernel if op.kernel is not None else kernel
         self.kernel_ = self._kernel
-        self._X_fit = None if isinstance(kernel, Precomputed) else np.asarray(op.X)
+        self._X_fit = None if isinstance(kernel, Precomputed) else op.X
         self.eigenvalues_ = lam
         self.alphas_ = V * inv
         self.embedding_ = V * root  # = (F − F̄) W in the low-rank case
@@ -413,10 +428,10 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         check_is_fitted(self, "alphas_")
         if self._low_rank:
             Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
-                               ensure_all_finite=False)
+                               ensure_all_finite=False, accept_sparse=("csr", "csc"))
             if self._feature_map is None:
                 raise ValueError("this low-rank kernel has no features for new points.")
-            phi = self._feature_map.transform(check_matrix(Xa, "X"))
+            phi = self._feature_map.transform(Xa)
             return np.asarray((phi - self._feature_mean) @ self._components)
         Kn = self._cross(X)
         Kc = Kn - Kn.mean(axis=1, keepdims=True) - self._col_means + self._total_mean
@@ -425,8 +440,10 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     def _cross(self, X: ArrayLike) -> FloatArray:
         n_train = self.alphas_.shape[0]
         Xa = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
-                           ensure_all_finite=False)
-        Y = check_matrix(Xa, "X")
+                           ensure_all_finite=False,
+                           accept_sparse=False if self._X_fit is None else ("csr", "csc"))
+        Y = check_matrix(Xa, "X") if self._X_fit is None else check_kernel_input(
+            self._kernel, Xa, "X")
         if self._X_fit is None:  # Y is K(new, train); its width was checked above
             return np.asarray(Y, dtype=np.float64)
         Xf = self._X_fit

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
@@ -94,8 +94,9 @@ def check_inverse_kernel(kernel: Kernel) -> None:
     points (not a matrix, not one that depends on the training set)."""
     if is_precomputed(kernel):
         raise ValueError(
-            "fit_inverse_transform=True needs a kernel function to apply to the embedding, "
-            "not kernel='precomputed' (scikit-learn's KernelPCA has the same rule)."
+            "Cannot fit_inverse_transform with a precomputed kernel: the pre-images apply "
+            "the kernel to embedding coordinates, so fit_inverse_transform=True needs a "
+            "kernel function, not kernel='precomputed' (as in scikit-learn's KernelPCA)."
         )
     if hasattr(kernel, "fit"):
         raise ValueError(
@@ -106,13 +107,14 @@ def check_inverse_kernel(kernel: Kernel) -> None:
 
 
 def fit_preimage_map(
-    kernel: Kernel, embedding: FloatArray, X: FloatArray, alpha: float
+    kernel: Kernel, embedding: FloatArray, X: Any, alpha: float
 ) -> FloatArray:
     """``dual_coef = (k(E, E) + α I)⁻¹ X`` (module docstring), float64."""
     E = np.asarray(embedding, dtype=np.float64)
     K = np.asarray(kernel.pairwise(E, E, same=True), dtype=np.float64)
     K[np.diag_indices_from(K)] += alpha
-    Xf = np.asarray(X, dtype=np.float64)
+    Xf = X.toarray() if sparse.issparse(X) else X
+    Xf = np.asarray(Xf, dtype=np.float64)
     try:
         return np.asarray(linalg.solve(K, Xf, assume_a="pos", overwrite_a=True))
     except linalg.LinAlgError:

@@ -15,7 +15,7 @@ kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the 
 landmark geodesic kernels). Other packages use only the names below.
 """
 
-from ._base import Kernel
+from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._extra import Chi2, Laplacian, Sigmoid
@@ -81,6 +81,7 @@ __all__ = [
     "StationaryKernel",
     "cailliez_constant",
     "check_dense_fits",
+    "check_kernel_input",
     "check_operand",
     "check_square_kernel",
     "default_memory_budget",

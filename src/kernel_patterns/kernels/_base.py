@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 from sklearn.base import BaseEstimator
 
 from .._validation import FloatArray, check_matrix, check_same_features
@@ -42,6 +43,9 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
     differentiable: ClassVar[bool] = False
     #: whether the kernel depends on x - y only (then data may be centred before a GEMM).
     stationary: ClassVar[bool] = False
+    #: whether ``pairwise``/``pairwise_diag`` take scipy.sparse CSR rows (dot-product kernels,
+    #: the RBF kernel by the GEMM identity, Laplacian, sigmoid); see :func:`check_kernel_input`.
+    accepts_sparse: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ public API
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
@@ -56,17 +60,17 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         -------
         K : ndarray of shape (n_x, n_y), or (n_x, n_x) when ``Y`` is None.
         """
-        Xv = check_matrix(X, "X")
+        Xv = check_kernel_input(self, X, "X")
         if Y is None:
             return self.pairwise(Xv, Xv, same=True)
-        Yv = check_matrix(Y, "Y")
+        Yv = check_kernel_input(self, Y, "Y")
         check_same_features(Xv, Yv)
         Xv, Yv = _common_dtype(Xv, Yv)
         return self.pairwise(Xv, Yv, same=False)
 
     def diag(self, X: ArrayLike) -> FloatArray:
         """The diagonal of ``self(X)`` without computing the matrix: ``k(x_i, x_i)``."""
-        return self.pairwise_diag(check_matrix(X, "X"))
+        return self.pairwise_diag(check_kernel_input(self, X, "X"))
 
     def gradient(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
         """Gradient of ``k(x_i, y_j)`` with respect to ``x_i``, shape (n_x, n_y, n_features).
@@ -161,6 +165,41 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         X = prepared
         Y = X if cols is None else X[cols]
         return self.pairwise(X[start:stop], Y, same=False)
+
+
+def check_kernel_input(kernel: Kernel, X: Any, name: str = "X", **kw: Any) -> FloatArray:
+    """:func:`check_matrix` for data the kernel will see: scipy.sparse input (as CSR) when
+    ``kernel.accepts_sparse``, else a ``TypeError`` naming the kernel.
+
+    >>> from scipy import sparse
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> check_kernel_input(GPCovariance(), sparse.eye(3))
+    Traceback (most recent call last):
+    ...
+    TypeError: the kernel GPCovariance cannot take sparse input X; ...
+    """
+    if sparse.issparse(X) and not kernel.accepts_sparse:
+        raise TypeError(
+            f"the kernel {type(kernel).__name__} cannot take sparse input {name}; sparse data "
+            "works with the 'linear', 'polynomial', 'cosine', 'rbf', 'laplacian' and "
+            f"'sigmoid' kernels. Use one of them, or pass {name}.toarray()."
+        )
+    return check_matrix(X, name, accept_sparse=kernel.accepts_sparse, **kw)
+
+
+def dense_dot(X: Any, Y: Any) -> FloatArray:
+    """``X @ Y.T`` as a dense array, for dense or scipy.sparse X and Y."""
+    if not (sparse.issparse(X) or sparse.issparse(Y)):
+        return X @ Y.T
+    P = X @ Y.T
+    return np.asarray(P.toarray() if sparse.issparse(P) else P)
+
+
+def row_sq_norms(X: Any) -> FloatArray:
+    """``‖x_i‖²`` of every row, for a dense or scipy.sparse X, in X's dtype."""
+    if sparse.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
+    return np.einsum("ij,ij->i", X, X)
 
 
 def _common_dtype(X: FloatArray, Y: FloatArray) -> tuple[FloatArray, FloatArray]:

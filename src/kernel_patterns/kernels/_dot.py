@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import FloatArray, check_finite, check_matrix, check_number
-from ._base import Kernel
+from ._base import Kernel, dense_dot, row_sq_norms
 
 
 class Linear(Kernel):
@@ -24,15 +24,16 @@ class Linear(Kernel):
     """
 
     differentiable: ClassVar[bool] = True
+    accepts_sparse: ClassVar[bool] = True
 
     def __init__(self) -> None:
         pass
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
-        return X @ Y.T
+        return dense_dot(X, Y)
 
     def pairwise_diag(self, X: FloatArray) -> FloatArray:
-        return np.einsum("ij,ij->i", X, X)
+        return row_sq_norms(X)
 
     def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         return W @ Y
@@ -55,6 +56,7 @@ class Polynomial(Kernel):
     """
 
     differentiable: ClassVar[bool] = True
+    accepts_sparse: ClassVar[bool] = True
 
     def __init__(self, degree: int = 3, gamma: float = 1.0, coef0: float = 1.0) -> None:
         self.degree = degree
@@ -70,7 +72,7 @@ class Polynomial(Kernel):
 
     def _base(self, X: FloatArray, Y: FloatArray) -> FloatArray:
         self._check()
-        B = X @ Y.T
+        B = dense_dot(X, Y)
         B *= self.gamma
         B += self.coef0
         return B
@@ -81,7 +83,7 @@ class Polynomial(Kernel):
 
     def pairwise_diag(self, X: FloatArray) -> FloatArray:
         self._check()
-        return (self.gamma * np.einsum("ij,ij->i", X, X) + self.coef0) ** self.degree
+        return (self.gamma * row_sq_norms(X) + self.coef0) ** self.degree
 
     def pairwise_gradient(self, X: FloatArray, Y: FloatArray, W: FloatArray) -> FloatArray:
         B = self._base(X, Y)
@@ -102,13 +104,14 @@ class Cosine(Kernel):
     """
 
     differentiable: ClassVar[bool] = True
+    accepts_sparse: ClassVar[bool] = True
 
     def __init__(self) -> None:
         pass
 
     @staticmethod
     def _norms(X: FloatArray, name: str) -> FloatArray:
-        n = np.sqrt(np.einsum("ij,ij->i", X, X))
+        n = np.sqrt(row_sq_norms(X))
         if np.any(n == 0):
             raise ValueError(
                 f"{name} has {int(np.sum(n == 0))} all-zero row(s); the cosine kernel is "
@@ -119,7 +122,7 @@ class Cosine(Kernel):
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         nx = self._norms(X, "X")
         ny = nx if same else self._norms(Y, "Y")
-        K = X @ Y.T
+        K = dense_dot(X, Y)
         K /= nx[:, None]
         K /= ny[None, :]
         if same:

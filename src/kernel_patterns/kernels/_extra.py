@@ -10,14 +10,23 @@ differentiable here (GP clustering needs :class:`RBF` or :class:`GPCovariance`).
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 from sklearn.metrics.pairwise import chi2_kernel, laplacian_kernel, sigmoid_kernel
 
-from .._validation import FloatArray, check_matrix, check_number
-from ._base import Kernel
+from .._validation import FloatArray, check_number
+from ._base import Kernel, check_kernel_input, row_sq_norms
+
+
+def _variance(X: Any) -> float:
+    """Variance over all entries of a dense or scipy.sparse X (E[x²] − E[x]² when sparse)."""
+    if sparse.issparse(X):
+        mean = float(X.mean(dtype=np.float64))
+        return float(X.multiply(X).mean(dtype=np.float64)) - mean**2
+    return float(np.var(np.asarray(X, dtype=np.float64)))
 
 
 class _ScaledGamma(Kernel):
@@ -49,7 +58,7 @@ class _ScaledGamma(Kernel):
             return self
         if self.gamma != "scale":
             raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
-        Xa = np.asarray(X, dtype=np.float64)
+        Xa: Any = X if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
         spread = self._spread(Xa)
         d = max(int(Xa.shape[1]) if Xa.ndim == 2 else 1, 1)
         params = self.get_params()
@@ -58,7 +67,7 @@ class _ScaledGamma(Kernel):
 
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
         if isinstance(self.gamma, str) and Y is None:
-            return self.with_data_scale(check_matrix(X, "X"))(X)
+            return self.with_data_scale(check_kernel_input(self, X, "X"))(X)
         return super().__call__(X, Y)
 
 
@@ -79,11 +88,13 @@ class Laplacian(_ScaledGamma):
     array([[0.3679]])
     """
 
+    accepts_sparse: ClassVar[bool] = True
+
     def __init__(self, gamma: float | str = "scale") -> None:
         self.gamma = gamma
 
     def _spread(self, X: FloatArray) -> float:
-        return float(np.std(X))
+        return float(np.sqrt(max(_variance(X), 0.0)))
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         return np.asarray(laplacian_kernel(X, Y, gamma=self._gamma()), dtype=X.dtype)
@@ -150,12 +161,14 @@ class Sigmoid(_ScaledGamma):
     array([[0.7616]])
     """
 
+    accepts_sparse: ClassVar[bool] = True
+
     def __init__(self, gamma: float | str = "scale", coef0: float = 0.0) -> None:
         self.gamma = gamma
         self.coef0 = coef0
 
     def _spread(self, X: FloatArray) -> float:
-        return float(np.var(X))
+        return _variance(X)
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         coef0 = check_number(self.coef0, "coef0")
@@ -163,4 +176,4 @@ class Sigmoid(_ScaledGamma):
 
     def pairwise_diag(self, X: FloatArray) -> FloatArray:
         coef0 = check_number(self.coef0, "coef0")
-        return np.tanh(self._gamma() * np.einsum("ij,ij->i", X, X) + coef0).astype(X.dtype)
+        return np.tanh(self._gamma() * row_sq_norms(X) + coef0).astype(X.dtype)

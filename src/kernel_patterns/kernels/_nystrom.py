@@ -22,7 +22,7 @@ from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ._base import Kernel
+from ._base import Kernel, check_kernel_input
 from ._dot import Precomputed
 from ._memory import check_dense_fits
 from ._operator_base import KernelOperator, check_operand
@@ -225,7 +225,7 @@ class NystromKernelOperator(LowRankKernelOperator):
     ) -> None:
         if isinstance(kernel, Precomputed):
             raise ValueError("the Nystrom operator needs a kernel function, not 'precomputed'.")
-        Xv = check_matrix(X, "X")
+        Xv = check_kernel_input(kernel, X)
         n = Xv.shape[0]
         if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)):
             raise TypeError(f"n_components must be an integer; got {n_components!r}.")
@@ -256,8 +256,8 @@ class NystromKernelOperator(LowRankKernelOperator):
 
     def transform(self, Y: ArrayLike) -> FloatArray:
         """Features of new points: ``K(Y, L) U_r Λ_r^{-1/2}``."""
-        Yv = check_matrix(Y, "X")
         assert self.X is not None and self.kernel is not None
+        Yv = check_kernel_input(self.kernel, Y, "X")
         check_same_features(self.X, Yv, "the training data", "X")
         L = self.X[self.landmark_indices]
         C = kernel_columns(self.kernel, Yv, L, self.dtype)

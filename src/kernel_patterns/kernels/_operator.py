@@ -35,8 +35,8 @@ from threadpoolctl import threadpool_limits
 
 from .._parallel import usable_threads
 from .._progress import progress_bar
-from .._validation import FloatArray, check_matrix
-from ._base import Kernel
+from .._validation import FloatArray
+from ._base import Kernel, check_kernel_input
 from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 from ._nystrom import NystromKernelOperator
@@ -424,9 +424,9 @@ def make_operator(
         raise ValueError(
             f"approximation must be 'exact' or 'nystrom'; got {approximation!r}."
         )
-    if kernel.needs_data_scale() and not sparse.issparse(X):
+    if kernel.needs_data_scale():
         # data-driven widths (RBF(gamma="scale")) come from the training points, here, once
-        kernel = kernel.with_data_scale(check_matrix(X, "X"))
+        kernel = kernel.with_data_scale(check_kernel_input(kernel, X))
     backend = _OPERATOR_BACKEND.get()
     op: KernelOperator | None
     if backend is not None and not isinstance(kernel, Precomputed):
@@ -444,7 +444,7 @@ def make_operator(
     # own operator, K = F Fᵀ, never N × N; ``operator`` and the memory guard do not apply.
     low_rank = getattr(kernel, "_low_rank_operator", None)
     if approximation == "exact" and low_rank is not None:
-        op = low_rank(check_matrix(X, "X"), dt)
+        op = low_rank(check_kernel_input(kernel, X), dt)
         if op is not None:
             return op
     if approximation == "nystrom":
@@ -459,7 +459,7 @@ def make_operator(
                 " depends on the training data as a whole (use "
                 "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
             )
-        Xn = check_matrix(X, "X")
+        Xn = check_kernel_input(kernel, X)
         m = min(DEFAULT_N_COMPONENTS, Xn.shape[0]) if n_components is None else n_components
         return NystromKernelOperator(
             kernel, Xn, m, rank=rank, landmarks=landmarks, dtype=dt, random_state=random_state
@@ -474,7 +474,7 @@ def make_operator(
             K = K.view()
         K.flags.writeable = False  # the user's matrix is never modified
         return DenseKernelOperator(K)
-    Xv = check_matrix(X, "X")
+    Xv = check_kernel_input(kernel, X)
     budget = default_memory_budget() if memory_budget is None else int(memory_budget)
     if operator == "chunked" or (
         operator == "auto" and dense_nbytes(Xv.shape[0], Xv.shape[0], dt) > budget

@@ -18,7 +18,7 @@ from scipy import sparse
 from scipy.sparse.linalg import LinearOperator
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ._base import Kernel
+from ._base import Kernel, check_kernel_input
 from ._memory import dense_nbytes
 
 #: default bytes of kernel rows a chunked operator holds at once (all threads together).
@@ -143,7 +143,7 @@ class KernelOperator(metaclass=ABCMeta):
                     f"(one per training point); got shape {Kn.shape}."
                 )
             return Kn.astype(self.dtype, copy=False)
-        Yv = check_matrix(Y, "X")
+        Yv = check_kernel_input(self.kernel, Y, "X")
         check_same_features(self.X, Yv, "the training data", "X")
         out = np.empty((Yv.shape[0], self.n_samples), dtype=self.dtype)
         b = self._default_block_rows()

@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 
-from .._validation import FloatArray, check_matrix, check_number
-from ._base import Kernel
+from .._validation import FloatArray, check_number
+from ._base import Kernel, check_kernel_input, dense_dot, row_sq_norms
 
 
 @dataclass
@@ -27,13 +28,22 @@ class _Scaled:
 
 
 def _sqdist(Za: FloatArray, sqa: FloatArray, Zb: FloatArray, sqb: FloatArray) -> FloatArray:
-    """Squared distances by the GEMM identity, clipped at 0, in the dtype of ``Za``."""
-    D = Za @ Zb.T
+    """Squared distances by the GEMM identity, clipped at 0, in the dtype of ``Za`` (either
+    may be scipy.sparse: then the product is a sparse GEMM with a dense result)."""
+    D = dense_dot(Za, Zb)
     D *= -2.0
     D += sqa[:, None]
     D += sqb[None, :]
     np.maximum(D, 0.0, out=D)
     return D
+
+
+def _center(X: Any, Y: Any) -> FloatArray:
+    """The translation applied to both sides before the GEMM: X's mean when both are dense,
+    none when one is sparse (a sparse side cannot be centred and stay sparse)."""
+    if sparse.issparse(X) or sparse.issparse(Y):
+        return np.zeros(X.shape[1], dtype=X.dtype)
+    return np.asarray(X.mean(axis=0))
 
 
 class StationaryKernel(Kernel):
@@ -61,6 +71,11 @@ class StationaryKernel(Kernel):
     # ------------------------------------------------------------------
     def prepare(self, X: FloatArray, center: FloatArray | None = None) -> _Scaled:
         s = self._scales(X.shape[1])
+        if sparse.issparse(X):  # not centred: that would make it dense
+            Xs: Any = X
+            Z: Any = Xs if s is None else Xs.multiply(
+                np.sqrt(s).astype(X.dtype, copy=False)[None, :]).tocsr()
+            return _Scaled(Z=Z, sq=row_sq_norms(Z))
         if center is None:
             center = X.mean(axis=0)
         Z = X - center
@@ -84,7 +99,7 @@ class StationaryKernel(Kernel):
         return self._profile(D)
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
-        center = X.mean(axis=0)
+        center = _center(X, Y)
         pa = self.prepare(X, center)
         if same:
             K = self.block(pa, 0, X.shape[0])
@@ -149,6 +164,8 @@ class RBF(StationaryKernel):
            [0.3679, 1.    ]])
     """
 
+    accepts_sparse: ClassVar[bool] = True
+
     def __init__(self, gamma: float | str = "scale") -> None:
         self.gamma = gamma
 
@@ -169,7 +186,12 @@ class RBF(StationaryKernel):
         if not isinstance(self.gamma, str):
             return self
         self._gamma_unresolved_ok()
-        var = float(np.var(np.asarray(X, dtype=np.float64)))
+        if sparse.issparse(X):  # as scikit-learn's SVC: E[x²] − E[x]² over all entries
+            Xs: Any = X
+            mean = float(Xs.mean(dtype=np.float64))
+            var = float(Xs.multiply(Xs).mean(dtype=np.float64)) - mean**2
+        else:
+            var = float(np.var(np.asarray(X, dtype=np.float64)))
         d = max(int(np.shape(X)[1]) if np.ndim(X) == 2 else 1, 1)
         return RBF(gamma=1.0 / (d * var) if var > 0 and np.isfinite(var) else 1.0)
 
@@ -179,7 +201,7 @@ class RBF(StationaryKernel):
 
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
         if isinstance(self.gamma, str) and Y is None:
-            return self.with_data_scale(check_matrix(X, "X"))(X)
+            return self.with_data_scale(check_kernel_input(self, X, "X"))(X)
         return super().__call__(X, Y)
 
     def _profile(self, sq: FloatArray) -> FloatArray:

@@ -14,27 +14,67 @@ from ..kernels import Kernel, Precomputed, make_operator
 FloatArray = NDArray[np.float64]
 
 
-def encode_ranks(y: ArrayLike) -> tuple[NDArray[Any], NDArray[np.intp]]:
+def _categorical(y: Any) -> tuple[Any, Any] | None:
+    """``(categorical, codes)`` of a pandas categorical Series or Categorical, else ``None``."""
+    cat: Any = getattr(y, "cat", None)  # pandas Series of categorical dtype
+    codes = getattr(cat, "codes", None) if cat is not None else None
+    if codes is None and getattr(y, "ordered", None) is not None and hasattr(y, "codes"):
+        cat, codes = y, y.codes  # a bare pandas Categorical
+    return None if codes is None else (cat, codes)
+
+
+def check_classes(classes: ArrayLike) -> NDArray[Any]:
+    """The user's ordered rank labels (``classes=``): 1-D, at least two, no repeats."""
+    cat = _categorical(classes)
+    arr = np.asarray(cat[0].categories if cat is not None else classes)
+    if arr.ndim != 1:
+        raise ValueError(f"classes must be a 1-D list of rank labels in order; got shape "
+                         f"{arr.shape}.")
+    if arr.shape[0] < 2:
+        raise ValueError(f"classes must list at least two rank labels; got {arr.tolist()}.")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError("classes must not contain NaN or inf.")
+    if len({_key(v) for v in arr.tolist()}) != arr.shape[0]:
+        raise ValueError(f"classes must not repeat a label; got {arr.tolist()}.")
+    return arr
+
+
+def _key(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def encode_ranks(y: ArrayLike, classes: ArrayLike | None = None,
+                 keep_all: bool = False) -> tuple[NDArray[Any], NDArray[np.intp]]:
     """Map ordered labels to consecutive ranks 0, …, R − 1; return ``(classes, ranks)``.
 
-    Numeric labels are ordered by value; a pandas ``Categorical`` with ``ordered=True`` by its
-    categories. Other labels (strings, objects) have no order a ranker may assume: error.
+    The order of the labels is, first, ``classes`` (the user's labels from lowest to highest
+    rank: strings, non-contiguous integers, anything); else the categories of a pandas
+    ``Categorical`` with ``ordered=True``; else the numeric order of numeric labels. Strings
+    without ``classes`` have no order a ranker may assume: error. The returned classes are
+    those present in ``y`` (all of ``classes`` with ``keep_all``), in rank order.
     """
     if y is None:
         raise ValueError("this ranker requires y to be passed, but the target y is None.")
-    cat: Any = getattr(y, "cat", None)  # pandas Series of categorical dtype
-    values = getattr(cat, "codes", None) if cat is not None else None
-    if values is None and getattr(y, "ordered", None) is not None and hasattr(y, "codes"):
-        cat, values = y, y.codes  # a bare pandas Categorical
-    if values is not None:
-        if not bool(getattr(cat, "ordered", False)):
-            raise ValueError("y is an unordered categorical: ranks need ordered categories.")
-        codes = np.asarray(values)
+    if classes is not None:
+        order = check_classes(classes)
+        codes = label_positions(order, y, "classes")
+        if keep_all:
+            return _at_least_two(order), codes
+        present, ranks = np.unique(codes, return_inverse=True)
+        return _at_least_two(order[present]), ranks.astype(np.intp).ravel()
+    cat = _categorical(y)
+    if cat is not None:
+        if not bool(getattr(cat[0], "ordered", False)):
+            raise ValueError("y is an unordered categorical: ranks need ordered categories "
+                             "(or give their order with classes=).")
+        codes = np.asarray(cat[1])
         if (codes < 0).any():
             raise ValueError("y contains missing values (NaN); every point needs a rank.")
-        categories = np.asarray(cat.categories)
+        categories = np.asarray(cat[0].categories)
+        if keep_all:
+            return _at_least_two(categories), codes.astype(np.intp).ravel()
         present, ranks = np.unique(codes, return_inverse=True)
-        classes: NDArray[Any] = categories[present]
+        labels: NDArray[Any] = categories[present]
     else:
         arr = np.asarray(y)
         if arr.dtype.kind == "c":
@@ -43,25 +83,51 @@ def encode_ranks(y: ArrayLike) -> tuple[NDArray[Any], NDArray[np.intp]]:
         if arr.dtype.kind not in "iufb":
             raise ValueError(
                 f"Unknown label type for ranking: y must hold numeric ranks or an ordered "
-                f"pandas Categorical; got dtype {arr.dtype}, whose values have no rank order."
+                f"pandas Categorical, or the order must be given with classes=; got dtype "
+                f"{arr.dtype}, whose values have no rank order."
             )
-        classes, ranks = np.unique(arr, return_inverse=True)
+        labels, ranks = np.unique(arr, return_inverse=True)
+    return _at_least_two(labels), ranks.astype(np.intp).ravel()
+
+
+def _at_least_two(classes: NDArray[Any]) -> NDArray[Any]:
     if classes.shape[0] < 2:
         raise ValueError(
             f"y has a single rank ({classes[0]}), i.e. one class; ranking needs at least two "
             "ranks."
         )
-    return classes, ranks.astype(np.intp).ravel()
+    return classes
+
+
+def label_positions(classes: NDArray[Any], y: ArrayLike, where: str = "classes_",
+                    ) -> NDArray[np.intp]:
+    """Positions (ranks 0, …, R − 1) of the labels ``y`` in the ordered ``classes``.
+
+    ``classes`` need not be sorted (strings in a given order, ordered categories): the lookup
+    is by value. A label not among ``classes`` is an error naming it.
+    """
+    arr = check_labels(np.asarray(y, dtype=object) if _categorical(y) is not None else y, "y")
+    index = {_key(v): i for i, v in enumerate(classes.tolist())}
+    out = np.empty(arr.shape[0], dtype=np.intp)
+    unknown = []
+    for j, v in enumerate(arr.tolist()):
+        i = index.get(_key(v))
+        if i is None:
+            unknown.append(v)
+        else:
+            out[j] = i
+    if unknown:
+        shown = sorted({repr(v) for v in unknown})[:5]
+        raise ValueError(
+            f"y contains labels that were not seen in fit (not in {where}): "
+            f"{', '.join(shown)}; {where} = {classes.tolist()}."
+        )
+    return out
 
 
 def decode_ranks(classes: NDArray[Any], y: ArrayLike) -> NDArray[np.intp]:
-    """Ranks 0, …, R − 1 of labels that must be among ``classes``."""
-    arr = check_labels(y, "y")
-    idx = np.searchsorted(classes, arr)
-    idx = np.clip(idx, 0, classes.shape[0] - 1)
-    if not np.array_equal(classes[idx], arr):
-        raise ValueError("y contains labels that were not seen in fit (not in classes_).")
-    return idx.astype(np.intp)
+    """Ranks 0, …, R − 1 of labels that must be among the fitted ``classes`` (any order)."""
+    return label_positions(classes, y, "classes_")
 
 
 def kernel_rows(kernel: Kernel, X_sv: FloatArray | None, support: NDArray[np.intp],
@@ -86,7 +152,7 @@ class RankerMixin:
     """predict / score for rankers with ``decision_function`` and ``thresholds_``."""
 
     classes_: NDArray[Any]
-    thresholds_: FloatArray
+    thresholds_: NDArray[Any]
 
     if TYPE_CHECKING:  # each ranker defines it; declared here for the type checker only
 
@@ -98,15 +164,31 @@ class RankerMixin:
         return np.searchsorted(self.thresholds_, f, side="right").astype(np.intp)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predicted ranks, as the original labels (``classes_``)."""
+        """Predicted ranks, as the user's own labels: ``classes_[r]`` for rank r."""
         check_is_fitted(self)
         return self.classes_[self._predict_ranks(X)]
 
     def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """Negative mean absolute rank error, −MAE (greater is better; 0 is perfect).
 
-        The error counts rank steps: labels are first mapped to their positions in
-        ``classes_`` (so labels 10, 20, 40 are ranks 0, 1, 2).
+        The error counts rank steps, not label differences: the true and predicted labels
+        are first mapped to their positions in ``classes_`` (labels 10, 20, 40 are ranks 0,
+        1, 2; ``["low", "mid", "high"]`` from ``classes=`` or an ordered categorical are 0, 1,
+        2 whatever their alphabetical order). This follows scikit-learn's "greater is better"
+        rule, so ``cross_val_score`` and ``GridSearchCV`` use it directly; the mean zero-one
+        error is :func:`kernel_patterns.metrics.mean_zero_one_error`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True labels, each among ``classes_`` (a pandas ordered categorical is accepted).
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+            −MAE in rank steps.
         """
         check_is_fitted(self)
         true = decode_ranks(self.classes_, y)

@@ -27,21 +27,33 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
 
+from ._nu_ranking_smo import _nu_ranking_smo
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-SOLVERS: tuple[str, ...] = ("auto", "piqp", "clarabel")
+SOLVERS: tuple[str, ...] = ("auto", "piqp", "clarabel", "smo")
 FORMULATIONS: tuple[str, ...] = ("auto", "dense", "lifted")
-# Measured in benchmarks/bench_qp.py: piqp on the dense form is fastest up to ℓ ≈ 1,500
-# (0.15 s vs 0.38 s for Clarabel-lifted at ℓ = 500); Clarabel on the lifted form wins beyond
-# (5.8 s vs 7.6 s at ℓ = 2,000): its Hessian has ℓ² entries instead of piqp's dense (2ℓ)².
-AUTO_SWITCH = 1500
+# Measured in benchmarks/bench_qp.py: piqp on the dense form is fastest of the interior-point
+# solvers up to ℓ ≈ 1,500 (0.15 s vs 0.38 s for Clarabel-lifted at ℓ = 500); Clarabel on the
+# lifted form wins beyond (5.8 s vs 7.6 s at ℓ = 2,000). The decomposition solver
+# (``_nu_ranking_smo``) beats both beyond a few hundred points (ℓ = 2,000, ν = 0.6·ν_max: 0.2 s
+# against piqp's 14 s; benchmarks/bench_rank.py --speed), while piqp is faster on small ones
+# (ℓ = 300: 0.13 s vs 0.23 s), hence "auto" = piqp up to AUTO_SWITCH points, SMO beyond.
+AUTO_SWITCH = 500
+#: default ``tol`` per solver: interior point (scaled duals) and SMO (KKT violation, as libsvm's
+#: ``eps``). Measured against SMO at 1e-8 (ℓ = 1,600 and 6,000, RBF at 0.1 and 1 × "scale",
+#: ν = 0.6 and 0.8·ν_max): 1e-4 leaves the objective within 7e-6 relative (worst: the smoothest
+#: kernel, smaller ν), 1e-3 (libsvm's default) within 5.5e-4, at half the steps.
+DEFAULT_TOL = {"piqp": 1e-8, "clarabel": 1e-8, "smo": 1e-4}
 
 
 def resolve_solver(solver: str, formulation: str, n_samples: int) -> tuple[str, str]:
     """Turn ``"auto"`` choices into a concrete (solver, formulation) pair."""
     if solver == "auto":
-        solver = "piqp" if n_samples <= AUTO_SWITCH else "clarabel"
+        solver = "piqp" if n_samples <= AUTO_SWITCH else "smo"
+    if solver == "smo":
+        return solver, "decomposition"
     if formulation == "auto":
         formulation = "dense" if solver == "piqp" else "lifted"
     return solver, formulation
@@ -110,36 +122,38 @@ def _solve_clarabel(P: Any, A: Any, b: FloatArray, lo: FloatArray,
 
 
 def _nu_ranking_dual(
-    K: FloatArray,
+    K: Any,
     y: IntArray,
     nu: float,
     *,
     n_ranks: int | None = None,
     solver: str = "auto",
     formulation: str = "auto",
-    tol: float = 1e-8,
-    max_iter: int = 200,
+    tol: float | None = None,
+    max_iter: int | None = None,
 ) -> tuple[FloatArray, FloatArray, dict[str, Any]]:
     """Solve the dual of Algorithm 8.9 (with erratum 8's equality constraints).
 
     Parameters
     ----------
-    K : ndarray of shape (ℓ, ℓ)
+    K : ndarray of shape (ℓ, ℓ), or a KernelOperator for ``solver="smo"``
         Kernel matrix of the training points.
     y : ndarray of int of shape (ℓ,)
         Consecutive ranks 0, …, R − 1, each present.
     nu : float in (0, max_feasible_nu(y)]
     n_ranks : int, default=y.max() + 1
-    solver : {"auto", "piqp", "clarabel"}
-        piqp's dense interior-point solver or Clarabel's (sparse) one; ``"auto"``: piqp up to
-        ℓ = 1,500, Clarabel beyond (measured, see ``benchmarks/bench_qp.py``).
+    solver : {"auto", "piqp", "clarabel", "smo"}
+        piqp's dense interior-point solver, Clarabel's (sparse) one, or the decomposition
+        solver :func:`_nu_ranking_smo` (kernel rows through the operator); ``"auto"``: piqp up
+        to ℓ = 500, SMO beyond (measured, see ``AUTO_SWITCH``).
     formulation : {"auto", "dense", "lifted"}
         ``"dense"``: variables (α^u, α^l), Hessian DᵀKD with D = [I, −I] (4× the entries of K).
         ``"lifted"``: variables (β, α^u, α^l) with β = α^u − α^l as ℓ extra equalities and the
         Hessian blockdiag(K, 0). ``"auto"``: dense for piqp, lifted for Clarabel.
-    tol : float
-        Solver tolerance in the scaled variables νℓ·α ∈ [0, 1].
-    max_iter : int
+    tol : float, default=DEFAULT_TOL[solver]
+        Interior point: solver tolerance in the scaled variables νℓ·α ∈ [0, 1]; SMO: the
+        largest KKT violation left in the gradient of the scaled problem.
+    max_iter : int, default=200 (interior point) or max(100,000, 100ℓ) (SMO)
 
     Returns
     -------
@@ -151,6 +165,11 @@ def _nu_ranking_dual(
     ell = y.shape[0]
     solver, formulation = resolve_solver(solver, formulation, ell)
     R = int(y.max()) + 1 if n_ranks is None else int(n_ranks)
+    tol = DEFAULT_TOL.get(solver, 1e-8) if tol is None else float(tol)
+    if solver == "smo":
+        return _nu_ranking_smo(K, y, nu, n_ranks=R, tol=tol, max_iter=max_iter)
+    max_iter = 200 if max_iter is None else int(max_iter)
+    K = np.asarray(K.to_dense() if hasattr(K, "to_dense") else K, dtype=np.float64)
     idx_u, idx_l, A = _structure(y, R)
     n_u, n_l = idx_u.size, idx_l.size
     scale = nu * ell
@@ -251,3 +270,42 @@ def _thresholds(
     half_gaps = 0.5 * (ups - lows)
     gamma = float(np.mean(half_gaps[exact])) if exact.any() else float(np.mean(half_gaps))
     return np.sort(b), gamma
+
+
+def _mae_thresholds(f: FloatArray, y: IntArray, n_ranks: int) -> FloatArray:
+    """Ordered thresholds that minimise the training mean absolute rank error of ``f``.
+
+    Exact, by dynamic programming over the distinct values of f in increasing order: the
+    ranks r(x) = #{b_t ≤ f(x)} are non-decreasing in f, so the best labelling is a monotone
+    path; cost(v, r) = min_{r' ≤ r} cost(v − 1, r') + Σ_{i: f_i = v} |r − y_i| (points with
+    equal f share their rank). Each b_t is then the midpoint between the largest f given a
+    rank ≤ t and the smallest given a rank > t. O(n log n + n·R).
+    """
+    values, inverse = np.unique(f, return_inverse=True)
+    m = values.shape[0]
+    counts = np.zeros((m, n_ranks))
+    np.add.at(counts, (inverse, y), 1.0)
+    steps = np.abs(np.arange(n_ranks)[:, None] - np.arange(n_ranks)[None, :])
+    block_cost = counts @ steps  # (m, R): Σ_i |r − y_i| over the points at each value
+    back = np.empty((m, n_ranks), dtype=np.intp)
+    cost = np.zeros(n_ranks)
+    for v in range(m):
+        best = np.zeros(n_ranks, dtype=np.intp)  # argmin over r' ≤ r of cost(v − 1, r')
+        for r in range(1, n_ranks):
+            best[r] = best[r - 1] if cost[best[r - 1]] <= cost[r] else r
+        back[v] = best
+        cost = cost[best] + block_cost[v]
+    labels = np.empty(m, dtype=np.intp)
+    r = int(np.argmin(cost))
+    for v in range(m - 1, -1, -1):
+        labels[v] = r
+        r = int(back[v, r])
+    spread = max(float(values[-1] - values[0]), 1e-300)
+    b = np.empty(n_ranks - 1)
+    for t in range(n_ranks - 1):
+        lo, hi = values[labels <= t], values[labels > t]
+        if lo.size and hi.size:
+            b[t] = 0.5 * (lo[-1] + hi[0])
+        else:
+            b[t] = lo[-1] + spread if lo.size else hi[0] - spread
+    return np.sort(b)
