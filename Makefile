@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.kernel_patterns-dev-installed
 
-.PHONY: test demo lint bench bench-scale clean
+.PHONY: test demo lint bench bench-scale docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,5 +33,10 @@ bench-scale: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
 	$(BIN)/python benchmarks/run.py scale
 
+# The documentation site (docs/_build/html): warnings are errors; the gallery's scripts run.
+docs: $(STAMP)
+	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-1} $(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .mypy_cache .ruff_cache
+	rm -rf docs/_build docs/auto_examples docs/generated docs/sg_execution_times.rst

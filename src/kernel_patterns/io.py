@@ -81,7 +81,15 @@ def _umask() -> int:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced when it exists).
+    text : str
+        Its content.
+    """
     with atomic_path(path) as tmp, open(tmp, "w") as fh:
         fh.write(text)
 
@@ -99,13 +107,35 @@ def _json_default(obj: Any) -> Any:
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
-    """Write JSON to ``path`` atomically (numpy scalars and arrays allowed)."""
+    """Write JSON to ``path`` atomically (numpy scalars and arrays allowed).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced when it exists).
+    data : object
+        Anything ``json`` writes, numpy scalars and arrays included.
+    """
     write_text_atomic(path, json.dumps(data, indent=2, default=_json_default) + "\n")
 
 
 def markdown_table(frame: Any, floatfmt: str = ".4g") -> str:
     """A pandas DataFrame as a Markdown table (no extra dependency).
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table; its index is not written.
+    floatfmt : str, default=".4g"
+        Format of the float cells.
+
+    Returns
+    -------
+    table : str
+        The Markdown table, one line per row.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> print(markdown_table(pd.DataFrame({"a": [1.23456], "b": ["x"]})))
     | a | b |
@@ -131,6 +161,18 @@ def markdown_frames(text: str) -> dict[str, Any]:
     The caption is the nearest non-empty, non-table line above the table (a heading or a
     sentence), reduced to a file-name-safe slug.
 
+    Parameters
+    ----------
+    text : str
+        Markdown text.
+
+    Returns
+    -------
+    frames : dict of str to pandas.DataFrame
+        The tables in order of appearance, their cells as strings.
+
+    Examples
+    --------
     >>> frames = markdown_frames("## Scores\\n\\n| a | b |\\n|---|---|\\n| 1 | 2 |\\n")
     >>> list(frames), frames["scores"].iloc[0].tolist()
     (['scores'], ['1', '2'])
@@ -168,7 +210,23 @@ def write_tables(out_dir: Path, name: str, title: str, tables: dict[str, Any] | 
     """Write the tables as ``<name>_<table>.csv`` and all of them in ``<name>.md``.
 
     ``tables`` is either named DataFrames or a Markdown text (written as it is, its tables
-    parsed into the CSV files). Returns the Markdown file's path.
+    parsed into the CSV files).
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+        The folder to write into.
+    name : str
+        Prefix of the file names.
+    title : str
+        The Markdown file's heading (a Markdown text that opens with one keeps its own).
+    tables : dict of str to pandas.DataFrame, or str
+        Named tables, or a Markdown text holding them.
+
+    Returns
+    -------
+    path : pathlib.Path
+        The Markdown file written.
     """
     if isinstance(tables, str):
         md_text = tables if tables.lstrip().startswith("#") else f"# {title}\n\n{tables}"

@@ -49,6 +49,18 @@ def contingency_table(labels_true: ArrayLike, labels_pred: ArrayLike) -> NDArray
 
     Rows follow the sorted unique reference labels, columns the sorted unique predicted labels.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The reference labels (classes).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels to evaluate.
+
+    Returns
+    -------
+    table : ndarray of shape (n_classes, n_clusters)
+        The counts ``n[r, c]``.
+
     Examples
     --------
     >>> contingency_table([0, 0, 1, 1], ["a", "b", "b", "b"])
@@ -68,6 +80,18 @@ def reference_error(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
 
     Zero when every reference cluster lies inside one found cluster (merging is not penalised).
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The reference labels (classes).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels to evaluate.
+
+    Returns
+    -------
+    score : float
+        RE in [0, 1]; 0 is perfect.
+
     Examples
     --------
     >>> reference_error([0, 0, 1, 1], [0, 0, 0, 0])
@@ -84,6 +108,18 @@ def cluster_error(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
 
     Zero when every found cluster lies inside one reference cluster (splitting is not penalised).
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The reference labels (classes).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels to evaluate.
+
+    Returns
+    -------
+    score : float
+        CE in [0, 1]; 0 is perfect.
+
     Examples
     --------
     >>> cluster_error([0, 0, 1, 1], [0, 0, 0, 0])
@@ -97,6 +133,18 @@ def f_score(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
     """Overall F score, eq. 5.2–5.4: ``Σ_r (n_r/n) max_c F_rc`` with
     ``F_rc = 2 R P / (R + P)``, recall ``n_rc/n_c``, precision ``n_rc/n_r``
     (so ``F_rc = 2 n_rc / (n_r + n_c)``). One when the clusters match the reference exactly.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The reference labels (classes).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels to evaluate.
+
+    Returns
+    -------
+    score : float
+        FScore in [0, 1]; 1 is perfect.
 
     Examples
     --------
@@ -116,6 +164,18 @@ def clustering_accuracy(labels_true: ArrayLike, labels_pred: ArrayLike) -> float
     """Accuracy under the best one-to-one matching of clusters to classes (Hungarian).
 
     Unmatched clusters (more clusters than classes, or the reverse) count as errors.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The reference labels (classes).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels to evaluate.
+
+    Returns
+    -------
+    score : float
+        Accuracy in [0, 1]; 1 is perfect.
 
     Examples
     --------
@@ -140,6 +200,18 @@ def _ranks(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[NDArray[Any], NDArray[
 def mean_zero_one_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Mean zero-one error (MZE): the share of points whose predicted rank is wrong.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true ranks.
+    y_pred : array-like of shape (n_samples,)
+        The predicted ranks (or scores, where the metric orders them).
+
+    Returns
+    -------
+    score : float
+        MZE in [0, 1]; 0 is perfect.
+
     Examples
     --------
     >>> mean_zero_one_error([1, 2, 3, 3], [1, 3, 3, 1])
@@ -151,6 +223,18 @@ def mean_zero_one_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
 def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Mean absolute error (MAE) between ranks: ``mean |y − ŷ|`` (numeric ranks).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true ranks.
+    y_pred : array-like of shape (n_samples,)
+        The predicted ranks (or scores, where the metric orders them).
+
+    Returns
+    -------
+    score : float
+        MAE, in ranks; 0 is perfect.
 
     Examples
     --------
@@ -169,6 +253,18 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
     ``y_pred`` may be predicted ranks or scores f(x); τ-b corrects for ties on both sides.
     1 means the same order, −1 the reverse. Constant input gives NaN (τ is undefined).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true ranks.
+    y_pred : array-like of shape (n_samples,)
+        The predicted ranks (or scores, where the metric orders them).
+
+    Returns
+    -------
+    score : float
+        τ-b in [−1, 1]; 1 is a perfect order.
 
     Examples
     --------
@@ -190,6 +286,18 @@ def ordinal_concordance_index(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     Among all pairs (i, j) with y_i < y_j, the share with ŷ_i < ŷ_j, ties in ``y_pred``
     counting ½. ``y_pred`` may be predicted ranks or scores f(x). 1 is a perfect order, ½ a
     random one. Computed in O(n log n) by sorting.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true ranks.
+    y_pred : array-like of shape (n_samples,)
+        The predicted ranks (or scores, where the metric orders them).
+
+    Returns
+    -------
+    score : float
+        C in [0, 1]; 1 is a perfect order, 0.5 chance.
 
     Examples
     --------

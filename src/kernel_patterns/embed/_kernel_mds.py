@@ -385,7 +385,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
 
         Returns
         -------
-        ndarray of shape (n_new, n_features_in_)
+        ndarray of shape (n_new, ``n_features_in_``)
         """
         check_is_fitted(self, "dual_coef_")
         Z = check_matrix(X, "X")

@@ -168,9 +168,27 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
 
 
 def check_kernel_input(kernel: Kernel, X: Any, name: str = "X", **kw: Any) -> FloatArray:
-    """:func:`check_matrix` for data the kernel will see: scipy.sparse input (as CSR) when
+    """``check_matrix`` for data the kernel will see: scipy.sparse input (as CSR) when
     ``kernel.accepts_sparse``, else a ``TypeError`` naming the kernel.
 
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel the data are for.
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        The data.
+    name : str, default="X"
+        The argument's name in error messages.
+    **kw
+        Passed on to the shared validation (``dtype``, ``min_samples``, ``copy``, ...).
+
+    Returns
+    -------
+    X : ndarray or scipy.sparse CSR matrix
+        The validated data.
+
+    Examples
+    --------
     >>> from scipy import sparse
     >>> from kernel_patterns.kernels import GPCovariance
     >>> check_kernel_input(GPCovariance(), sparse.eye(3))

@@ -136,15 +136,21 @@ class GeodesicKernel(Kernel):
     random_state : int, RandomState or None, default=None
         Seeds the landmark choice.
 
-    Attributes (after :meth:`fit`)
-    ------------------------------
-    X_fit_ : ndarray of the training points
-    kernel_matrix_ : ndarray (n, n), the training Gram matrix (exact kernel only)
-    features_ : ndarray (n, r), F with K ≈ F Fᵀ (landmark kernel only)
-    landmark_indices_ : ndarray (m,), sorted indices of the landmarks (landmark kernel only)
-    shift_ : float, the constant c used
-    n_connected_components_ : int, connected components of the neighbourhood graph before joining
-        (not the number of landmarks, which is ``landmark_indices_.size``)
+    Attributes
+    ----------
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        The training points (this and the attributes below are set by :meth:`fit`).
+    kernel_matrix_ : ndarray of shape (n_samples, n_samples)
+        The training Gram matrix (exact kernel only).
+    features_ : ndarray of shape (n_samples, r)
+        F with K ≈ F Fᵀ (landmark kernel only).
+    landmark_indices_ : ndarray of shape (m,)
+        Sorted indices of the landmarks (landmark kernel only).
+    shift_ : float
+        The constant c used.
+    n_connected_components_ : int
+        Connected components of the neighbourhood graph before joining (not the number of
+        landmarks, which is ``landmark_indices_.size``).
 
     Notes
     -----

@@ -20,6 +20,31 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
 
     The PNG is written to a temporary file in the same folder, then renamed, so a reader never
     sees a half-written file.
+
+    Parameters
+    ----------
+    fig_or_ax : matplotlib Figure or Axes
+        What to save (an Axes saves its whole figure).
+    path : str or os.PathLike
+        Where to write the PNG.
+    dpi : int, default=120
+        Resolution.
+
+    Returns
+    -------
+    path : pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from kernel_patterns import plotting
+    >>> ax = plotting.plot_clusters([[0.0, 0.0], [1.0, 1.0]], [0, 1])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = plotting.save_figure(ax, Path(tmp) / "clusters.png")
+    ...     path.name, path.stat().st_size > 0
+    ('clusters.png', True)
     """
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
     target = Path(path)
@@ -54,6 +79,10 @@ def plot_clusters(
     centers : array-like of shape (n_centers, 2), default=None
         Drawn as black crosses (e.g. stable equilibrium points).
     title : str, default=None
+    s : float, default=14.0
+        Marker size.
+    cmap : str, default="tab10"
+        Matplotlib colour map of the clusters.
     legend : bool, default=False
         Add a legend beside the axes, one entry per label with its number of points (at most
         20 entries; more labels are summed up in a last entry).
@@ -128,6 +157,20 @@ def plot_kernel_matrix(
     K: ArrayLike, labels: ArrayLike | None = None, *, ax: Any = None, title: str | None = None
 ) -> Any:
     """Heat map of a kernel matrix, rows and columns sorted by label when labels are given.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+        The kernel matrix.
+    labels : array-like of shape (n_samples,), default=None
+        Sort rows and columns by these labels (stable), so that clusters show as blocks.
+    ax : matplotlib Axes, default=None
+        Where to draw (default: a new figure).
+    title : str, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
 
     Examples
     --------

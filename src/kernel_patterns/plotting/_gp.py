@@ -48,6 +48,8 @@ def plot_variance_landscape(
     margin : float, default=0.1
         Extra room around the points, as a fraction of their range.
     title : str, default=None
+    cmap : str, default="tab10"
+        Matplotlib colour map of the clusters.
 
     Returns
     -------
@@ -74,6 +76,18 @@ def plot_hierarchy(model: Any, *, ax: Any = None, title: str | None = None) -> A
 
     ``model`` is a fitted :class:`~kernel_patterns.GPClustering`, its ``landscape_`` or a
     :class:`~kernel_patterns.cluster.gp.GPHierarchy`.
+
+    Parameters
+    ----------
+    model : GPClustering, GPLandscape or GPHierarchy
+        Fitted.
+    ax : matplotlib Axes, default=None
+        Where to draw (default: a new figure).
+    title : str, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
 
     Examples
     --------

@@ -48,7 +48,7 @@ class NuRanking(RankerMixin, BaseEstimator):
 
     Solves the dual QP of Algorithm 8.9 (Computation 8.8 with C = 1/(νℓ)) of Shawe-Taylor &
     Cristianini, *Kernel Methods for Pattern Analysis*, §8.1.1, with the equality constraints
-    corrected (erratum 8: Σ_{y_i=y} α^l_i = Σ_{y_i=y+1} α^u_i, y = 1, …, |Y| − 1). The ranker
+    corrected (erratum 8: Σ_{y_i=y} α^l_i = Σ_{y_i=y+1} α^u_i, y = 1, …, ``|Y|`` − 1). The ranker
     is r(x) = min{y : f(x) < b_y} with f(x) = Σ α_i k(x_i, x) (Definition 8.4).
 
     By Theorem 8.10 at most νℓ training points fail to reach the margin γ from both adjacent
@@ -130,7 +130,7 @@ class NuRanking(RankerMixin, BaseEstimator):
     classes_ : ndarray of shape (n_ranks,)
         The ordered labels (``predict`` returns them); rank r of the QP is ``classes_[r]``.
     thresholds_ : ndarray of shape (n_ranks - 1,)
-        b_1 ≤ … ≤ b_{|Y|−1} (b_{|Y|} = ∞ is implicit).
+        b_1 ≤ … ≤ ``b_{|Y|−1}`` (``b_{|Y|}`` = ∞ is implicit).
     margin_ : float
         γ of Algorithm 8.9 in the scale of f.
     dual_coef_ : ndarray of shape (n_support,)

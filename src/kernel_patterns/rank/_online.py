@@ -53,7 +53,7 @@ def _online_ranking_pass(
     alpha : ndarray of shape (n,)
         Dual coefficients of these examples (α_i of the algorithm).
     b : ndarray of int of shape (R − 1,)
-        Finite thresholds b_1 … b_{|Y|−1} (b_{|Y|} = ∞ implicit), integer and ordered.
+        Finite thresholds b_1 … ``b_{|Y|−1}`` (``b_{|Y|}`` = ∞ implicit), integer and ordered.
     order : ndarray of int, default=range(n)
     averages : (sum_alpha, sum_b, steps), default=None
         Running sums for the averaged ranker, updated in place: ``steps`` (an int array of
@@ -142,7 +142,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     classes_ : ndarray of shape (n_ranks,)
         The rank labels in rank order (``predict`` returns them).
     thresholds_ : ndarray of shape (n_ranks - 1,)
-        b_1 ≤ … ≤ b_{|Y|−1}; b_{|Y|} = ∞ is implicit. Integers with ``average=False``;
+        b_1 ≤ … ≤ ``b_{|Y|−1}``; ``b_{|Y|}`` = ∞ is implicit. Integers with ``average=False``;
         averages of integer thresholds (still ordered) with ``average=True``.
     dual_coef_ : ndarray of shape (n_support,)
         α_i of the points ever updated (integers with ``average=False``).

@@ -294,7 +294,7 @@ def data_level_components(
 
     Parameters
     ----------
-    Z, edges : the linkage and its merge edges (:func:`single_linkage`).
+    Z, edges : the linkage and its merge edges (``single_linkage``).
     level : float
         r*: no merge above it.
     basins : ndarray of shape (n_samples,)
