@@ -24,6 +24,7 @@ points, 4,000 GP, 20,000 GP points in the fault runs). Timings under
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -165,7 +166,6 @@ def _fault_paths(quick: bool) -> list[tuple[str, Any]]:
 def fault_rows(quick: bool, tries: int) -> list[list[Any]]:
     """Fault-free and one-worker-killed runs of every path (see the module docstring), each
     on a fresh two-process LocalCluster (started outside the timing)."""
-    import os
     import signal
     import threading
 
@@ -217,17 +217,21 @@ def main(argv: list[str] | None = None) -> str:
     from distributed import Client, LocalCluster
 
     n = 100_000 if args.quick else 1_000_000
+    load_start = os.getloadavg()[0]
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
         rows = exact_rows(client, 1) + exact_rows(client, 10)
         rows += gp_rows(client, 4_000 if args.quick else 10_000)
         rows.append(nystrom_row(client, n))
     faults = fault_rows(args.quick, args.tries)
+    load_end = os.getloadavg()[0]
     text = "\n".join([
         "# Dask LocalCluster (2 workers × 1 thread, processes) against the local path",
         "",
         f"Machine: {machine()}; 2 cores shared by the driver and both workers, so the Dask "
-        "rows measure overhead, not speed-up (a real cluster adds cores and memory).",
+        "rows measure overhead, not speed-up (a real cluster adds cores and memory). Load "
+        f"average (1 min) at the start and the end: {load_start:.1f}, {load_end:.1f} (above 2, "
+        "other programs shared the cores and the seconds are inflated).",
         "",
         table(["case", "engine", "seconds", "ratio to local", "result",
                "driver peak RSS above start (MB)"], rows),
