@@ -184,6 +184,9 @@ def gather(
                 except TimeoutError:
                     if client.status == "running":
                         raise
+                except OSError as e:  # CommClosedError: a connection reset while fetching
+                    time.sleep(_POLL)  # (the client notices a lost scheduler a moment later)
+                    exc = e
             elif f.status == "error":
                 exc = f.exception()
                 if not _is_loss(exc):
