@@ -317,6 +317,33 @@ def test_closed_client_is_a_clear_error(client):
         pass
 
 
+def test_backend_retry_settings_are_checked(client):
+    with pytest.raises(ValueError, match="max_retries must be an integer >= 0"), \
+            dask_backend(client, max_retries=-1):
+        pass
+    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0"), \
+            dask_backend(client, timeout=0):
+        pass
+
+
+def test_a_task_error_is_raised_not_retried(client):
+    from kernel_patterns.distributed._resilience import gather
+
+    calls = []
+
+    def submit(i):
+        calls.append(i)
+        return client.submit(int, "not a number", pure=False)
+
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        gather(client, 1, submit)
+    assert calls == [0]  # only losses are re-submitted
+    gp_bad = np.full((4, 2), np.nan)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        gp_flow(fit_variance_model(RBF(1.0), np.eye(2)), da.from_array(gp_bad), client=client,
+                length_scale=1.0, variance_scale=1.0)
+
+
 def test_bad_input(client):
     bad = np.ones((20, 2))
     bad[3, 1] = np.nan

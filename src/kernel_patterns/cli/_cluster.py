@@ -13,6 +13,7 @@ from .. import metrics, plotting
 from .._validation import check_n_clusters
 from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
 from . import _common as common
+from . import _dask
 from ._io import staged_output
 from ._registry import UsageError, register
 
@@ -32,6 +33,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-clusters", type=int, help="number of clusters (default 8 for the k-means "
                    "and spectral methods, as scikit-learn; GP finds the count itself)")
     common.add_input_arguments(p)
+    _dask.add_scheduler_argument(p)
 
 
 def score(y_true: np.ndarray, labels: np.ndarray) -> dict[str, float]:
@@ -149,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
         fixed["n_clusters"] = args.n_clusters
     est = common.build_estimator(METHODS[args.method], args, fixed)
     with staged_output(out, args.force) as tmp:
-        with timer("fit"):
+        with _dask.on_scheduler(args) as where, timer("fit"):
             labels = np.asarray(est.fit_predict(X))
         frame = pd.DataFrame({table.id_name: table.ids, "label": labels})
         resp = getattr(est, "responsibilities_", None)
@@ -162,6 +164,7 @@ def _run(args: argparse.Namespace) -> int:
         result: dict[str, Any] = {
             "n_clusters": len(np.unique(labels)),
             "cluster_sizes": common.sizes(labels),
+            **where,
         }
         for attr in ("level_", "inertia_", "n_iter_"):
             if hasattr(est, attr):

@@ -11,6 +11,7 @@ import numpy as np
 from .. import plotting
 from ..embed import KernelMDS, LaplacianEmbedding
 from . import _common as common
+from . import _dask
 from ._io import staged_output
 from ._registry import UsageError, register
 
@@ -22,6 +23,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", required=True, choices=sorted(METHODS))
     p.add_argument("--n-components", type=int, default=2, help="embedding dimension (2)")
     common.add_input_arguments(p)
+    _dask.add_scheduler_argument(p)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -35,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
                          f"got {args.n_components}")
     est = common.build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
-        with timer("fit"):
+        with _dask.on_scheduler(args) as where, timer("fit"):
             E = np.asarray(est.fit_transform(X))
         frame = pd.DataFrame({table.id_name: table.ids})
         for j in range(E.shape[1]):
@@ -48,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
                                     f"{Path(args.input).name}", legend=True,
                                     legend_title=f"{table.label_name} (points)")
         figs = [plotting.save_figure(ax, tmp / "embedding.png")]
-        result: dict[str, Any] = {"n_components": int(E.shape[1])}
+        result: dict[str, Any] = {"n_components": int(E.shape[1]), **where}
         for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",
                      "n_connected_components_"):
             if hasattr(est, attr):

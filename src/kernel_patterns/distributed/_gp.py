@@ -27,6 +27,10 @@ from ._client import check_client, worker_threads
 from ._nystrom import _check_dask_X, _is_dask
 from ._resilience import Shared, gather
 
+#: default partitions of a numpy X per worker thread: a lost worker loses one partition's
+#: work, not half of it, and the threads stay busy to the end.
+PARTITIONS_PER_THREAD = 4
+
 
 @dataclass
 class DaskFlowResult:
@@ -97,7 +101,7 @@ def _partitions(X: Any, client: Any, n_partitions: int | None) -> tuple[list[Any
             Xd.shape[1])
     Xv = check_matrix(X, "X")
     n = Xv.shape[0]
-    p = n_partitions or sum(worker_threads(client).values())
+    p = n_partitions or PARTITIONS_PER_THREAD * sum(worker_threads(client).values())
     edges = np.linspace(0, n, min(int(p), n) + 1).round().astype(int)
     return [Xv[a:b] for a, b in itertools.pairwise(edges)], int(Xv.shape[1])
 
@@ -138,7 +142,7 @@ def gp_flow(
         Starting points: a numpy array is split into ``n_partitions`` row ranges; a Dask
         array flows block by block where its blocks are.
     n_partitions : int, default=None
-        For a numpy ``X``: partitions (default one per worker thread).
+        For a numpy ``X``: partitions (default four per worker thread).
     client : distributed.Client, default=None
     **flow_params
         Keyword arguments of :func:`~kernel_patterns.cluster.gp.flow_to_equilibria`, applied
@@ -199,7 +203,7 @@ def gp_predict(
         Fitted.
     X : ndarray or dask.array.Array of shape (n_points, n_features)
     n_partitions : int, default=None
-        For a numpy ``X`` (default: one per worker thread).
+        For a numpy ``X`` (default: four per worker thread).
     client : distributed.Client, default=None
 
     Returns

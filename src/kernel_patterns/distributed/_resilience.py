@@ -18,7 +18,9 @@ Two rules keep every distributed path's result exact when a worker dies:
 
 from __future__ import annotations
 
+import threading
 import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import CancelledError
 from typing import Any
@@ -50,6 +52,15 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def _submit_value(client: Any, value: Any) -> Any:
+    """A task returning ``value``. Dask warns when a graph exceeds 10 MB (a fitted GP model
+    with its Cholesky factor can): here the value travels in the graph on purpose, once, as
+    the lineage that lets the scheduler recompute it, so that warning is not shown."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+        return client.submit(_identity, value, pure=False)
+
+
 class Shared:
     """A value the workers read, held as a task with lineage and rebuilt when lost.
 
@@ -62,7 +73,7 @@ class Shared:
         self, client: Any, value: Any = None, make: Callable[[], Any] | None = None
     ) -> None:
         self.client = client
-        self._make = make or (lambda: client.submit(_identity, value, pure=False))
+        self._make = make or (lambda: _submit_value(client, value))
         self._future: Any = None
 
     def future(self) -> Any:
@@ -137,7 +148,14 @@ def gather(
     distributed = import_distributed()
     max_retries, timeout = policy()
     since = time.time()
-    futs = [submit(i) for i in range(n)]
+    wake = threading.Event()  # set by every future that finishes, errs or is cancelled
+
+    def start(i: int) -> Any:
+        f = submit(i)
+        f.add_done_callback(lambda _: wake.set())
+        return f
+
+    futs = [start(i) for i in range(n)]
     out: list[Any] = [None] * n
     tries = [0] * n
     todo = set(range(n))
@@ -148,13 +166,8 @@ def gather(
             time.sleep(_POLL)
             continue
         down_since = None
-        try:
-            distributed.wait([futs[i] for i in todo], timeout=_POLL,
-                             return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            continue
-        except CancelledError:
-            pass  # some future was cancelled: looked at one by one below
+        wake.wait(_POLL)
+        wake.clear()
         retry = []
         for i in sorted(todo):
             f = futs[i]
@@ -171,6 +184,9 @@ def gather(
                 except TimeoutError:
                     if client.status == "running":
                         raise
+                except OSError as e:  # CommClosedError: a connection reset while fetching
+                    time.sleep(_POLL)  # (the client notices a lost scheduler a moment later)
+                    exc = e
             elif f.status == "error":
                 exc = f.exception()
                 if not _is_loss(exc):
@@ -182,7 +198,7 @@ def gather(
             tries[i] += 1
             if tries[i] > max_retries:
                 _give_up(client, futs, since, what, max_retries, exc)
-            futs[i] = submit(i)
+            futs[i] = start(i)
     return out
 
 
