@@ -5,6 +5,11 @@ with ``--quiet``): elapsed seconds against the seconds the same experiment took 
 output folder's previous run, when there is one. The run writes its true wall times to
 ``reproduce_timings.json`` in the output folder, and to ``--timings FILE`` too (the
 repository keeps them in ``benchmarks/results/reproduce_timings.json``).
+
+Every experiment runs on one BLAS thread: the papers' data sets have at most a few hundred
+points, and on the shared 2-core machine a second BLAS thread made each of their many small
+products and factorisations wait for a core (the geodesic experiment's 1,160 fits: 316 s
+with two threads at load ~6, 25 s with one, the same tables).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from threadpoolctl import threadpool_limits
 
 from .._progress import progress_bar
 from ..io import write_json_atomic, write_tables
@@ -108,7 +115,8 @@ def _run(args: argparse.Namespace) -> int:
     with staged_output(Path(args.out), args.force) as tmp:
         for exp in chosen:
             t0 = time.perf_counter()
-            with _timed_bar(exp.name, before.get(exp.name)):
+            with _timed_bar(exp.name, before.get(exp.name)), \
+                    threadpool_limits(1, user_api="blas"):
                 demos[exp.figures].run(tmp)  # the paper's figures, drawn by the demo step
                 tables = exp.run(tmp, quick=args.quick)
                 write_tables(tmp, exp.name, exp.title, tables)
