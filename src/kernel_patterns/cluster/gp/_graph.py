@@ -14,7 +14,10 @@ monotone heights, the saddle levels.
 
 Pairs checked: all of them (the paper's complete graph) while there are at most
 ``MAX_COMPLETE_PAIRS``; beyond that, each SEP's ``N_NEIGHBORS`` nearest SEPs plus the edges of
-the Euclidean minimum spanning tree of the SEPs (so the graph stays connected).
+the Euclidean minimum spanning tree of the SEPs (so the graph stays connected). The fit
+(:func:`hierarchy_levels`) only needs the merge levels of the pairs the minimum spanning
+tree can use: it raises staged lower bounds lazily and gets the same linkage from a fifth of
+the σ² evaluations of :func:`segment_levels` on every pair.
 """
 
 from __future__ import annotations
