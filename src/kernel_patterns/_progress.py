@@ -46,7 +46,7 @@ class _NullBar:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, desc: str) -> Iterator[Any]:
+def progress_bar(total: int, desc: str, unit: str = "it") -> Iterator[Any]:
     """A tqdm bar for a long stage (kernel build, flow, restarts) on a terminal.
 
     Yields an object with ``update(n)`` and ``set_postfix_str(s)``; a no-op in pipes, with
@@ -57,7 +57,7 @@ def progress_bar(total: int, desc: str) -> Iterator[Any]:
         return
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, desc=desc, leave=False, delay=0.5)
+    bar = tqdm(total=total, desc=desc, leave=False, delay=0.5, unit=unit)
     try:
         yield bar
     finally:

@@ -48,3 +48,37 @@ def test_markdown_frames_parses_captioned_tables() -> None:
     frames = markdown_frames(text)
     assert list(frames) == ["first_table", "note"]
     assert frames["first_table"].to_dict("list") == {"a": ["1"], "b": ["x"]}
+
+
+def test_the_run_records_its_timings(tmp_path) -> None:
+    import json
+
+    from kernel_patterns.cli._reproduce import _previous
+
+    out, extra = tmp_path / "rep", tmp_path / "timings.json"
+    assert main(["-q", "reproduce", "spectral", "--quick", "--out", str(out),
+                 "--timings", str(extra)]) == 0
+    record = json.loads((out / "reproduce_timings.json").read_text())
+    assert set(record["seconds"]) == {"spectral"} and record["seconds"]["spectral"] > 0
+    assert record["total_seconds"] >= record["seconds"]["spectral"]
+    assert record["quick"] is True and record["cpu_count"] >= 1
+    assert json.loads(extra.read_text()) == record
+    assert _previous(out) == record["seconds"]  # the next run's bars expect these times
+    assert _previous(tmp_path / "nowhere") == {}
+
+
+def test_each_experiment_gets_a_progress_bar_on_a_terminal(monkeypatch, capsys) -> None:
+    import time
+
+    from kernel_patterns import _progress
+    from kernel_patterns.cli._reproduce import _timed_bar
+
+    monkeypatch.setattr(_progress, "QUIET", False)
+    with _timed_bar("geodesic", 3.0):
+        time.sleep(1.2)
+    err = capsys.readouterr().err
+    assert "reproduce geodesic" in err and "/3" in err
+    monkeypatch.setattr(_progress, "QUIET", True)
+    with _timed_bar("gp", None):
+        time.sleep(0.6)
+    assert capsys.readouterr().err == ""

@@ -63,6 +63,12 @@ def _kernel_times(op: KernelOperator, W: Any) -> FloatArray:
         b = min(a + _ROW_BLOCK, n)
         np.matmul(op.rows(a, b), V, out=out[a:b])
 
+    if n <= _ROW_BLOCK:
+        # one block: the same product without the pool. Starting threads and limiting BLAS
+        # (threadpoolctl scans the loaded libraries on every call) cost ~4 ms per product,
+        # which was 33 of the 40 s of `reproduce geodesic --quick` (N ≤ 300)
+        work(0)
+        return out
     starts = range(0, n, _ROW_BLOCK)
     with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(usable_threads()) as pool:
         list(pool.map(work, starts))

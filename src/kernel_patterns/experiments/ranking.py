@@ -56,17 +56,28 @@ def equal_width_ranks(target: np.ndarray, n_ranks: int) -> np.ndarray:
 
 
 class OrderedLogit(BaseEstimator):
-    """statsmodels' OrderedModel (logit link) with a fit/predict face; labels = ranks."""
+    """statsmodels' OrderedModel (logit link) with a fit/predict face; labels = ranks.
+
+    The model's logistic cdf is ``scipy.special.expit``, which is what
+    ``scipy.stats.logistic.cdf`` computes (bit for bit, checked on 10⁵ values and ±inf)
+    without the generic distribution's argument handling: that took 2.8 of the 4.2 s of
+    each fit (its BFGS takes numerical gradients, ~2,500 likelihoods per fit).
+    """
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> OrderedLogit:
         import pandas as pd
+        from scipy.special import expit
         from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+        class _Logit(OrderedModel):
+            def cdf(self, x: Any) -> Any:
+                return expit(x)
 
         self.classes_ = np.unique(y)
         cats = pd.Categorical(y, categories=self.classes_, ordered=True)
         keep = np.std(X, axis=0) > 1e-12  # a constant column would be collinear with cuts
         self.keep_ = keep
-        model = OrderedModel(cats, X[:, keep], distr="logit")
+        model = _Logit(cats, X[:, keep], distr="logit")
         self.result_ = model.fit(method="bfgs", disp=False, maxiter=2000)
         return self
 

@@ -110,6 +110,7 @@ def flow_to_equilibria(
     known: FloatArray | None = None,
     share_new: bool = True,
     capture: float = 2.0,
+    start: tuple[FloatArray, FloatArray] | None = None,
 ) -> FlowResult:
     """Move every row of ``X0`` downhill on σ² until it reaches a SEP (eq. 4.2).
 
@@ -136,6 +137,9 @@ def flow_to_equilibria(
     share_new : bool, default=True
         Whether SEPs found during this call capture other points. ``predict`` passes False so
         that every new point's answer is independent of the other points in the batch.
+    start : (values, gradients), default=None
+        σ² and ∇σ² at ``X0`` when already known (the exact fit's
+        :meth:`~._variance.GPVarianceModel.at_training_points`); computed when None.
     """
     n, d = X0.shape
     radius = merge_radius * length_scale
@@ -144,7 +148,10 @@ def flow_to_equilibria(
     seps: list[FloatArray] = [] if known is None else [s.copy() for s in known]
     n_known = len(seps)
     x = np.array(X0, dtype=np.float64, copy=True)
-    f, g = model.value_and_gradient(x)
+    if start is None:
+        f, g = model.value_and_gradient(x)
+    else:
+        f, g = np.array(start[0], dtype=np.float64), np.array(start[1], dtype=np.float64)
     gnorm = np.linalg.norm(g, axis=1)
     t = max_step / np.maximum(gnorm, 1e-300)  # first trial step: a full max_step
     assignment = np.full(n, -1, dtype=np.intp)

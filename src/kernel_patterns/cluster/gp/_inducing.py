@@ -55,7 +55,7 @@ from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
 from ..._validation import FloatArray
 from ...kernels import Kernel
-from ._variance import BlockedVariance
+from ._variance import BlockedVariance, blas_threads
 
 InducingForm = Literal["dtc", "fitc"]
 Landmarks = Literal["kmeans", "kmeans++", "uniform"]
@@ -111,7 +111,8 @@ class InducingVarianceModel(BlockedVariance):
     def _half(self, Q: FloatArray) -> FloatArray:
         """``c = k_u(Q) G``, shape (n, r): σ² = κ − ‖c‖²."""
         Kq = np.asarray(self.kernel.pairwise(Q, self.U, same=False), dtype=np.float64)
-        return Kq @ self.G
+        with blas_threads(Q.shape[0], self.U.shape[0]):
+            return Kq @ self.G
 
     def _explained(self, Qb: FloatArray) -> FloatArray:
         # σ²(q) = κ(q) − ‖Gᵀ k_u(q)‖²
@@ -120,8 +121,9 @@ class InducingVarianceModel(BlockedVariance):
 
     def _block_value_and_gradient(self, Qb: FloatArray) -> tuple[FloatArray, FloatArray]:
         Kq = np.asarray(self.kernel.pairwise(Qb, self.U, same=False), dtype=np.float64)
-        c = Kq @ self.G
-        beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
+        with blas_threads(Qb.shape[0], self.U.shape[0]):
+            c = Kq @ self.G
+            beta = c @ self.G.T  # (n, m): β(q)ᵀ = (K_uu⁻¹ − Σ) k_u(q)
         # the kernel's gradient contraction reusing the block Kq (stationary kernels need no
         # second evaluation): Σ_j β_j ∇k(q, u_j)
         g = self.kernel.pairwise_gradient_from_gram(Qb, self.U, Kq, beta)

@@ -24,7 +24,7 @@ from ..._validation import FloatArray
 from ...kernels import Kernel
 from ._assign import assign_to_equilibria
 from ._flow import FlowResult, flow_to_equilibria
-from ._graph import candidate_pairs, segment_levels, single_linkage
+from ._graph import candidate_pairs, hierarchy_levels, single_linkage
 from ._inducing import InducingForm, fit_inducing_model
 from ._kernel import kernel_length_scale
 from ._variance import VarianceFunction, fit_variance_model
@@ -87,8 +87,11 @@ def fit_landscape(
     kernel: Kernel, X: FloatArray, opts: FlowOptions, plan: InducingPlan | None = None
 ) -> Landscape:
     """Variance model (eq. 3.1 exact, or inducing), flow to SEPs (eq. 4.2), hierarchy."""
+    start = None
     if plan is None:
-        model: VarianceFunction = fit_variance_model(kernel, X)
+        exact = fit_variance_model(kernel, X)
+        start = exact.at_training_points()  # σ², ∇σ² at X without the GEMM with C⁻¹
+        model: VarianceFunction = exact
         X_flow = X
     else:
         model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM)
@@ -99,29 +102,30 @@ def fit_landscape(
     # length scale it nears the prior variance and the support joins every cluster (measured:
     # 200,000 moons, default kernel, 1 cluster). Points outside the subsample's support are
     # still assigned, by the short flow to their SEP.
-    point_variance = model.variance(X_flow)
+    point_variance = model.variance(X_flow) if start is None else start[0]
     r_star = float(point_variance.max())
     ell = kernel_length_scale(kernel, X)
     chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
-    flow = _chunked_flow(model, X_flow, chunk, length_scale=ell,
+    flow = _chunked_flow(model, X_flow, chunk, start, length_scale=ell,
                          variance_scale=max(r_star, 1e-300), tol=opts.tol,
                          max_iter=opts.max_iter, merge_radius=opts.merge_radius)
     S = flow.equilibria
     I, J = candidate_pairs(S)
-    w = segment_levels(model, S, I, J, n_points=opts.n_segment_points)
+    w = hierarchy_levels(model, S, I, J, n_points=opts.n_segment_points)
     Z, edges = single_linkage(S.shape[0], I, J, w)
     return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), edges, point_variance,
                      plan)
 
 
 def _chunked_flow(
-    model: VarianceFunction, X: FloatArray, chunk: int, **kw: float
+    model: VarianceFunction, X: FloatArray, chunk: int,
+    start: tuple[FloatArray, FloatArray] | None = None, **kw: float
 ) -> FlowResult:
     """:func:`~._flow.flow_to_equilibria` over ``chunk`` points at a time, the SEPs found
     so far passed on as ``known`` (bounds the per-iteration temporaries by
-    ``chunk × n_equilibria``; one chunk is exactly one call)."""
+    ``chunk × n_equilibria``; one chunk is exactly one call, with ``start`` passed on)."""
     if X.shape[0] <= chunk:
-        return flow_to_equilibria(model, X, **kw)  # type: ignore[arg-type]
+        return flow_to_equilibria(model, X, start=start, **kw)  # type: ignore[arg-type]
     S: FloatArray | None = None
     parts, ends, n_iter, n_unconv = [], [], 0, 0
     for s in range(0, X.shape[0], chunk):
