@@ -72,9 +72,9 @@ class Assignment:
     n_fallback: int
 
 
-def default_batch_size(n_components: int, n_equilibria: int, n_check_points: int) -> int:
+def default_batch_size(n_landmarks: int, n_equilibria: int, n_check_points: int) -> int:
     """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``."""
-    width = max(n_components, n_equilibria, 1) * (n_check_points + 1) * 8
+    width = max(n_landmarks, n_equilibria, 1) * (n_check_points + 1) * 8
     return int(np.clip(BLOCK_BYTES // width, 64, 16_384))
 
 
@@ -126,7 +126,8 @@ def assign_to_equilibria(
     S = np.asarray(equilibria, dtype=np.float64)
     p = S.shape[0]
     n = X.shape[0]
-    m = int(getattr(model, "n_components", None) or p)
+    U = getattr(model, "U", None)  # the inducing points: each kernel row is m wide
+    m = int(U.shape[0]) if U is not None else p
     b = batch_size or default_batch_size(m, p, n_check_points)
     basins = np.empty(n, dtype=np.intp)
     failed: list[NDArray[np.intp]] = []

@@ -131,19 +131,19 @@ class InducingVarianceModel(BlockedVariance):
 
 
 def choose_inducing_points(
-    X: FloatArray, n_components: int, landmarks: Landmarks, rng: np.random.RandomState
+    X: FloatArray, n_landmarks: int, landmarks: Landmarks, rng: np.random.RandomState
 ) -> FloatArray:
-    """``n_components`` inducing points for ``X``.
+    """``n_landmarks`` inducing points for ``X``.
 
     ``"kmeans"``: the centres of a k-means run (k-means++ start, ``_KMEANS_ITER`` Lloyd
     iterations, one init, on a uniform sample of at most ``_KMEANS_SAMPLE · m`` points; they
     cover the data evenly, which is what the variance needs);
     ``"kmeans++"``: data points by k-means++ D² sampling; ``"uniform"``: data points drawn
-    uniformly without replacement. ``n_components ≥ n_samples`` gives all of ``X`` (the
+    uniformly without replacement. ``n_landmarks ≥ n_samples`` gives all of ``X`` (the
     exact model, whatever ``landmarks``). Every random choice comes from ``rng``.
     """
     n = X.shape[0]
-    m = min(int(n_components), n)
+    m = min(int(n_landmarks), n)
     if m >= n:
         return X.copy()
     if landmarks == "uniform":
