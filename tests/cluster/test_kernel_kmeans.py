@@ -274,3 +274,17 @@ def test_labels_are_the_assignment_to_the_final_centroids(stop, approximation):
     # inertia_ is eq. 8.12 of those labels against those centroids
     d = km._centroid_scores(X) + km.kernel_.diag(X)[:, None]
     np.testing.assert_allclose(km.inertia_, d[np.arange(200), km.labels_].sum(), rtol=1e-8)
+
+
+@pytest.mark.parametrize("method", ["predict", "transform", "score"])
+def test_failed_fit_leaves_the_model_unfitted(method):
+    """Found by tslearn's tests (tests/peers/test_tslearn_clustering.py): after a fit refused
+    for too many clusters, new points got an AttributeError instead of NotFittedError."""
+    from sklearn.exceptions import NotFittedError
+
+    X = np.random.default_rng(0).normal(size=(15, 4))
+    km = KernelKMeans(101)
+    with pytest.raises(ValueError, match="n_clusters=101"):
+        km.fit(X)
+    with pytest.raises(NotFittedError):
+        getattr(km, method)(X)

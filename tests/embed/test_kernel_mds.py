@@ -156,3 +156,18 @@ def test_editing_x_after_fit_does_not_change_transform(approximation):
     before = mds.transform(X_new)
     X[:] = np.random.default_rng(1).normal(size=X.shape) * 50.0
     np.testing.assert_allclose(mds.transform(X_new), before)
+
+
+@pytest.mark.parametrize("approximation", ["exact", "nystrom"])
+def test_float32_in_gives_float32_out(approximation):
+    """Issue 18 item 7: as KernelPCA, float32 data give a float32 embedding and transform."""
+    X = np.random.default_rng(0).normal(size=(60, 4))
+    kw = {"approximation": approximation, "n_landmarks": 30, "random_state": 0}
+    m32 = KernelMDS(2, **kw).fit(X.astype(np.float32))
+    m64 = KernelMDS(2, **kw).fit(X)
+    assert m32.embedding_.dtype == np.float32
+    assert m32.transform(X[:5].astype(np.float32)).dtype == np.float32
+    assert m64.embedding_.dtype == m64.transform(X[:5]).dtype == np.float64
+    np.testing.assert_allclose(np.abs(m32.embedding_), np.abs(m64.embedding_), atol=1e-4)
+    assert KernelMDS().__sklearn_tags__().transformer_tags.preserves_dtype == ["float64",
+                                                                                "float32"]

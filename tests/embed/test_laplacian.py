@@ -107,3 +107,50 @@ def test_disconnected_sparse_graph_matches_explicit_laplacian():
     lam = np.linalg.eigvalsh(np.diag(D.sum(1)) - D)
     np.testing.assert_allclose(le.eigenvalues_, lam[1:5], atol=1e-9)
     np.testing.assert_allclose(le.objective_, 2 * lam[1:5].sum(), atol=1e-8)
+
+
+# --- issue 18 item 7 (scikit-learn's SpectralEmbedding tests, tests/peers/) ----------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float32_in_gives_float32_out(dtype):
+    X, _ = make_blobs(80, centers=3, random_state=0)
+    le = LaplacianEmbedding(2, random_state=0).fit(X.astype(dtype))
+    assert le.embedding_.dtype == dtype
+    ref = LaplacianEmbedding(2, random_state=0).fit(X).embedding_
+    np.testing.assert_allclose(le.embedding_, ref, atol=1e-5)
+
+
+@pytest.mark.parametrize("solver", ["arpack", "lobpcg", "dense"])
+def test_eigen_solvers_agree(solver):
+    X, _ = make_blobs(300, centers=3, cluster_std=2.0, random_state=0)
+    ref = LaplacianEmbedding(2, eigen_solver="dense").fit(X).embedding_
+    le = LaplacianEmbedding(2, eigen_solver=solver, eigen_tol="auto", random_state=0).fit(X)
+    np.testing.assert_allclose(le.embedding_, ref, atol=1e-6)
+
+
+def test_bad_eigen_solver_is_named():
+    with pytest.raises(ValueError, match="eigen_solver"):
+        LaplacianEmbedding(eigen_solver="amg").fit(np.random.default_rng(0).normal(size=(9, 2)))
+
+
+def test_nearest_neighbors_kernel_is_spectral_clusterings_graph():
+    X, _ = make_blobs(120, centers=3, cluster_std=2.0, random_state=0)
+    le = LaplacianEmbedding(2, kernel="nearest_neighbors", n_neighbors=8).fit(X)
+    C = kneighbors_graph(X, 8, include_self=True)
+    A = 0.5 * (C + C.T)
+    assert le.n_neighbors_ == 8
+    np.testing.assert_allclose(le.affinity_matrix_.toarray(), A.toarray())
+    pre = LaplacianEmbedding(2, kernel="precomputed").fit(sparse.csr_array(A))
+    np.testing.assert_allclose(le.embedding_, pre.embedding_, atol=1e-10)
+    # scikit-learn's default neighbour count, n_samples // 10
+    assert LaplacianEmbedding(kernel="nearest_neighbors").fit(X).n_neighbors_ == 12
+    assert LaplacianEmbedding(kernel="rbf").fit(X).affinity_matrix_ is None
+
+
+def test_precomputed_nearest_neighbors_is_pairwise_and_takes_no_nystrom():
+    le = LaplacianEmbedding(kernel="precomputed_nearest_neighbors")
+    assert le.__sklearn_tags__().input_tags.pairwise
+    X, _ = make_blobs(40, random_state=0)
+    with pytest.raises(ValueError, match="approximation='exact'"):
+        LaplacianEmbedding(kernel="nearest_neighbors", approximation="nystrom").fit(X)
+    with pytest.raises(ValueError, match="n_components=40 must be smaller"):
+        LaplacianEmbedding(40, kernel="nearest_neighbors").fit(X)

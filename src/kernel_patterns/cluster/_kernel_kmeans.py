@@ -115,6 +115,13 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     distance of about 1e-7 (three kernel terms computed apart), not exactly 0; an emptied
     cluster takes the farthest point even if it duplicates another.
 
+    tslearn's ``KernelKMeans`` tests (``tests/peers/test_tslearn_clustering.py``) pass on flat
+    feature vectors but for these deliberate differences: ``X`` is 2-D (a time-series set
+    ``(n, sz, d)`` is passed as ``X.reshape(n, -1)``, and NaN-padded series of different
+    lengths are refused as missing values); the global alignment kernel is tslearn's, not
+    ours (the default is RBF); ``n_clusters > n_samples`` is a ``ValueError``, not an
+    unfitted model; models are saved with pickle, not ``to_json`` / ``to_hdf5``.
+
     Examples
     --------
     >>> from kernel_patterns import KernelKMeans

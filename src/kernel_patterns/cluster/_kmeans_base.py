@@ -344,7 +344,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         0; Nyström: ``‖φ̃(x)‖²`` of the approximate kernel), which a precomputed kernel block
         between new and training points does not hold.
         """
-        check_is_fitted(self)
+        check_is_fitted(self, "labels_")  # set last: a failed fit leaves the model unfitted
         if self._nystrom is not None:
             landmarks, feature_map, centroids = self._nystrom
             Xv = self._new_points(X)

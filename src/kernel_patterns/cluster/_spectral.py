@@ -7,11 +7,11 @@ used). The eigenvectors become clusters by thresholding (two clusters), re-clust
 of V_N, the eigenvector approach (argmax of the rows of V_N √Λ_N) or the QR approach.
 
 Layout: :mod:`~._spectral_eigen` (the eigenpairs of the chosen matrix, through the operator;
-:func:`spectral_eigenpairs` is its public face), :mod:`~._spectral_affinity` (the default
-k-nearest-neighbour affinity) and, in :mod:`~._spectral_assign`, the
-assignment rules (eigenvectors to labels) are the pure solvers (arrays and operators in,
-arrays out); :class:`SpectralClustering` validates, calls both and stores the results, and
-:mod:`~._spectral_extension` labels new points.
+:func:`spectral_eigenpairs` is its public face), the default k-nearest-neighbour affinity
+(:func:`kernel_patterns.kernels.knn_operator`, shared with the Laplacian embedding) and,
+in :mod:`~._spectral_assign`, the assignment rules (eigenvectors to labels) are the pure
+solvers (arrays and operators in, arrays out); :class:`SpectralClustering` validates, calls
+both and stores the results, and :mod:`~._spectral_extension` labels new points.
 """
 
 from __future__ import annotations
@@ -35,14 +35,17 @@ from .._graph import (
 from .._validation import check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
+    KNN_KERNELS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     RBF,
     Kernel,
     Precomputed,
+    is_knn_kernel,
     is_precomputed,
+    knn_operator,
+    knn_rows,
     make_kernel,
 )
-from ._spectral_affinity import KNN_KERNELS, is_knn_kernel, knn_operator, knn_rows
 from ._spectral_assign import _assign_labels_and_state
 from ._spectral_eigen import MATRICES, _spectral_eigen
 from ._spectral_extension import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
+import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
@@ -74,11 +75,20 @@ class _EmbeddingBase(BaseEstimator):
         tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params)
         return tags
 
+    def _set_output_dtype(self, X: ArrayLike) -> None:
+        """float32 input gives float32 output (``embedding_``, ``transform``), as
+        scikit-learn's transformers that preserve dtypes; anything else gives float64. The
+        kernel operator keeps its own precision (``dtype``)."""
+        self._out_dtype = np.dtype(
+            np.float32 if getattr(X, "dtype", None) == np.float32 else np.float64
+        )
+
     def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:
         """Validate the parameters, resolve the kernel (RBF by default) and build the
         training operator (exact or Nyström); ``n_components`` must be below the sample count
         (``why`` says what else rules it out)."""
         self._validate_params()
+        self._set_output_dtype(X)
         kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
         op = build_fit_operator(
             self, X, kernel, self.operator, self.dtype, approximation=self.approximation,

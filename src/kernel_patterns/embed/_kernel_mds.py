@@ -188,7 +188,8 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     Attributes
     ----------
     embedding_ : ndarray of shape (n_samples, n_components)
-        ``v_j √λ_j``: the projections of the training points.
+        ``v_j √λ_j``: the projections of the training points. float32 when ``X`` is float32
+        (and so is ``transform``'s output), else float64, as ``KernelPCA``.
     eigenvalues_ : ndarray of shape (n_components,)
         Top eigenvalues of the centred kernel, decreasing, negative ones clipped to 0.
     alphas_ : ndarray of shape (n_samples, n_components)
@@ -275,6 +276,11 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         self.remove_zero_eig = remove_zero_eig
         self.fit_inverse_transform = fit_inverse_transform
         self.alpha = alpha
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]  # as KernelPCA
+        return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> KernelMDS:
         """Compute the embedding of ``X``.
@@ -365,7 +371,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         self._X_fit = None if isinstance(kernel, Precomputed) else op.X
         self.eigenvalues_ = lam
         self.alphas_ = V * inv
-        self.embedding_ = V * root  # = (F − F̄) W in the low-rank case
+        self.embedding_ = (V * root).astype(self._out_dtype, copy=False)  # (F − F̄) W if low rank
         self.explained_variance_ratio_ = lam / trace if trace > 0 else np.zeros_like(lam)
         if self.fit_inverse_transform:
             assert op.X is not None  # check_inverse_kernel ruled out a precomputed kernel
@@ -432,10 +438,11 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
             if self._feature_map is None:
                 raise ValueError("this low-rank kernel has no features for new points.")
             phi = self._feature_map.transform(Xa)
-            return np.asarray((phi - self._feature_mean) @ self._components)
+            Z = np.asarray((phi - self._feature_mean) @ self._components)
+            return Z.astype(self._out_dtype, copy=False)
         Kn = self._cross(X)
         Kc = Kn - Kn.mean(axis=1, keepdims=True) - self._col_means + self._total_mean
-        return Kc @ self.alphas_
+        return np.asarray(Kc @ self.alphas_).astype(self._out_dtype, copy=False)
 
     def _cross(self, X: ArrayLike) -> FloatArray:
         n_train = self.alphas_.shape[0]

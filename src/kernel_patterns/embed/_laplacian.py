@@ -20,12 +20,15 @@ Theorem 8.32 says when read literally. Code Fragment 8.4 instead drops *every* e
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _num_samples
 
-from .._eigen import sign_flip_columns, top_eigenpairs
+from .._eigen import EIGEN_SOLVERS, sign_flip_columns, top_eigenpairs
 from .._graph import (
     check_affinity,
     component_basis,
@@ -34,10 +37,8 @@ from .._graph import (
     sparse_components,
 )
 from .._validation import FloatArray
-from ..kernels import (
-    KernelOperator,
-)
-from ._base import _EmbeddingBase
+from ..kernels import KNN_KERNELS, KernelOperator, is_knn_kernel, knn_operator
+from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
@@ -49,6 +50,7 @@ def _laplacian_embedding(
     *,
     random_state: Any = None,
     tol: float = 0.0,
+    eigen_solver: str = "auto",
 ) -> tuple[FloatArray, FloatArray, int]:
     """Eigenpairs 2, …, k+1 of L = D − K (increasing), and the number of zero ones among them.
 
@@ -70,7 +72,8 @@ def _laplacian_embedding(
         out = shifted(V - V.mean(axis=0))
         return out - out.mean(axis=0)
 
-    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol}
+    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol,
+              "solver": eigen_solver}
     U = component_basis(op, np.ones(op.n_samples))
     if U is None:
         w, V = top_eigenpairs(deflated, op.n_samples, n_components, **solver)
@@ -104,9 +107,14 @@ class LaplacianEmbedding(_EmbeddingBase):
         Dimension k of the picture; must be smaller than n_samples.
     kernel : Kernel, str or callable, default="rbf"
         ``"precomputed"``: ``X`` is the N × N affinity (dense or scipy.sparse).
+        ``"nearest_neighbors"``: the symmetrised k-nearest-neighbour connectivity
+        ``½ (C + Cᵀ)`` (``n_neighbors`` per point, itself included), the graph of
+        scikit-learn's ``affinity="nearest_neighbors"`` and of :class:`SpectralClustering`;
+        ``"precomputed_nearest_neighbors"``: the same graph from ``X`` as an N × N distance
+        matrix (dense or a sparse distance graph; extra stored neighbours are ignored).
     kernel_params : dict, default=None
-    eigen_tol : float, default=0.0
-        ARPACK's relative accuracy (0: machine precision).
+    eigen_tol : float or "auto", default=0.0
+        Relative accuracy of ARPACK / LOBPCG (0 and ``"auto"``: machine precision).
     operator : {"auto", "dense", "chunked"}, default="auto"
         Kernel operator of the exact method.
     dtype : {"auto", "float64", "float32"}, default="auto"
@@ -126,11 +134,18 @@ class LaplacianEmbedding(_EmbeddingBase):
         How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
         Seeds the landmarks and ARPACK's start vector.
+    eigen_solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
+        ``"auto"``: a dense ``eigh`` up to 600 points, else ARPACK (falling back to a dense
+        or LOBPCG solve when it does not converge); the others: that solver only.
+    n_neighbors : int, default=None
+        Neighbours per point of the k-NN kernels (default ``max(n_samples // 10, 1)``, as
+        scikit-learn's ``SpectralEmbedding``); ignored by other kernels.
 
     Attributes
     ----------
     embedding_ : ndarray of shape (n_samples, n_components)
-        τ: orthonormal columns, each orthogonal to the all-ones vector.
+        τ: orthonormal columns, each orthogonal to the all-ones vector. float32 when ``X``
+        is float32, else float64.
     eigenvalues_ : ndarray of shape (n_components,)
         λ_2 ≤ … ≤ λ_{k+1} of L.
     objective_ : float
@@ -138,7 +153,21 @@ class LaplacianEmbedding(_EmbeddingBase):
     n_connected_components_ : int
         Connected components of the affinity graph: exact for a sparse affinity, otherwise
         counted from the zero eigenvalues found (a lower bound when all of them are zero).
+    affinity_matrix_ : scipy.sparse array of shape (n_samples, n_samples) or None
+        The k-NN affinity (None for kernel matrices, which are never stored N × N).
+    n_neighbors_ : int or None
+        Neighbours per point of the k-NN affinity actually used (None for other kernels).
     n_features_in_ : int
+
+    Notes
+    -----
+    Differences from scikit-learn's ``SpectralEmbedding``, on purpose (its test file, ported in
+    ``tests/peers/test_sklearn_spectral_embedding.py``, marks each): the matrix is the
+    book's unnormalised Laplacian ``D − K`` (scikit-learn's default is the normalised one), and
+    its constant eigenvector is always dropped (no ``norm_laplacian`` / ``drop_first``); the
+    N × N kernel matrix is never kept, so ``affinity_matrix_`` is the k-NN graph or None; a
+    kernel callable takes two blocks of points ``(X, Y)`` and dense arrays only; there is no
+    ``eigen_solver="amg"`` (``SpectralClustering`` has it, for the normalised Laplacian).
 
     Examples
     --------
@@ -151,6 +180,63 @@ class LaplacianEmbedding(_EmbeddingBase):
     >>> bool(np.allclose(le.embedding_.sum(axis=0), 0.0))
     True
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **EMBEDDING_PARAMETER_CONSTRAINTS,
+        "eigen_tol": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(
+        self,
+        n_components: int | None = 2,
+        *,
+        kernel: Any = "rbf",
+        kernel_params: dict[str, Any] | None = None,
+        eigen_tol: float | str = 0.0,
+        operator: str = "auto",
+        dtype: str = "auto",
+        approximation: str = "exact",
+        n_landmarks: int | None = None,
+        landmarks: str = "uniform",
+        random_state: Any = None,
+        eigen_solver: str = "auto",
+        n_neighbors: int | None = None,
+    ) -> None:
+        super().__init__(
+            n_components, kernel=kernel, kernel_params=kernel_params,
+            eigen_tol=eigen_tol,  # type: ignore[arg-type]
+            operator=operator, dtype=dtype, approximation=approximation,
+            n_landmarks=n_landmarks, landmarks=landmarks, random_state=random_state,
+        )
+        self.eigen_solver = eigen_solver
+        self.n_neighbors = n_neighbors
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        if self.kernel == KNN_KERNELS[1]:  # X is a distance matrix, dense or sparse
+            tags.input_tags.pairwise = tags.input_tags.sparse = True
+        return tags
+
+    def _knn_fit_operator(self, X: ArrayLike) -> KernelOperator:
+        """The k-NN affinity's operator (shared with ``SpectralClustering``)."""
+        self._validate_params()
+        self._set_output_dtype(X)
+        n_samples = _num_samples(X)
+        k = self.n_neighbors if self.n_neighbors is not None else max(n_samples // 10, 1)
+        op, _, used = knn_operator(
+            self, X, self.kernel, k, kernel_params=self.kernel_params,
+            approximation=self.approximation, dtype=self.dtype,
+        )
+        self.n_neighbors_: int | None = used
+        if self.n_components is not None and self.n_components >= op.n_samples:
+            raise ValueError(
+                f"n_components={self.n_components} must be smaller than the number of samples "
+                f"({op.n_samples}): the embedding drops the constant eigenvector of the "
+                "Laplacian."
+            )
+        return op
 
     def fit(self, X: ArrayLike, y: Any = None) -> LaplacianEmbedding:
         """Compute the embedding.
@@ -165,14 +251,22 @@ class LaplacianEmbedding(_EmbeddingBase):
         -------
         self
         """
-        kernel, op = self._fit_operator(
-            X, ": the embedding drops the constant eigenvector of the Laplacian"
-        )
-        self.kernel_ = op.kernel if op.kernel is not None else kernel
+        if is_knn_kernel(self.kernel):
+            op = self._knn_fit_operator(X)
+            self.kernel_ = self.kernel
+            self.affinity_matrix_ = op.A  # type: ignore[attr-defined]
+        else:
+            kernel, op = self._fit_operator(
+                X, ": the embedding drops the constant eigenvector of the Laplacian"
+            )
+            self.kernel_ = op.kernel if op.kernel is not None else kernel
+            self.n_neighbors_ = None
+            self.affinity_matrix_ = None
         k = self.n_components
         assert k is not None  # an int here (None is KernelMDS's "every positive axis")
-        lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state,
-                                              tol=self.eigen_tol)
+        tol = 0.0 if self.eigen_tol == "auto" else float(self.eigen_tol)
+        lam, V, n_zero = _laplacian_embedding(op, k, random_state=self.random_state, tol=tol,
+                                              eigen_solver=self.eigen_solver)
         exact = sparse_components(op)
         n_comp = exact if exact is not None else 1 + n_zero
         if n_comp > 1:
@@ -188,7 +282,7 @@ class LaplacianEmbedding(_EmbeddingBase):
             )
         self.n_connected_components_ = int(n_comp)
         self.eigenvalues_ = lam
-        self.embedding_ = V
+        self.embedding_ = V.astype(self._out_dtype, copy=False)
         self.objective_ = float(2.0 * lam.sum())
         return self
 

@@ -10,6 +10,7 @@ polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
 algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`
 and the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
 landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
+``_knn_affinity`` (the k-NN affinity of ``kernel="nearest_neighbors"``),
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
 landmark geodesic kernels). Other packages use only the names below.
@@ -22,6 +23,7 @@ from ._extra import Chi2, Laplacian, Sigmoid
 from ._geodesic import GeodesicKernel
 from ._geodesic_landmark import LandmarkGeodesicOperator
 from ._knn import geodesic_distances, join_components, knn_graph
+from ._knn_affinity import KNN_KERNELS, is_knn_kernel, knn_affinity, knn_operator, knn_rows
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 from ._nystrom import (
     LowRankKernelOperator,
@@ -57,6 +59,7 @@ __all__ = [
     "DEFAULT_BLOCK_MEMORY",
     "DEFAULT_N_COMPONENTS",
     "KERNELS",
+    "KNN_KERNELS",
     "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
     "CallableKernel",
@@ -87,11 +90,15 @@ __all__ = [
     "default_memory_budget",
     "dense_nbytes",
     "geodesic_distances",
+    "is_knn_kernel",
     "is_precomputed",
     "join_components",
     "kernel_columns",
     "kmeanspp_landmarks",
+    "knn_affinity",
     "knn_graph",
+    "knn_operator",
+    "knn_rows",
     "leverage_landmarks",
     "make_kernel",
     "make_operator",

@@ -6,10 +6,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_labels, check_matrix
-from ..kernels import Kernel, Precomputed, make_operator
+from ..kernels import (
+    Kernel,
+    Precomputed,
+    check_kernel_input,
+    is_precomputed,
+    make_kernel,
+    make_operator,
+)
 
 FloatArray = NDArray[np.float64]
 
@@ -201,8 +209,28 @@ class RankerMixin:
         return -float(np.average(np.abs(true - pred), weights=w))
 
 
-def validate_X(estimator: Any, X: ArrayLike, reset: bool) -> FloatArray:
-    """scikit-learn's feature-count bookkeeping, then our own finite/non-empty checks."""
+def takes_sparse(kernel: Any, kernel_params: dict[str, Any] | None = None) -> bool:
+    """Whether a ranker with this kernel (a Kernel, or a name with its parameters) takes
+    scipy.sparse features: the kernels that compute on them (not a precomputed kernel)."""
+    if kernel is None or is_precomputed(kernel):
+        return False
+    try:
+        return bool(make_kernel(kernel, kernel_params).accepts_sparse)
+    except (TypeError, ValueError):  # an invalid kernel: fit will say so
+        return False
+
+
+def validate_X(estimator: Any, X: ArrayLike, reset: bool, kernel: Kernel | None = None
+               ) -> FloatArray:
+    """scikit-learn's feature-count bookkeeping, then our own finite/non-empty checks.
+
+    scipy.sparse ``X`` is kept sparse (CSR) when ``kernel`` takes it (linear, polynomial,
+    cosine, RBF, ...), else a ``TypeError`` names the kernel.
+    """
     Xv = validate_data(estimator, X, reset=reset, dtype=np.float64,
+                       accept_sparse=("csr", "csc") if takes_sparse(kernel) else False,
                        ensure_all_finite=True, ensure_min_samples=1)
+    if sparse.issparse(Xv):
+        assert kernel is not None  # accept_sparse=False otherwise
+        return check_kernel_input(kernel, Xv, "X")  # type: ignore[return-value]
     return np.asarray(Xv, dtype=np.float64)

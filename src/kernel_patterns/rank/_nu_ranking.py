@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
 from ..kernels import KERNELS, RBF, Kernel, Precomputed, make_kernel, make_operator
-from ._common import RankerMixin, encode_ranks, kernel_rows, validate_X
+from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
 from ._nu_ranking_select import (
     CV_MAX_ITER,
     CV_TOL,
@@ -97,6 +97,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         record the choice).
     kernel : str, Kernel or callable, default="rbf"
         A kernel object, a name with ``kernel_params``, ``"precomputed"`` or a callable.
+        scipy.sparse ``X`` (CSR/CSC) works with the kernels that compute on it (linear,
+        polynomial, cosine, RBF, Laplacian, sigmoid); others raise ``TypeError``.
     kernel_params : dict, default=None
     solver : {"auto", "piqp", "clarabel", "smo"}, default="auto"
         piqp's dense interior-point QP solver, Clarabel's, or ``"smo"``: a decomposition
@@ -149,6 +151,14 @@ class NuRanking(RankerMixin, BaseEstimator):
         With ``nu="auto"``: ``nu_ratio`` (ν/ν_max), ``width_factor``, ``thresholds`` and
         ``mae`` (held-out) of every candidate; ``None`` with a given ν.
     n_features_in_ : int
+
+    Notes
+    -----
+    mord's tests of its threshold models (``tests/peers/test_mord.py``) pass but for these
+    deliberate differences: the loss is the margin loss of the ν-ranking (with two ranks it
+    is the ν-SVM: the predictions are ``NuSVC``'s), or the perceptron's for
+    ``OnlineRanking``, not the logistic loss, so predictions are not logistic
+    regression's; there is no ``predict_proba`` (ranks and the decision value f only).
 
     Examples
     --------
@@ -203,7 +213,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         categorical)."""
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params)
-        Xv = validate_X(self, X, reset=True)
+        Xv = validate_X(self, X, reset=True, kernel=kernel)
         data_width = not isinstance(kernel, Precomputed) and kernel.needs_data_scale()
         if not isinstance(kernel, Precomputed):
             kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
@@ -310,7 +320,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         of shape (n_new, n_train).
         """
         check_is_fitted(self)
-        Xv = validate_X(self, X, reset=False)
+        Xv = validate_X(self, X, reset=False, kernel=self.kernel_)
         Kx = kernel_rows(self.kernel_, self.support_vectors_, self.support_, self.n_train_, Xv)
         return np.asarray(Kx @ self.dual_coef_, dtype=np.float64)
 
@@ -319,4 +329,5 @@ class NuRanking(RankerMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
             self.kernel, Precomputed)
+        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
         return tags

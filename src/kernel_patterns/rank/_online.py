@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
@@ -23,6 +24,7 @@ from ._common import (
     decode_ranks,
     encode_ranks,
     kernel_rows,
+    takes_sparse,
     validate_X,
 )
 
@@ -119,6 +121,8 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     Parameters
     ----------
     kernel : str, Kernel or callable, default="rbf"
+        scipy.sparse ``X`` (CSR/CSC) works with the kernels that compute on it (linear,
+        polynomial, cosine, RBF, Laplacian, sigmoid); others raise ``TypeError``.
     kernel_params : dict, default=None
     max_iter : int, default=30
         Maximum passes over the data in ``fit`` (30 and 100 passes measured alike once
@@ -157,6 +161,14 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         Passes made by the last ``fit`` (1 per ``partial_fit`` call).
     converged_ : bool
         Whether the last pass of ``fit`` made no mistake.
+
+    Notes
+    -----
+    mord's tests of its threshold models (``tests/peers/test_mord.py``) pass but for these
+    deliberate differences: the loss is the margin loss of the ν-ranking (with two ranks it
+    is the ν-SVM: the predictions are ``NuSVC``'s), or the perceptron's for
+    ``OnlineRanking``, not the logistic loss, so predictions are not logistic
+    regression's; there is no ``predict_proba`` (ranks and the decision value f only).
 
     Examples
     --------
@@ -203,7 +215,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         """Passes of Algorithm 8.14 over (X, y) until one makes no mistake or ``max_iter``."""
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params)
-        Xv = validate_X(self, X, reset=True)
+        Xv = validate_X(self, X, reset=True, kernel=kernel)
         if not isinstance(kernel, Precomputed):
             kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y, self.classes)
@@ -294,7 +306,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
             kernel, all_classes = self.kernel_, self.classes_
             if self.support_vectors_ is None:
                 raise ValueError("partial_fit cannot continue a fit with a precomputed kernel.")
-        Xv = validate_X(self, X, reset=first)
+        Xv = validate_X(self, X, reset=first, kernel=kernel)
         try:
             ranks = decode_ranks(all_classes, y)
         except ValueError as exc:
@@ -306,13 +318,13 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         if first:
             # a data-driven width (RBF(gamma="scale")) comes from the first batch
             kernel = kernel.with_data_scale(Xv)
-            X_sv = np.empty((0, Xv.shape[1]), dtype=np.float64)
+            X_sv: Any = np.empty((0, Xv.shape[1]), dtype=np.float64)
             coef, sum_coef = np.empty(0), np.empty(0)
             b = np.zeros(all_classes.shape[0] - 1, dtype=np.int64)
             sum_b = np.zeros(b.shape[0])
             n_updates = n_seen = steps = 0
         else:
-            X_sv = np.asarray(self.support_vectors_, dtype=np.float64)
+            X_sv = self.support_vectors_
             coef, sum_coef = self._raw_coef, self._sum_coef
             b, sum_b = self._raw_thresholds.copy(), self._sum_thresholds.copy()
             n_updates, n_seen, steps = self.n_updates_, self.n_seen_, self._n_steps
@@ -327,7 +339,9 @@ class OnlineRanking(RankerMixin, BaseEstimator):
 
         self.kernel_ = kernel
         self.classes_ = all_classes
-        self.support_vectors_ = np.vstack([X_sv, Xv[new]])
+        self.support_vectors_ = (
+            sparse.vstack([X_sv, Xv[new]], format="csr")  # sparse X stays sparse
+            if sparse.issparse(X_sv) or sparse.issparse(Xv) else np.vstack([X_sv, Xv[new]]))
         self._set_state(np.concatenate([coef, alpha[new]]),
                         np.concatenate([sum_coef, averages[0][new]]), b, sum_b,
                         int(averages[2][0]))
@@ -343,7 +357,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """f(x) = Σ_j α_j k(x_j, x) (a precomputed kernel: X of shape (n_new, n_train))."""
         check_is_fitted(self)
-        Xv = validate_X(self, X, reset=False)
+        Xv = validate_X(self, X, reset=False, kernel=self.kernel_)
         Kx = kernel_rows(self.kernel_, self.support_vectors_, self.support_, self.n_train_, Xv)
         return np.asarray(Kx @ self.dual_coef_, dtype=np.float64)
 
@@ -385,6 +399,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
             self.kernel, Precomputed)
+        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
         return tags
 
 

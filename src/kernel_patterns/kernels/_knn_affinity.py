@@ -1,4 +1,4 @@
-"""The k-nearest-neighbour affinity of spectral clustering (private).
+"""The k-nearest-neighbour affinity of spectral clustering and the Laplacian embedding.
 
 ``kernel="nearest_neighbors"`` is the symmetrised connectivity graph scikit-learn's
 ``SpectralClustering(affinity="nearest_neighbors")`` builds: ``A = ½ (C + Cᵀ)`` where row i of
@@ -26,7 +26,9 @@ from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
 from sklearn.utils.validation import validate_data
 
 from .._validation import check_matrix
-from ..kernels import KernelOperator, Precomputed, make_operator
+from ._dot import Precomputed
+from ._operator import make_operator
+from ._operator_base import KernelOperator
 
 #: kernel names that mean a k-nearest-neighbour affinity.
 KNN_KERNELS = ("nearest_neighbors", "precomputed_nearest_neighbors")
