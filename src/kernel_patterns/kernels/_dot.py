@@ -148,6 +148,17 @@ class Precomputed(Kernel):
     ``Precomputed()(K)`` returns a validated copy of the square matrix ``K``;
     ``Precomputed()(K_new, None)`` with a non-square ``K_new`` of shape (n_new, n_train) is the
     kernel between new points and the training points, used by ``predict``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import Precomputed
+    >>> K = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> Precomputed()(K)
+    array([[1. , 0.5],
+           [0.5, 1. ]])
+    >>> Precomputed().diag(K)
+    array([1., 1.])
     """
 
     def __init__(self) -> None:
