@@ -7,8 +7,8 @@ Layout: ``_base`` holds :class:`Kernel` and its extension protocol (the validati
 (:class:`StationaryKernel`, :class:`RBF`, :class:`GPCovariance`), ``_dot`` (linear,
 polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
 :func:`make_kernel`); ``_operator_base`` (the :class:`KernelOperator` interface every
-algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`
-and the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
+algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`),
+``_context`` (the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
 landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
@@ -17,6 +17,7 @@ landmark geodesic kernels). Other packages use only the names below.
 
 from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
+from ._context import operator_backend, use_operator_backend
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._extra import Chi2, Laplacian, Sigmoid
 from ._geodesic import GeodesicKernel
@@ -39,9 +40,7 @@ from ._operator import (
     DenseKernelOperator,
     SparseKernelOperator,
     make_operator,
-    operator_backend,
     resolve_dtype,
-    use_operator_backend,
 )
 from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 from ._registry import KERNELS, is_precomputed, make_kernel, register_kernel
