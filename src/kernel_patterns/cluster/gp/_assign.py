@@ -66,6 +66,18 @@ class Assignment:
         Index of the SEP (row of ``equilibria``) each point is assigned to.
     n_fallback : int
         Points that failed the basin check and were flowed to the end.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import assign_to_equilibria, fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
+    >>> out = assign_to_equilibria(model, X, seps, length_scale=1.0, variance_scale=1.3)
+    >>> out.basins, out.n_fallback
+    (array([0, 0, 0, 1, 1, 1]), 0)
     """
 
     basins: NDArray[np.intp]
@@ -73,7 +85,29 @@ class Assignment:
 
 
 def default_batch_size(n_components: int, n_equilibria: int, n_check_points: int) -> int:
-    """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``."""
+    """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``.
+
+    Parameters
+    ----------
+    n_components : int
+        Columns of the model (training or inducing points).
+    n_equilibria : int
+        Known SEPs.
+    n_check_points : int
+        Points checked on each segment.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Examples
+    --------
+    >>> from kernel_patterns.cluster.gp import default_batch_size
+    >>> small, large = default_batch_size(100, 2, 8), default_batch_size(10_000, 2, 8)
+    >>> small > large >= 1
+    True
+    """
     width = max(n_components, n_equilibria, 1) * (n_check_points + 1) * 8
     return int(np.clip(BLOCK_BYTES // width, 64, 16_384))
 
@@ -122,6 +156,18 @@ def assign_to_equilibria(
     Returns
     -------
     Assignment
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import assign_to_equilibria, fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])  # the SEPs of this landscape
+    >>> new = np.array([[0.05, 0.05], [3.05, 3.0]])
+    >>> assign_to_equilibria(model, new, seps, length_scale=1.0, variance_scale=1.3).basins
+    array([0, 1])
     """
     S = np.asarray(equilibria, dtype=np.float64)
     p = S.shape[0]
