@@ -238,6 +238,23 @@ def nystrom_kmeans(
 
     Parameters are those of :func:`nystrom_features` and :func:`dask_kmeans`.
 
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data.
+    n_clusters : int
+        Number of clusters.
+    kernel, kernel_params, n_landmarks, landmarks, rank, dtype
+        The kernel and its Nyström features, as in :func:`nystrom_features`.
+    n_init, max_iter, tol
+        The k-means, as in :func:`dask_kmeans`.
+    sample_size : int, default=20,000
+        Rows gathered to choose landmarks and to initialise k-means.
+    random_state : int, RandomState or None, default=None
+        Every random choice (landmarks, k-means++).
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+
     Returns
     -------
     DaskKMeansResult

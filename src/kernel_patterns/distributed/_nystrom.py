@@ -160,6 +160,31 @@ def fit_nystrom_map(
     same ``random_state``; "kmeans++" and "leverage" run the local selection on a uniform
     sample of ``sample_size`` rows (default 20,000); an array gives the landmark points.
 
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data.
+    kernel : Kernel
+        The kernel.
+    n_landmarks : int
+        Landmarks m.
+    landmarks : {"uniform", "kmeans++", "leverage"} or array of shape (m, n_features)
+        How the landmarks are chosen, or the landmarks themselves.
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block.
+    dtype : float32, float64 or "auto", default="auto"
+        Precision of the features.
+    sample_size : int, default=20,000
+        Rows gathered for "kmeans++"/"leverage".
+    random_state : int, RandomState or None, default=None
+        The landmark choice.
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+
+    Returns
+    -------
+    NystromMap
+
     Examples
     --------
     >>> from distributed import Client, LocalCluster
@@ -293,6 +318,27 @@ class DaskNystromOperator(LowRankKernelOperator):
     by the same code), features ``F`` computed block-wise on the workers and gathered
     (N × r). What ``make_operator(approximation="nystrom")`` returns inside
     :func:`dask_backend`.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel (not ``"precomputed"``).
+    X : array-like of shape (n_samples, n_features)
+        Training points (in the driver; sent to the workers in blocks).
+    n_landmarks : int or None
+        Landmarks m (None: ``min(300, n_samples)``).
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the landmarks are chosen.
+    dtype : numpy dtype, default=float64
+        Precision of the features.
+    random_state : int, RandomState or None, default=None
+        The landmark choice.
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+    n_blocks : int, default=None
+        Row blocks of ``X`` (default: one per worker thread).
 
     Attributes
     ----------

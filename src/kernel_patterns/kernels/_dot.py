@@ -236,6 +236,24 @@ def check_square_kernel(
     The PSD test computes the smallest eigenvalue (ARPACK for large matrices) and rejects
     ``λ_min < −psd_rtol · λ_max``.
 
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+        The kernel matrix.
+    name : str, default="K"
+        Its name in error messages.
+    check_psd : bool, default=False
+        Also reject a matrix that is not positive semidefinite.
+    psd_rtol : float, default=1e-8
+        Relative tolerance of the PSD test (×1e4 for float32).
+    symmetric_rtol : float, default=1e-10
+        Relative tolerance of the symmetry test (×1e5 for float32).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_samples)
+        The validated matrix.
+
     Examples
     --------
     >>> check_square_kernel([[1.0, 2.0], [2.0, 1.0]], check_psd=True)

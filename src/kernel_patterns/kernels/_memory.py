@@ -95,6 +95,22 @@ def check_dense_fits(
 ) -> None:
     """Raise :class:`MemoryBudgetError` when an ``n_rows × n_cols`` array exceeds the budget.
 
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Shape of the array.
+    dtype : numpy dtype or type
+        Its element type.
+    memory_budget : int, default=None
+        Bytes allowed (None: :func:`default_memory_budget`).
+    what : str, default="the kernel matrix"
+        What the array is, for the message.
+
+    Raises
+    ------
+    MemoryBudgetError
+        The array would not fit; the message names the options that would.
+
     Examples
     --------
     >>> check_dense_fits(10, 10, np.float64, memory_budget=10_000)

@@ -66,6 +66,24 @@ def segment_levels(
     both ends; with ``refine``, ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points each
     zoom in on the largest sample, so the estimate of the saddle value only ever goes up.
 
+    Parameters
+    ----------
+    model : GPVarianceModel or InducingVarianceModel
+        Anything with ``variance(Q)``.
+    S : ndarray of shape (p, n_features)
+        The SEPs.
+    I, J : ndarray of int of shape (n_pairs,)
+        The pairs of rows of ``S`` whose segments are checked.
+    n_points : int, default=20
+        Interior points checked on each segment.
+    refine : bool, default=True
+        Whether to zoom in on each segment's largest sample.
+
+    Returns
+    -------
+    ndarray of shape (n_pairs,)
+        Largest σ² found on each segment.
+
     Examples
     --------
     The saddle level between the two blobs' SEPs is above the SEPs' own variance:
@@ -167,6 +185,20 @@ def components_at(Z: FloatArray, p: int, level: float) -> NDArray[np.intp]:
 
     Clusters are numbered 0, 1, ... in order of their smallest SEP index.
 
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        The SEP linkage (scipy's format: the two merged ids, the height, the size).
+    p : int
+        Number of SEPs.
+    level : float
+        The cut: merges with height ≤ level are made.
+
+    Returns
+    -------
+    ndarray of shape (p,)
+        Cluster of every SEP.
+
     Examples
     --------
     Three SEPs: 0 and 1 merge at 0.5, then 2 joins at 0.9 (a scipy linkage matrix).
@@ -201,6 +233,19 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     clusters; the level returned is the middle of the interval that gives ``n_clusters``
     (the top height for one cluster). ``ValueError`` when no level gives that count (more
     clusters than SEPs, or tied merge heights).
+
+    Parameters
+    ----------
+    heights : ndarray of shape (p - 1,)
+        Merge heights of the hierarchy (saddle levels).
+    sep_variance : ndarray of shape (p,)
+        σ² at the SEPs (the lowest level a cut can have).
+    n_clusters : int
+        The number of clusters wanted.
+
+    Returns
+    -------
+    float
 
     Examples
     --------

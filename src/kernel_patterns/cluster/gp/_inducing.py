@@ -243,6 +243,23 @@ def fit_inducing_model(
         P = sum(inducing_statistics(basis, X_part) ...)     # per partition, O(n m²)
         model = finish_inducing_model(basis, P)             # driver, O(m³)
 
+    Parameters
+    ----------
+    kernel : Kernel
+        The covariance (differentiable).
+    X : ndarray of shape (n_samples, n_features)
+        Training points.
+    U : ndarray of shape (m, n_features)
+        Inducing points (:func:`choose_inducing_points`).
+    form : {"fitc", "dtc"}, default="fitc"
+        FITC (exact diagonal) or DTC (see the module docstring).
+    block : int, default=4096
+        Rows of ``X`` read at once.
+
+    Returns
+    -------
+    InducingVarianceModel
+
     Examples
     --------
     >>> import numpy as np

@@ -69,7 +69,7 @@ class InducingPlan:
 class FlowOptions:
     """Options of the flows and the segment checks (the estimator's parameters).
 
-    Attributes
+    Parameters
     ----------
     tol : float
         Convergence test of the flows (``GPClustering(tol=...)``).
