@@ -190,5 +190,18 @@ def _resolve_alias(app, env, node, contnode):
                            canonical, new, contnode)
 
 
+def _constant_doc(app, what, name, obj, options, lines):
+    # A public constant's page: its ``#:`` comment where it is assigned, not the docstring of
+    # its type (int, str, dict); a constant cannot carry a doctest of its own, so the page
+    # points to the package docstring's examples that use it.
+    if what != "data" or not name.startswith("kernel_patterns."):
+        return
+    package, _, attr = name.rpartition(".")
+    lines[:] = _api.constant_doc(package, attr)
+    if f"{attr}" in (sys.modules[package].__doc__ or "").partition("Examples\n")[2]:
+        lines += ["", f"The examples of :mod:`{package}` use it."]
+
+
 def setup(app):
     app.connect("missing-reference", _resolve_alias)
+    app.connect("autodoc-process-docstring", _constant_doc, priority=400)

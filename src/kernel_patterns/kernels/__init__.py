@@ -13,6 +13,21 @@ landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neigh
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
 landmark geodesic kernels). Other packages use only the names below.
+
+Examples
+--------
+The constants: the kernel names, the Nyström default, the chunked operator's memory and the
+parameter constraints every estimator shares.
+
+>>> from kernel_patterns.kernels import (
+...     APPROXIMATION_PARAMETER_CONSTRAINTS, DEFAULT_BLOCK_MEMORY, DEFAULT_N_COMPONENTS,
+...     KERNELS, OPERATOR_PARAMETER_CONSTRAINTS, RBF)
+>>> KERNELS["rbf"] is RBF, "laplacian" in KERNELS
+(True, True)
+>>> DEFAULT_N_COMPONENTS, DEFAULT_BLOCK_MEMORY // 2**20
+(300, 256)
+>>> sorted(OPERATOR_PARAMETER_CONSTRAINTS), sorted(APPROXIMATION_PARAMETER_CONSTRAINTS)
+(['dtype', 'operator'], ['approximation', 'landmarks', 'n_landmarks'])
 """
 
 from ._base import Kernel, check_kernel_input

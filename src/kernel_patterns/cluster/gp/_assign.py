@@ -44,7 +44,8 @@ from ._flow import _MAX_STEP, armijo_step, flow_to_equilibria
 from ._graph import segment_levels
 from ._variance import VarianceFunction
 
-#: bytes allowed for the largest per-batch temporaries (see the module docstring).
+#: bytes allowed for the largest per-batch temporaries of :func:`assign_to_equilibria`
+#: (:func:`default_batch_size` keeps one batch under it).
 BLOCK_BYTES = 64 * 2**20
 #: known SEPs compared by segment checks for a point whose full flow ends elsewhere.
 N_FALLBACK_SEPS = 10
