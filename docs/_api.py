@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 import types
 from pathlib import Path
 
@@ -161,6 +162,29 @@ def canonical_name(target: str, module: str | None = None,
         if inspect.isclass(owner) and id(owner) in _HOMES:
             return f"{_HOMES[id(owner)]}.{owner.__name__}.{attr}"
     return None
+
+
+def constant_doc(package: str, name: str) -> list[str]:
+    """The ``#:`` comment of the public constant ``package.name`` where it is assigned.
+
+    A constant is re-exported from a private module, and autodoc reads ``#:`` comments only
+    from the module it documents (the package), so on its own it would print the docstring of
+    the value's type (``int``, ``str``). The package's modules are searched for the
+    assignment; [] when none carries a comment.
+    """
+    from sphinx.pycode import ModuleAnalyzer
+
+    mod = importlib.import_module(package)
+    submodules = pkgutil.iter_modules(getattr(mod, "__path__", []))
+    sources = [package, *sorted(f"{package}.{info.name}" for info in submodules)]
+    for source in sources:
+        try:
+            docs = ModuleAnalyzer.for_module(source).find_attr_docs()
+        except Exception:  # a module without source: nothing to read
+            continue
+        if ("", name) in docs:
+            return list(docs["", name])
+    return []
 
 
 _HOMES: dict[int, str] = {}

@@ -56,6 +56,21 @@ def atomic_path(path: str | os.PathLike[str], prefix: str | None = None) -> Iter
     prefix : str, default=None
         Prefix of the temporary file's name (default ``".<name>."``); its suffix is the
         target's, so writers that pick a format by suffix (matplotlib) see the right one.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from kernel_patterns.io import atomic_path
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> target = Path(tmp.name) / "figs" / "plot.txt"
+    >>> with atomic_path(target) as part:
+    ...     _ = part.write_text("done")
+    ...     print(part.suffix, target.exists())
+    .txt False
+    >>> target.read_text(), sorted(p.name for p in target.parent.iterdir())
+    ('done', ['plot.txt'])
+    >>> tmp.cleanup()
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -89,6 +104,17 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
         The file to write (replaced when it exists).
     text : str
         Its content.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from kernel_patterns.io import write_text_atomic
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> write_text_atomic(Path(tmp.name) / "notes.txt", "hello\\n")
+    >>> (Path(tmp.name) / "notes.txt").read_text()
+    'hello\\n'
+    >>> tmp.cleanup()
     """
     with atomic_path(path) as tmp, open(tmp, "w") as fh:
         fh.write(text)
@@ -115,6 +141,20 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
         The file to write (replaced when it exists).
     data : object
         Anything ``json`` writes, numpy scalars and arrays included.
+
+    Examples
+    --------
+    >>> import json
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from kernel_patterns.io import write_json_atomic
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = Path(tmp.name) / "result.json"
+    >>> write_json_atomic(path, {"labels": np.array([0, 1]), "score": np.float64(0.5)})
+    >>> json.loads(path.read_text())
+    {'labels': [0, 1], 'score': 0.5}
+    >>> tmp.cleanup()
     """
     write_text_atomic(path, json.dumps(data, indent=2, default=_json_default) + "\n")
 
@@ -227,6 +267,27 @@ def write_tables(out_dir: Path, name: str, title: str, tables: dict[str, Any] | 
     -------
     path : pathlib.Path
         The Markdown file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from kernel_patterns.io import write_tables
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> md = write_tables(Path(tmp.name), "run", "Scores", {"ari": pd.DataFrame({"ari": [0.9]})})
+    >>> print(md.read_text())
+    # Scores
+    <BLANKLINE>
+    ## ari
+    <BLANKLINE>
+    | ari |
+    |---|
+    | 0.9 |
+    <BLANKLINE>
+    >>> sorted(p.name for p in Path(tmp.name).iterdir())
+    ['run.md', 'run_ari.csv']
+    >>> tmp.cleanup()
     """
     if isinstance(tables, str):
         md_text = tables if tables.lstrip().startswith("#") else f"# {title}\n\n{tables}"

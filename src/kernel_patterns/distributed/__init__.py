@@ -25,6 +25,12 @@ both are set with :func:`dask_backend`.
 * :func:`make_moons` — two moons generated on the workers, block by block.
 
 Dask is imported on first use; without it, those calls raise an ImportError naming the extra.
+
+Examples
+--------
+>>> from kernel_patterns.distributed import INSTALL_HINT
+>>> INSTALL_HINT
+'pip install kernel-patterns[distributed]'
 """
 
 from ._backend import dask_backend

@@ -113,7 +113,7 @@ def dask_backend(
     >>> X, y = make_rings(radii=(0.3, 2.0), random_state=0)
     >>> local = KernelKMeans(2, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
     >>> with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-    ...                   dashboard_address=None) as cluster, \\
+    ...                   dashboard_address=":0") as cluster, \\
     ...         Client(cluster) as client, dask_backend(client):
     ...     km = KernelKMeans(2, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
     >>> bool((km.labels_ == local.labels_).all())

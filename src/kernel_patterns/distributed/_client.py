@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+#: the command that installs the optional Dask dependencies (quoted in every ImportError).
 INSTALL_HINT = "pip install kernel-patterns[distributed]"
 #: re-submissions of a lost task, and seconds without a scheduler (``dask_backend`` defaults).
 DEFAULT_MAX_RETRIES = 3

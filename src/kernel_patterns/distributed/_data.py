@@ -30,6 +30,17 @@ def make_moons(
     arrays: every block of ``chunks`` rows is generated where it is computed, from its own
     seed (``numpy.random.SeedSequence(random_state).spawn``), half of it in each moon.
 
+    Parameters
+    ----------
+    n_samples : int, default=1,000,000
+        Points in all.
+    noise : float, default=0.06
+        Standard deviation of the Gaussian noise added to every point.
+    chunks : int, default=100,000
+        Rows per block.
+    random_state : int, RandomState or None, default=None
+        Seed of the blocks' seeds.
+
     Returns
     -------
     X : dask.array.Array of shape (n_samples, 2), float64

@@ -46,6 +46,22 @@ class DaskFlowResult:
         Largest number of descent iterations of a partition.
     n_unconverged : int
         Points stopped by ``max_iter``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.cluster.gp import fit_variance_model
+    >>> from kernel_patterns.distributed import gp_flow
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     res = gp_flow(model, X, n_partitions=2, client=client,
+    ...                   length_scale=1.0, variance_scale=1.3)
+    >>> res.assignment, res.equilibria.shape, res.n_unconverged
+    (array([0, 0, 0, 1, 1, 1]), (2, 2), 0)
     """
 
     equilibria: FloatArray
@@ -152,6 +168,25 @@ def gp_flow(
     Returns
     -------
     DaskFlowResult
+
+    Examples
+    --------
+    The same SEPs as :func:`~kernel_patterns.cluster.gp.flow_to_equilibria` in one process:
+
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_to_equilibria
+    >>> from kernel_patterns.distributed import gp_flow
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> local = flow_to_equilibria(model, X, length_scale=1.0, variance_scale=1.3)
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     res = gp_flow(model, X, n_partitions=2, client=client,
+    ...                   length_scale=1.0, variance_scale=1.3)
+    >>> bool(np.allclose(res.equilibria, local.equilibria, atol=1e-3))
+    True
     """
     client = check_client(client)
     if not isinstance(model, GPVarianceModel):
@@ -209,6 +244,22 @@ def gp_predict(
     Returns
     -------
     labels : ndarray of shape (n_points,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns import GPClustering
+    >>> from kernel_patterns.distributed import gp_predict
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> est = GPClustering(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), min_cluster_size=2).fit(X)
+    >>> new = np.array([[0.1, 0.0], [3.0, 3.1], [0.2, 0.2]])
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     labels = gp_predict(est, new, n_partitions=2, client=client)
+    >>> bool((labels == est.predict(new)).all()), bool(labels[0] != labels[1])
+    (True, True)
     """
     from sklearn.utils.validation import check_is_fitted
 

@@ -70,6 +70,19 @@ class DaskKMeansResult:
         Distributed Lloyd iterations.
     nystrom_map : NystromMap or None
         The feature map (``nystrom_kmeans`` only); ``predict`` uses it.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import make_moons, nystrom_kmeans
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     X, y = make_moons(200, chunks=100, random_state=0)
+    ...     res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_landmarks=20,
+    ...                          random_state=0, client=client)
+    ...     labels = res.labels.compute()
+    >>> labels.shape, res.cluster_centers.shape, res.nystrom_map is not None
+    ((200,), (2, 20), True)
     """
 
     labels: Any
@@ -147,6 +160,22 @@ def dask_kmeans(
     Returns
     -------
     DaskKMeansResult
+
+    Examples
+    --------
+    Two well-separated groups of rows, in two chunks:
+
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import dask_kmeans
+    >>> F = da.from_array(np.repeat([[0.0, 0.0], [5.0, 5.0]], 50, axis=0), chunks=(25, 2))
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     res = dask_kmeans(F, 2, random_state=0, client=client)
+    ...     labels = res.labels.compute()
+    >>> np.round(np.sort(res.cluster_centers[:, 0]), 3), len(set(labels[:50])), res.inertia
+    (array([0., 5.]), 1, 0.0)
     """
     client = check_client(client)
     F = _check_dask_X(F)
@@ -209,6 +238,23 @@ def nystrom_kmeans(
 
     Parameters are those of :func:`nystrom_features` and :func:`dask_kmeans`.
 
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data.
+    n_clusters : int
+        Number of clusters.
+    kernel, kernel_params, n_landmarks, landmarks, rank, dtype
+        The kernel and its Nyström features, as in :func:`nystrom_features`.
+    n_init, max_iter, tol
+        The k-means, as in :func:`dask_kmeans`.
+    sample_size : int, default=20,000
+        Rows gathered to choose landmarks and to initialise k-means.
+    random_state : int, RandomState or None, default=None
+        Every random choice (landmarks, k-means++).
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+
     Returns
     -------
     DaskKMeansResult
@@ -220,7 +266,7 @@ def nystrom_kmeans(
     >>> from kernel_patterns.distributed import make_moons, nystrom_kmeans
     >>> from kernel_patterns.metrics import clustering_accuracy
     >>> with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-    ...                   dashboard_address=None) as cluster, \\
+    ...                   dashboard_address=":0") as cluster, \\
     ...         Client(cluster) as client:
     ...     X, y = make_moons(20_000, chunks=5_000, random_state=0)
     ...     res = nystrom_kmeans(X, 2, kernel_params={"gamma": 8.0}, n_landmarks=100,

@@ -70,6 +70,19 @@ class NystromMap:
         Precision of the features.
     landmark_indices : ndarray or None
         Row indices of the landmarks in X (None when they came from a sample).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import fit_nystrom_map, make_moons
+    >>> from kernel_patterns.kernels import RBF
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     X, _ = make_moons(200, chunks=100, random_state=0)
+    ...     nmap = fit_nystrom_map(X, RBF(gamma=8.0), 20, random_state=0, client=client)
+    >>> nmap.landmarks.shape, nmap.transform(np.zeros((3, 2))).shape
+    ((20, 2), (3, 20))
     """
 
     kernel: Kernel
@@ -146,6 +159,44 @@ def fit_nystrom_map(
     ``landmarks="uniform"`` draws the same indices as :class:`NystromKernelOperator` with the
     same ``random_state``; "kmeans++" and "leverage" run the local selection on a uniform
     sample of ``sample_size`` rows (default 20,000); an array gives the landmark points.
+
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data.
+    kernel : Kernel
+        The kernel.
+    n_landmarks : int
+        Landmarks m.
+    landmarks : {"uniform", "kmeans++", "leverage"} or array of shape (m, n_features)
+        How the landmarks are chosen, or the landmarks themselves.
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block.
+    dtype : float32, float64 or "auto", default="auto"
+        Precision of the features.
+    sample_size : int, default=20,000
+        Rows gathered for "kmeans++"/"leverage".
+    random_state : int, RandomState or None, default=None
+        The landmark choice.
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+
+    Returns
+    -------
+    NystromMap
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import fit_nystrom_map, make_moons
+    >>> from kernel_patterns.kernels import RBF
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     X, _ = make_moons(200, chunks=100, random_state=0)
+    ...     nmap = fit_nystrom_map(X, RBF(gamma=8.0), 20, random_state=0, client=client)
+    ...     F = nmap.transform(X.compute())
+    >>> F.shape, nmap.landmark_indices.shape
+    ((200, 20), (20,))
     """
     client = check_client(client)
     X = _check_dask_X(X)
@@ -233,6 +284,19 @@ def nystrom_features(
     features : dask.array.Array of shape (n_samples, r)
     nystrom_map : NystromMap
         The landmarks and map (``transform`` gives features of new points).
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import make_moons, nystrom_features
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     X, _ = make_moons(200, chunks=100, random_state=0)
+    ...     F, nmap = nystrom_features(X, "rbf", 20, kernel_params={"gamma": 8.0},
+    ...                                random_state=0, client=client)
+    ...     chunks = F.chunks
+    >>> F.shape, chunks[0]
+    ((200, 20), (100, 100))
     """
     client = check_client(client)
     k = make_kernel(kernel, kernel_params)
@@ -255,10 +319,48 @@ class DaskNystromOperator(LowRankKernelOperator):
     (N × r). What ``make_operator(approximation="nystrom")`` returns inside
     :func:`dask_backend`.
 
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel (not ``"precomputed"``).
+    X : array-like of shape (n_samples, n_features)
+        Training points (in the driver; sent to the workers in blocks).
+    n_landmarks : int or None
+        Landmarks m (None: ``min(300, n_samples)``).
+    rank : int, default=None
+        Keep the top ``rank`` eigenpairs of the landmark block.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the landmarks are chosen.
+    dtype : numpy dtype, default=float64
+        Precision of the features.
+    random_state : int, RandomState or None, default=None
+        The landmark choice.
+    client : distributed.Client, default=None
+        None: the client of the active :func:`dask_backend`.
+    n_blocks : int, default=None
+        Row blocks of ``X`` (default: one per worker thread).
+
     Attributes
     ----------
     features : ndarray of shape (n_samples, r)
     landmark_indices : ndarray of shape (n_landmarks,)
+
+    Examples
+    --------
+    The same landmarks and features as the local :class:`NystromKernelOperator`:
+
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from kernel_patterns.distributed import DaskNystromOperator
+    >>> from kernel_patterns.kernels import RBF, make_operator
+    >>> X = np.random.RandomState(0).normal(size=(200, 2))
+    >>> local = make_operator(RBF(gamma=0.5), X, approximation="nystrom", n_components=20,
+    ...                       random_state=0)
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     op = DaskNystromOperator(RBF(gamma=0.5), X, 20, random_state=0, client=client)
+    >>> op.features.shape, bool(np.allclose(op.matvec(np.ones(200)), local.matvec(np.ones(200))))
+    ((200, 20), True)
     """
 
     def __init__(

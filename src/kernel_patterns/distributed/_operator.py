@@ -110,7 +110,7 @@ class DaskKernelOperator(KernelOperator):
     >>> from kernel_patterns.kernels import RBF, make_operator
     >>> from kernel_patterns.distributed import DaskKernelOperator
     >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-    ...                        dashboard_address=None)
+    ...                        dashboard_address=":0")
     >>> client = Client(cluster)
     >>> X = np.random.default_rng(0).normal(size=(300, 2))
     >>> op = DaskKernelOperator(RBF(0.5), X, client=client)

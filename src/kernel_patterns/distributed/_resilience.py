@@ -33,11 +33,30 @@ _BAD = ("cancelled", "lost")
 
 
 class WorkerLostError(RuntimeError):
-    """A task still failed after ``max_retries`` re-submissions because workers died."""
+    """A task still failed after ``max_retries`` re-submissions because workers died.
+
+    Examples
+    --------
+    Raised by the distributed functions after their bounded re-submissions; a
+    ``RuntimeError``, so existing handlers catch it:
+
+    >>> from kernel_patterns.distributed import WorkerLostError
+    >>> issubclass(WorkerLostError, RuntimeError)
+    True
+    """
 
 
 class SchedulerLostError(TimeoutError):
-    """The client had no connection to the Dask scheduler for ``timeout`` seconds."""
+    """The client had no connection to the Dask scheduler for ``timeout`` seconds.
+
+    Examples
+    --------
+    A ``TimeoutError`` (``dask_backend(timeout=...)`` sets how long to wait):
+
+    >>> from kernel_patterns.distributed import SchedulerLostError
+    >>> issubclass(SchedulerLostError, TimeoutError)
+    True
+    """
 
 
 def policy() -> tuple[int, float]:

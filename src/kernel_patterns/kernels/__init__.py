@@ -7,17 +7,35 @@ Layout: ``_base`` holds :class:`Kernel` and its extension protocol (the validati
 (:class:`StationaryKernel`, :class:`RBF`, :class:`GPCovariance`), ``_dot`` (linear,
 polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
 :func:`make_kernel`); ``_operator_base`` (the :class:`KernelOperator` interface every
-algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`
-and the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
+algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`),
+``_context`` (the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
 landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
 ``_knn_affinity`` (the k-NN affinity of ``kernel="nearest_neighbors"``),
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
 landmark geodesic kernels). Other packages use only the names below.
+
+Examples
+--------
+The constants: the kernel names, the k-nearest-neighbour affinities, the Nyström default, the
+chunked operator's memory and the parameter constraints every estimator shares.
+
+>>> from kernel_patterns.kernels import (
+...     APPROXIMATION_PARAMETER_CONSTRAINTS, DEFAULT_BLOCK_MEMORY, DEFAULT_N_COMPONENTS,
+...     KERNELS, KNN_KERNELS, OPERATOR_PARAMETER_CONSTRAINTS, RBF)
+>>> KERNELS["rbf"] is RBF, "laplacian" in KERNELS
+(True, True)
+>>> KNN_KERNELS
+('nearest_neighbors', 'precomputed_nearest_neighbors')
+>>> DEFAULT_N_COMPONENTS, DEFAULT_BLOCK_MEMORY // 2**20
+(300, 256)
+>>> sorted(OPERATOR_PARAMETER_CONSTRAINTS), sorted(APPROXIMATION_PARAMETER_CONSTRAINTS)
+(['dtype', 'operator'], ['approximation', 'landmarks', 'n_landmarks'])
 """
 
 from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
+from ._context import operator_backend, use_operator_backend
 from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
 from ._extra import Chi2, Laplacian, Sigmoid
 from ._geodesic import GeodesicKernel
@@ -41,9 +59,7 @@ from ._operator import (
     DenseKernelOperator,
     SparseKernelOperator,
     make_operator,
-    operator_backend,
     resolve_dtype,
-    use_operator_backend,
 )
 from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 from ._registry import KERNELS, is_precomputed, make_kernel, register_kernel

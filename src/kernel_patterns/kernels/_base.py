@@ -37,6 +37,24 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
     ``pairwise_gradient(X, Y, W)`` and set ``differentiable = True``. These protocol methods
     do not validate their input (see the module docstring); the public ``__call__``,
     ``diag``, ``gradient`` and ``contract_gradient`` do.
+
+    Examples
+    --------
+    A new kernel needs only the two protocol methods:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import Kernel
+    >>> class Dot(Kernel):
+    ...     def pairwise(self, X, Y, same=False):
+    ...         return X @ Y.T
+    ...     def pairwise_diag(self, X):
+    ...         return np.einsum("ij,ij->i", X, X)
+    >>> X = np.array([[1.0, 2.0], [0.0, 1.0]])
+    >>> Dot()(X)
+    array([[5., 2.],
+           [2., 1.]])
+    >>> Dot().diag(X)
+    array([5., 1.])
     """
 
     #: whether ``gradient`` and ``contract_gradient`` are available.

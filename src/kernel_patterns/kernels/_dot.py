@@ -148,6 +148,17 @@ class Precomputed(Kernel):
     ``Precomputed()(K)`` returns a validated copy of the square matrix ``K``;
     ``Precomputed()(K_new, None)`` with a non-square ``K_new`` of shape (n_new, n_train) is the
     kernel between new points and the training points, used by ``predict``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import Precomputed
+    >>> K = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> Precomputed()(K)
+    array([[1. , 0.5],
+           [0.5, 1. ]])
+    >>> Precomputed().diag(K)
+    array([1., 1.])
     """
 
     def __init__(self) -> None:
@@ -224,6 +235,24 @@ def check_square_kernel(
 
     The PSD test computes the smallest eigenvalue (ARPACK for large matrices) and rejects
     ``λ_min < −psd_rtol · λ_max``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+        The kernel matrix.
+    name : str, default="K"
+        Its name in error messages.
+    check_psd : bool, default=False
+        Also reject a matrix that is not positive semidefinite.
+    psd_rtol : float, default=1e-8
+        Relative tolerance of the PSD test (×1e4 for float32).
+    symmetric_rtol : float, default=1e-10
+        Relative tolerance of the symmetry test (×1e5 for float32).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_samples)
+        The validated matrix.
 
     Examples
     --------

@@ -35,8 +35,24 @@ KNN_KERNELS = ("nearest_neighbors", "precomputed_nearest_neighbors")
 
 
 def is_knn_kernel(kernel: Any) -> bool:
-    """Whether ``kernel`` names the k-NN affinity (``"nearest_neighbors"`` or its precomputed
-    variant)."""
+    """Whether ``kernel`` names the k-NN affinity.
+
+    Parameters
+    ----------
+    kernel : object
+        What an estimator was given as ``kernel=``.
+
+    Returns
+    -------
+    bool
+        True for ``"nearest_neighbors"`` and ``"precomputed_nearest_neighbors"``.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import is_knn_kernel
+    >>> is_knn_kernel("nearest_neighbors"), is_knn_kernel("rbf")
+    (True, False)
+    """
     return isinstance(kernel, str) and kernel in KNN_KERNELS
 
 
@@ -60,9 +76,33 @@ def knn_affinity(
 ) -> tuple[sparse.csr_array, NearestNeighbors, int]:
     """The symmetrised k-NN connectivity ``½ (C + Cᵀ)`` of ``X`` and the fitted neighbour model.
 
-    ``n_neighbors`` is capped at the number of samples. Returns the affinity (sparse CSR),
-    the :class:`~sklearn.neighbors.NearestNeighbors` model (for new points) and the number of
-    neighbours used.
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), or (n_samples, n_samples)
+        Points, or (``precomputed=True``) their distance matrix, dense or sparse.
+    n_neighbors : int
+        Neighbours per point, the point itself included; capped at n_samples.
+    precomputed : bool
+        Whether ``X`` holds distances.
+
+    Returns
+    -------
+    affinity : scipy.sparse.csr_array of shape (n_samples, n_samples)
+    neighbors : sklearn.neighbors.NearestNeighbors
+        The fitted neighbour model (for new points, :func:`knn_rows`).
+    n_neighbors : int
+        The number of neighbours used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import knn_affinity
+    >>> A, nn, k = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
+    >>> A.toarray()
+    array([[1., 1., 0., 0.],
+           [1., 1., 0., 0.],
+           [0., 0., 1., 1.],
+           [0., 0., 1., 1.]])
     """
     n = X.shape[0]
     k = min(int(n_neighbors), n)
@@ -90,7 +130,26 @@ def knn_affinity(
 
 
 def knn_rows(nn: NearestNeighbors, Y: Any) -> sparse.csr_array:
-    """Affinity rows of new points: 1 at each of their nearest training points."""
+    """Affinity rows of new points: 1 at each of their nearest training points.
+
+    Parameters
+    ----------
+    nn : sklearn.neighbors.NearestNeighbors
+        The model returned by :func:`knn_affinity`.
+    Y : array-like of shape (n_new, n_features), or (n_new, n_samples) distances
+
+    Returns
+    -------
+    scipy.sparse.csr_array of shape (n_new, n_samples)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import knn_affinity, knn_rows
+    >>> _, nn, _ = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
+    >>> knn_rows(nn, np.array([[5.5]])).toarray()
+    array([[0., 0., 1., 1.]])
+    """
     return sparse.csr_array(nn.kneighbors_graph(Y, mode="connectivity"), dtype=np.float64)
 
 
@@ -104,8 +163,43 @@ def knn_operator(
     approximation: str,
     dtype: str,
 ) -> tuple[KernelOperator, NearestNeighbors, int]:
-    """Validate ``X`` (recording ``n_features_in_`` on ``est``) and build the sparse operator
-    of the k-NN affinity; returns it with the neighbour model and the neighbours used."""
+    """Validate ``X`` and build the sparse kernel operator of the k-NN affinity.
+
+    Parameters
+    ----------
+    est : BaseEstimator
+        The estimator being fitted (``validate_data`` records ``n_features_in_`` on it).
+    X : array-like
+        Points, or the distance matrix with ``kernel="precomputed_nearest_neighbors"``.
+    kernel : {"nearest_neighbors", "precomputed_nearest_neighbors"}
+    n_neighbors : int
+        Neighbours per point.
+    kernel_params : dict or None
+        Must be empty (the affinity's one parameter is ``n_neighbors``).
+    approximation : str
+        Must be ``"exact"`` (the graph is sparse already).
+    dtype : {"auto", "float64", "float32"}
+        Precision of the operator.
+
+    Returns
+    -------
+    op : KernelOperator
+        The sparse affinity as an operator.
+    neighbors : sklearn.neighbors.NearestNeighbors
+    n_neighbors : int
+        The number of neighbours used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from kernel_patterns.kernels import knn_operator
+    >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
+    >>> op, nn, k = knn_operator(BaseEstimator(), X, "nearest_neighbors", 2,
+    ...                          kernel_params=None, approximation="exact", dtype="auto")
+    >>> op.n_samples, k, op.row_sums().tolist()
+    (4, 2, [2.0, 2.0, 2.0, 2.0])
+    """
     if approximation != "exact":
         raise ValueError(
             f"kernel={kernel!r} is a sparse affinity already and takes no "

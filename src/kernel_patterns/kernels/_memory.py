@@ -12,6 +12,15 @@ class MemoryBudgetError(ValueError):
 
     A ``ValueError`` (the request is too large for the chosen option, not a failed
     allocation); the message names the option to use instead.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import MemoryBudgetError, check_dense_fits
+    >>> try:
+    ...     check_dense_fits(1000, 1000, "float64", memory_budget=1000)
+    ... except MemoryBudgetError as exc:
+    ...     print(isinstance(exc, ValueError), "approximation='nystrom'" in str(exc))
+    True True
     """
 
 
@@ -31,12 +40,41 @@ def available_memory() -> int:
 
 
 def default_memory_budget() -> int:
-    """Half of the memory available now: the default ceiling for one dense kernel matrix."""
+    """Half of the memory available now: the default ceiling for one dense kernel matrix.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import default_memory_budget
+    >>> budget = default_memory_budget()
+    >>> isinstance(budget, int) and budget > 0
+    True
+    """
     return available_memory() // 2
 
 
 def dense_nbytes(n_rows: int, n_cols: int, dtype: np.dtype | type) -> int:
-    """Bytes of an ``n_rows × n_cols`` array of ``dtype``."""
+    """Bytes of an ``n_rows × n_cols`` array of ``dtype``.
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Shape of the array.
+    dtype : numpy dtype or type
+        Element type, e.g. ``np.float64`` or ``"float32"``.
+
+    Returns
+    -------
+    int
+        ``n_rows * n_cols * itemsize``.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import dense_nbytes
+    >>> dense_nbytes(1000, 1000, "float64")
+    8000000
+    >>> dense_nbytes(1000, 1000, "float32")
+    4000000
+    """
     return int(n_rows) * int(n_cols) * np.dtype(dtype).itemsize
 
 
@@ -56,6 +94,22 @@ def check_dense_fits(
     what: str = "the kernel matrix",
 ) -> None:
     """Raise :class:`MemoryBudgetError` when an ``n_rows × n_cols`` array exceeds the budget.
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Shape of the array.
+    dtype : numpy dtype or type
+        Its element type.
+    memory_budget : int, default=None
+        Bytes allowed (None: :func:`default_memory_budget`).
+    what : str, default="the kernel matrix"
+        What the array is, for the message.
+
+    Raises
+    ------
+    MemoryBudgetError
+        The array would not fit; the message names the options that would.
 
     Examples
     --------

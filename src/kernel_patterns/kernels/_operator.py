@@ -19,10 +19,7 @@ operator, or the one an active backend such as ``distributed.dask_backend`` buil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from contextvars import ContextVar
 from numbers import Integral
 from typing import Any, Literal
 
@@ -37,6 +34,7 @@ from .._parallel import usable_threads
 from .._progress import progress_bar
 from .._validation import FloatArray
 from ._base import Kernel, check_kernel_input
+from ._context import operator_backend
 from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 from ._nystrom import NystromKernelOperator
@@ -75,6 +73,9 @@ DEFAULT_N_COMPONENTS = 300
 def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
     """The operator dtype: ``"auto"`` is float64 up to 20,000 samples, float32 beyond.
 
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import resolve_dtype
     >>> resolve_dtype("auto", 100), resolve_dtype("auto", 50_000), resolve_dtype("float32", 5)
     (dtype('float64'), dtype('float32'), dtype('float32'))
     """
@@ -85,40 +86,6 @@ def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
         raise ValueError(f"dtype must be float32, float64 or 'auto'; got {dt}.")
     return dt
 
-#: A backend that may build the operator instead (``kernel_patterns.distributed.dask_backend``
-#: sets it through :func:`use_operator_backend`): called with make_operator's arguments, it
-#: returns an operator or None (not mine).
-_OPERATOR_BACKEND: ContextVar[Callable[..., KernelOperator | None] | None] = ContextVar(
-    "kernel_patterns_operator_backend", default=None
-)
-
-
-def operator_backend() -> Callable[..., KernelOperator | None] | None:
-    """The operator factory :func:`make_operator` asks first in this context, or None.
-
-    >>> operator_backend() is None
-    True
-    """
-    return _OPERATOR_BACKEND.get()
-
-
-@contextmanager
-def use_operator_backend(factory: Callable[..., KernelOperator | None]) -> Iterator[None]:
-    """Within the block, :func:`make_operator` first calls ``factory`` with its arguments.
-
-    ``factory`` returns a :class:`KernelOperator` to use instead (e.g. one whose row blocks live
-    on Dask workers, :func:`kernel_patterns.distributed.dask_backend`) or None to let
-    :func:`make_operator` build its own. Contexts nest and are restored on exit.
-
-    >>> with use_operator_backend(lambda *args, **kwargs: None):
-    ...     operator_backend() is not None
-    True
-    """
-    token = _OPERATOR_BACKEND.set(factory)
-    try:
-        yield
-    finally:
-        _OPERATOR_BACKEND.reset(token)
 
 _TILE = 512  # 512² tiles stay in cache: 2x faster fill than 2048² (benchmarks/bench_kernels.py)
 
@@ -128,6 +95,14 @@ class DenseKernelOperator(KernelOperator):
 
     Build it with :func:`make_operator` or :meth:`from_kernel`; a user-given matrix is wrapped
     read-only, never modified.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import RBF, DenseKernelOperator
+    >>> op = DenseKernelOperator.from_kernel(RBF(gamma=0.5), np.zeros((3, 2)))
+    >>> op.shape, op.matvec(np.ones(3))
+    ((3, 3), array([3., 3., 3.]))
     """
 
     def __init__(
@@ -240,6 +215,16 @@ class ChunkedKernelOperator(KernelOperator):
     block_memory : int, default=256 MB
         Bytes of kernel rows held at once, all threads together.
     n_threads : int, default=number of usable cores
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import RBF, ChunkedKernelOperator, DenseKernelOperator
+    >>> X = np.random.RandomState(0).normal(size=(50, 2))
+    >>> chunked = ChunkedKernelOperator(RBF(gamma=0.5), X, block_memory=4_000)
+    >>> dense = DenseKernelOperator.from_kernel(RBF(gamma=0.5), X)
+    >>> bool(np.allclose(chunked.matmat(np.ones((50, 2))), dense.matmat(np.ones((50, 2)))))
+    True
     """
 
     def __init__(
@@ -314,6 +299,22 @@ class SparseKernelOperator(KernelOperator):
     """A sparse symmetric affinity (e.g. a k-nearest-neighbour graph), never densified.
 
     ``to_dense`` is available under the memory guard for small problems and tests.
+
+    Parameters
+    ----------
+    A : scipy.sparse matrix or array of shape (n_samples, n_samples)
+        The symmetric affinity (finite values).
+    dtype : numpy dtype, default=float64
+        Precision of the stored affinity.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import sparse
+    >>> from kernel_patterns.kernels import SparseKernelOperator
+    >>> A = sparse.csr_array(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 2.0], [0.0, 2.0, 0.0]]))
+    >>> SparseKernelOperator(A).matvec(np.ones(3))
+    array([1., 3., 2.])
     """
 
     def __init__(self, A: sparse.spmatrix | sparse.sparray, dtype: DTypeLike = np.float64) -> None:
@@ -427,7 +428,7 @@ def make_operator(
     if kernel.needs_data_scale():
         # data-driven widths (RBF(gamma="scale")) come from the training points, here, once
         kernel = kernel.with_data_scale(check_kernel_input(kernel, X))
-    backend = _OPERATOR_BACKEND.get()
+    backend = operator_backend()
     op: KernelOperator | None
     if backend is not None and not isinstance(kernel, Precomputed):
         op = backend(

@@ -36,6 +36,18 @@ class KernelOperator(metaclass=ABCMeta):
         The kernel (None for a user-given matrix).
     X : ndarray or None
         Training points (None for a user-given matrix).
+
+    Examples
+    --------
+    Every operator :func:`make_operator` returns implements this interface:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import RBF, KernelOperator, make_operator
+    >>> op = make_operator(RBF(gamma=0.5), np.zeros((4, 2)))
+    >>> isinstance(op, KernelOperator), op.shape
+    (True, (4, 4))
+    >>> op.matvec(np.ones(4))
+    array([4., 4., 4., 4.])
     """
 
     n_samples: int
@@ -168,6 +180,34 @@ def check_operand(V: ArrayLike, n: int, dtype: np.dtype[Any]) -> tuple[Any, bool
     """``V`` as a 2-D array of ``dtype`` (or a CSR matrix when sparse) and whether it was 1-D.
 
     The check every operator's ``matmat`` makes of its right-hand side (``n`` rows).
+
+    Parameters
+    ----------
+    V : array-like or scipy.sparse matrix of shape (n,) or (n, k)
+        The right-hand side.
+    n : int
+        The rows ``V`` must have (the operator's ``n_samples``).
+    dtype : numpy dtype
+        The operator's dtype.
+
+    Returns
+    -------
+    V : ndarray of shape (n, k) or scipy.sparse.csr_array
+        ``V`` in ``dtype``, a vector as one column.
+    was_vector : bool
+        Whether ``V`` was 1-D (the caller then returns a vector).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import check_operand
+    >>> V, was_vector = check_operand(np.ones(3), 3, np.dtype("float32"))
+    >>> V.shape, V.dtype, was_vector
+    ((3, 1), dtype('float32'), True)
+    >>> check_operand(np.ones(2), 3, np.dtype("float64"))
+    Traceback (most recent call last):
+    ...
+    ValueError: V must have 3 rows (one per sample); got shape (2,).
     """
     if sparse.issparse(V):
         if V.ndim != 2 or V.shape[0] != n:  # type: ignore[union-attr]

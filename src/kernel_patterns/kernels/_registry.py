@@ -24,7 +24,23 @@ KERNELS: dict[str, type[Kernel]] = {
 
 
 def register_kernel(name: str, cls: type[Kernel]) -> None:
-    """Make ``kernel=name`` resolve to ``cls(**kernel_params)``."""
+    """Make ``kernel=name`` resolve to ``cls(**kernel_params)``.
+
+    Parameters
+    ----------
+    name : str
+        The name, matched case-insensitively wherever ``kernel=`` is accepted.
+    cls : type of Kernel
+        The :class:`Kernel` subclass built as ``cls(**kernel_params)``.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import KERNELS, RBF, make_kernel, register_kernel
+    >>> register_kernel("my_rbf", RBF)
+    >>> make_kernel("My_RBF", {"gamma": 0.5})
+    RBF(gamma=0.5)
+    >>> del KERNELS["my_rbf"]  # leave the registry as it was
+    """
     KERNELS[name.lower()] = cls
 
 
@@ -32,6 +48,19 @@ def is_precomputed(kernel: Any) -> bool:
     """Whether ``kernel=`` means ``X`` is the kernel matrix itself (the estimator's
     ``pairwise`` tag: scikit-learn's cross-validation then splits ``X`` on both axes).
 
+    Parameters
+    ----------
+    kernel : Kernel, str, callable or None
+        What the user passed as ``kernel=``.
+
+    Returns
+    -------
+    bool
+        True for ``"precomputed"`` (any case) or a :class:`Precomputed` object.
+
+    Examples
+    --------
+    >>> from kernel_patterns.kernels import Precomputed, is_precomputed
     >>> is_precomputed("precomputed"), is_precomputed(Precomputed()), is_precomputed("rbf")
     (True, True, False)
     """

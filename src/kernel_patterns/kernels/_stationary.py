@@ -47,7 +47,33 @@ def _center(X: Any, Y: Any) -> FloatArray:
 
 
 class StationaryKernel(Kernel):
-    """k(x, y) = f(r²), r² = Σ_m s_m (x_m − y_m)²; subclasses give ``s``, ``f`` and ``f'``."""
+    """k(x, y) = f(r²), r² = Σ_m s_m (x_m − y_m)²; subclasses give ``s``, ``f`` and ``f'``.
+
+    Subclasses implement ``_profile`` (f, in place on r²), ``_profile_slope`` (f' from
+    K = f(r²)) and ``_f0`` (f(0)), and may override ``_scales`` (the weights s, default all
+    ones); the Gram blocks, diagonal and gradients follow.
+
+    Examples
+    --------
+    The Cauchy kernel ``1 / (1 + r²)``, whose slope is ``−K²``:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.kernels import StationaryKernel
+    >>> class Cauchy(StationaryKernel):
+    ...     def _profile(self, sq):
+    ...         sq += 1.0
+    ...         return np.reciprocal(sq, out=sq)
+    ...     def _profile_slope(self, K):
+    ...         return -(K**2)
+    ...     def _f0(self):
+    ...         return 1.0
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    >>> np.round(Cauchy()(X), 4)
+    array([[1.    , 0.3333],
+           [0.3333, 1.    ]])
+    >>> Cauchy().gradient(X).shape
+    (2, 2, 2)
+    """
 
     differentiable: ClassVar[bool] = True
     stationary: ClassVar[bool] = True

@@ -13,6 +13,17 @@ by segment checks and a short flow). ``_estimator`` holds :class:`GPClustering`,
 scikit-learn estimator over :func:`gp_landscape`. The package imports only the kernels'
 public surface and the shared root helpers; :mod:`kernel_patterns.distributed` runs its flow
 through the public names below.
+
+Examples
+--------
+``BLOCK_BYTES`` bounds the temporaries of one batch of :func:`assign_to_equilibria`:
+
+>>> from kernel_patterns.cluster.gp import BLOCK_BYTES, default_batch_size
+>>> BLOCK_BYTES // 2**20
+64
+>>> batch = default_batch_size(1000, 10, 8)
+>>> batch * 1000 * (8 + 1) * 8 <= BLOCK_BYTES
+True
 """
 
 from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size

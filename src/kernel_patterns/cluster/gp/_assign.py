@@ -44,7 +44,8 @@ from ._flow import _MAX_STEP, armijo_step, flow_to_equilibria
 from ._graph import segment_levels
 from ._variance import VarianceFunction
 
-#: bytes allowed for the largest per-batch temporaries (see the module docstring).
+#: bytes allowed for the largest per-batch temporaries of :func:`assign_to_equilibria`
+#: (:func:`default_batch_size` keeps one batch under it).
 BLOCK_BYTES = 64 * 2**20
 #: known SEPs compared by segment checks for a point whose full flow ends elsewhere.
 N_FALLBACK_SEPS = 10
@@ -66,6 +67,18 @@ class Assignment:
         Index of the SEP (row of ``equilibria``) each point is assigned to.
     n_fallback : int
         Points that failed the basin check and were flowed to the end.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import assign_to_equilibria, fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
+    >>> out = assign_to_equilibria(model, X, seps, length_scale=1.0, variance_scale=1.3)
+    >>> out.basins, out.n_fallback
+    (array([0, 0, 0, 1, 1, 1]), 0)
     """
 
     basins: NDArray[np.intp]
@@ -73,7 +86,29 @@ class Assignment:
 
 
 def default_batch_size(n_landmarks: int, n_equilibria: int, n_check_points: int) -> int:
-    """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``."""
+    """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``.
+
+    Parameters
+    ----------
+    n_landmarks : int
+        Columns of the model (training or inducing points).
+    n_equilibria : int
+        Known SEPs.
+    n_check_points : int
+        Points checked on each segment.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Examples
+    --------
+    >>> from kernel_patterns.cluster.gp import default_batch_size
+    >>> small, large = default_batch_size(100, 2, 8), default_batch_size(10_000, 2, 8)
+    >>> small > large >= 1
+    True
+    """
     width = max(n_landmarks, n_equilibria, 1) * (n_check_points + 1) * 8
     return int(np.clip(BLOCK_BYTES // width, 64, 16_384))
 
@@ -122,6 +157,18 @@ def assign_to_equilibria(
     Returns
     -------
     Assignment
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import assign_to_equilibria, fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])  # the SEPs of this landscape
+    >>> new = np.array([[0.05, 0.05], [3.05, 3.0]])
+    >>> assign_to_equilibria(model, new, seps, length_scale=1.0, variance_scale=1.3).basins
+    array([0, 1])
     """
     S = np.asarray(equilibria, dtype=np.float64)
     p = S.shape[0]

@@ -89,6 +89,17 @@ class FlowResult:
         Descent iterations run.
     n_unconverged : int
         Points stopped by ``max_iter`` before meeting the convergence test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_to_equilibria
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> res = flow_to_equilibria(model, X, length_scale=1.0, variance_scale=1.3)
+    >>> res.assignment, res.endpoints.shape, res.n_unconverged
+    (array([0, 0, 0, 1, 1, 1]), (6, 2), 0)
     """
 
     equilibria: FloatArray
@@ -140,6 +151,22 @@ def flow_to_equilibria(
     start : (values, gradients), default=None
         σ² and ∇σ² at ``X0`` when already known (the exact fit's
         :meth:`~._variance.GPVarianceModel.at_training_points`); computed when None.
+
+    Examples
+    --------
+    Two blobs: every point flows to the variance minimum of its own blob.
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_to_equilibria
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> res = flow_to_equilibria(model, X, length_scale=1.0, variance_scale=1.3)
+    >>> np.round(res.equilibria, 1)
+    array([[0.1, 0.1],
+           [3.1, 3. ]])
+    >>> res.assignment
+    array([0, 0, 0, 1, 1, 1])
     """
     n, d = X0.shape
     radius = merge_radius * length_scale

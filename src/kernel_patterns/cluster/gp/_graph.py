@@ -74,6 +74,39 @@ def segment_levels(
     ``n_points`` evenly spaced interior points are checked (the paper checks 10 to 20), plus
     both ends; with ``refine``, ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points each
     zoom in on the largest sample, so the estimate of the saddle value only ever goes up.
+
+    Parameters
+    ----------
+    model : GPVarianceModel or InducingVarianceModel
+        Anything with ``variance(Q)``.
+    S : ndarray of shape (p, n_features)
+        The SEPs.
+    I, J : ndarray of int of shape (n_pairs,)
+        The pairs of rows of ``S`` whose segments are checked.
+    n_points : int, default=20
+        Interior points checked on each segment.
+    refine : bool, default=True
+        Whether to zoom in on each segment's largest sample.
+
+    Returns
+    -------
+    ndarray of shape (n_pairs,)
+        Largest σ² found on each segment.
+
+    Examples
+    --------
+    The saddle level between the two blobs' SEPs is above the SEPs' own variance:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_variance_model, segment_levels
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
+    >>> np.round(segment_levels(model, seps, np.array([0]), np.array([1])), 2)
+    array([2.38])
+    >>> np.round(model.variance(seps), 2)
+    array([1.29, 1.29])
     """
     m = I.size
     if m == 0:
@@ -265,6 +298,30 @@ def components_at(Z: FloatArray, p: int, level: float) -> NDArray[np.intp]:
     """Cluster of every SEP when the linkage is cut at ``level`` (merges with height ≤ level).
 
     Clusters are numbered 0, 1, ... in order of their smallest SEP index.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        The SEP linkage (scipy's format: the two merged ids, the height, the size).
+    p : int
+        Number of SEPs.
+    level : float
+        The cut: merges with height ≤ level are made.
+
+    Returns
+    -------
+    ndarray of shape (p,)
+        Cluster of every SEP.
+
+    Examples
+    --------
+    Three SEPs: 0 and 1 merge at 0.5, then 2 joins at 0.9 (a scipy linkage matrix).
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import components_at
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> components_at(Z, 3, 0.4), components_at(Z, 3, 0.7), components_at(Z, 3, 1.0)
+    (array([0, 1, 2]), array([0, 0, 1]), array([0, 0, 0]))
     """
     parent = np.arange(2 * p - 1 if p > 0 else 0)
     for r in range(Z.shape[0]):
@@ -290,6 +347,27 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     clusters; the level returned is the middle of the interval that gives ``n_clusters``
     (the top height for one cluster). ``ValueError`` when no level gives that count (more
     clusters than SEPs, or tied merge heights).
+
+    Parameters
+    ----------
+    heights : ndarray of shape (p - 1,)
+        Merge heights of the hierarchy (saddle levels).
+    sep_variance : ndarray of shape (p,)
+        σ² at the SEPs (the lowest level a cut can have).
+    n_clusters : int
+        The number of clusters wanted.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import level_for_n_clusters
+    >>> heights, sep_variance = np.array([0.5, 0.9]), np.array([0.1, 0.2, 0.3])
+    >>> level_for_n_clusters(heights, sep_variance, 2)
+    0.7
     """
     p = heights.size + 1
     if n_clusters > p:
@@ -422,6 +500,19 @@ def data_level_components(
     -------
     ndarray of shape (n_equilibria,)
         Group of every SEP, numbered by smallest SEP index.
+
+    Examples
+    --------
+    Three SEPs with two training points each, every point at variance 0.7: the merge at 0.5
+    lies below every point's variance and stays split, the one at 0.9 is made.
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import data_level_components
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> edges = np.array([[0, 1], [1, 2]])
+    >>> basins = np.array([0, 0, 1, 1, 2, 2])
+    >>> data_level_components(Z, edges, 1.0, basins, np.full(6, 0.7), min_cluster_size=2)
+    array([0, 1, 1])
     """
     p = Z.shape[0] + 1
     parent = np.arange(p)

@@ -97,6 +97,17 @@ class InducingVarianceModel(BlockedVariance):
     jitter : float
         Absolute jitter added to the diagonal of K_uu.
     form : {"dtc", "fitc"}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import choose_inducing_points, fit_inducing_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> U = choose_inducing_points(X, 3, "kmeans", np.random.RandomState(0))
+    >>> model = fit_inducing_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X, U)
+    >>> model.form, model.U.shape, model.variance(X).shape
+    ('fitc', (3, 2), (6,))
     """
 
     kernel: Kernel
@@ -141,6 +152,31 @@ def choose_inducing_points(
     ``"kmeans++"``: data points by k-means++ D² sampling; ``"uniform"``: data points drawn
     uniformly without replacement. ``n_landmarks ≥ n_samples`` gives all of ``X`` (the
     exact model, whatever ``landmarks``). Every random choice comes from ``rng``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Training points.
+    n_components : int
+        Number of inducing points ``m``.
+    landmarks : {"kmeans", "kmeans++", "uniform"}
+        How they are chosen (above).
+    rng : numpy.random.RandomState
+        Source of every random choice.
+
+    Returns
+    -------
+    ndarray of shape (min(m, n_samples), n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import choose_inducing_points
+    >>> X = np.random.RandomState(0).normal(size=(50, 2))
+    >>> choose_inducing_points(X, 5, "kmeans", np.random.RandomState(0)).shape
+    (5, 2)
+    >>> bool(np.array_equal(choose_inducing_points(X, 80, "uniform", np.random.RandomState(0)), X))
+    True
     """
     n = X.shape[0]
     m = min(int(n_landmarks), n)
@@ -208,6 +244,35 @@ def fit_inducing_model(
         basis = inducing_basis(kernel, U, form)             # driver, O(m³)
         P = sum(inducing_statistics(basis, X_part) ...)     # per partition, O(n m²)
         model = finish_inducing_model(basis, P)             # driver, O(m³)
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The covariance (differentiable).
+    X : ndarray of shape (n_samples, n_features)
+        Training points.
+    U : ndarray of shape (m, n_features)
+        Inducing points (:func:`choose_inducing_points`).
+    form : {"fitc", "dtc"}, default="fitc"
+        FITC (exact diagonal) or DTC (see the module docstring).
+    block : int, default=4096
+        Rows of ``X`` read at once.
+
+    Returns
+    -------
+    InducingVarianceModel
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_inducing_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> kernel = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0)
+    >>> fitc = fit_inducing_model(kernel, X, X[[0, 3]])
+    >>> dtc = fit_inducing_model(kernel, X, X[[0, 3]], form="dtc")
+    >>> fitc.form, dtc.form, fitc.variance(X).shape
+    ('fitc', 'dtc', (6,))
     """
     basis = inducing_basis(kernel, U, form)
     P = np.zeros((U.shape[0], U.shape[0]))

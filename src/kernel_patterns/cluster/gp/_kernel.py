@@ -22,6 +22,22 @@ def auto_length_scale(X: FloatArray) -> float:
 
     The 90th percentile of the distance from each point to its 5th nearest neighbour (1 when
     every point is duplicated).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Training points (at least 2).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import auto_length_scale
+    >>> auto_length_scale(np.arange(10.0).reshape(-1, 1))  # 5th neighbour 5 apart
+    5.0
     """
     k = min(AUTO_NEIGHBOR, X.shape[0] - 1)
     dist = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[0][:, k]
@@ -79,6 +95,26 @@ def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
 
     GPCovariance: the smallest ``1/√l_m``; RBF: ``1/√(2γ)``; any other differentiable kernel:
     5 % of the largest feature range.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The covariance.
+    X : ndarray of shape (n_samples, n_features)
+        Training points (a data-driven RBF width and the fallback come from them).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import kernel_length_scale
+    >>> from kernel_patterns.kernels import RBF, GPCovariance
+    >>> X = np.zeros((3, 2))
+    >>> kernel_length_scale(GPCovariance(l=4.0), X), kernel_length_scale(RBF(gamma=2.0), X)
+    (0.5, 0.5)
     """
     if isinstance(kernel, GPCovariance):
         return float(np.min(kernel.length_scale()))

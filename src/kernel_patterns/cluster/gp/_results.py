@@ -186,6 +186,18 @@ class GPLandscape:
         The flow and segment-check options (used again by :meth:`assign`).
     plan : InducingPlan or None
         Inducing points and subsample (``approximation="inducing"``), else None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import gp_landscape
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> land = gp_landscape(X, GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), min_cluster_size=2)
+    >>> land.labels, land.n_clusters, land.equilibria.shape
+    (array([0, 0, 0, 1, 1, 1]), 2, (2, 2))
+    >>> land.predict(np.array([[0.1, 0.0], [3.0, 3.1]]))
+    array([0, 1])
     """
 
     kernel: Kernel

@@ -43,6 +43,23 @@ class VarianceFunction(Protocol):
 
     Implemented by :class:`GPVarianceModel` (exact, eq. 3.1) and
     :class:`~._inducing.InducingVarianceModel` (DTC/FITC inducing points).
+
+    Examples
+    --------
+    Both fitted models satisfy it, so the flow and the segment checks take either:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import (
+    ...     choose_inducing_points, fit_inducing_model, fit_variance_model)
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> kernel = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0)
+    >>> U = choose_inducing_points(X, 3, "kmeans", np.random.RandomState(0))
+    >>> for model in (fit_variance_model(kernel, X), fit_inducing_model(kernel, X, U)):
+    ...     value, grad = model.value_and_gradient(X)
+    ...     print(type(model).__name__, value.shape, grad.shape)
+    GPVarianceModel (6,) (6, 2)
+    InducingVarianceModel (6,) (6, 2)
     """
 
     kernel: Kernel
@@ -134,6 +151,18 @@ class GPVarianceModel(BlockedVariance):
         Absolute jitter added to the diagonal (0 when C factorised as is).
     Cinv : ndarray of shape (n_samples, n_samples), default=None
         ``(C + jitter·I)⁻¹``, formed from ``L`` when not given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import GPVarianceModel, fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> isinstance(model, GPVarianceModel), model.L.shape
+    (True, (6, 6))
+    >>> np.round(model.variance(np.array([[0.1, 0.1], [1.5, 1.5]])), 3)  # low near the data
+    array([1.292, 2.377])
     """
 
     kernel: Kernel
@@ -252,6 +281,27 @@ def fit_variance_model(kernel: Kernel, X: FloatArray) -> GPVarianceModel:
     When C is not numerically positive definite (duplicates, no noise), a jitter of
     ``1e-10 … 1e-4`` times the mean diagonal is added with a warning; if even that fails, a
     ``ValueError`` says the covariance is not positive definite.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        A differentiable covariance (e.g. :class:`~kernel_patterns.kernels.GPCovariance`).
+    X : ndarray of shape (n_samples, n_features)
+        Training points.
+
+    Returns
+    -------
+    GPVarianceModel
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_variance_model
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> model.jitter, np.round(model.variance(X[:2]), 3)
+    (0.0, array([1.314, 1.301]))
     """
     C = make_operator(kernel, X, operator="dense", dtype=np.float64).to_dense()
     scale = float(np.mean(np.diag(C))) if C.size else 1.0
