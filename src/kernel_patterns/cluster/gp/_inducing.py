@@ -157,7 +157,7 @@ def choose_inducing_points(
     ----------
     X : ndarray of shape (n_samples, n_features)
         Training points.
-    n_components : int
+    n_landmarks : int
         Number of inducing points ``m``.
     landmarks : {"kmeans", "kmeans++", "uniform"}
         How they are chosen (above).
