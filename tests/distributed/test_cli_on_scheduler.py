@@ -148,7 +148,8 @@ def test_nystrom_on_the_workers_equals_nystrom_kmeans(external_cluster, tmp_path
                   "--param", "n_landmarks=60", "--random-state", "3", "--scheduler", address,
                   "--out", str(tmp_path / "ny"))
     assert res.returncode == 0, res.stderr
-    assert "nystrom_kmeans on the workers (approximation=nystrom)" in res.stderr
+    assert "nystrom_kmeans on the workers, the data stays there: approximation=nystrom" \
+        in res.stderr
     got = pd.read_csv(tmp_path / "ny" / "labels.csv")
     assert got["row"].tolist() == list(range(1200))  # row numbers across the files, in order
     summary = json.loads((tmp_path / "ny" / "summary.json").read_text())

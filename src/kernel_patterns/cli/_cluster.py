@@ -215,7 +215,7 @@ def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtabl
     from . import _dask_io
 
     n = dtable.n_rows
-    _dask.note(args, f"nystrom_kmeans on the workers ({reason}); the data stays there")
+    _dask.note(args, f"distributed.nystrom_kmeans on the workers, the data stays there: {reason}")
     kwargs = _dask.nystrom_kwargs(est, n)
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
