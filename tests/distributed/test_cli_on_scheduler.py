@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -164,3 +165,38 @@ def test_nystrom_on_the_workers_equals_nystrom_kmeans(external_cluster, tmp_path
                              max_iter=300, tol=0.0, random_state=3, client=client)
         want = client.compute(ref.labels).result()
     np.testing.assert_array_equal(got["label"].to_numpy(), want)
+
+
+@pytest.mark.slow
+def test_scheduler_lost_mid_run_is_a_one_line_error(external_cluster, tmp_path):
+    """The scheduler is SIGKILLed once the output folder is staged (the table read, the fit
+    under way): exit 2, one line naming the scheduler, no traceback, no output."""
+    address, scheduler = external_cluster
+    X, y = make_two_moons((30_000, 30_000), noise=0.05, random_state=0)
+    path = tmp_path / "big.csv"
+    pd.DataFrame({"x": X[:, 0], "y": X[:, 1], "moon": y}).to_csv(path, index=False)
+    full = {k: v for k, v in os.environ.items() if k != "DASK_SCHEDULER_ADDRESS"}
+    proc = subprocess.Popen(
+        [str(EXE), "cluster", str(path), "--method", "kernel-kmeans", "--n-clusters", "2",
+         "--kernel", "rbf", "--kernel-param", "gamma=20", "--param", "approximation=nystrom",
+         "--param", "n_landmarks=200", "--scheduler", address, "--blocksize", "200KB",
+         "--out", str(tmp_path / "out"), "--quiet"],
+        stderr=subprocess.PIPE, text=True,
+        env={**full, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".out.*.partial")):  # staged: the fit starts now
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the run never reached its fit"
+            time.sleep(0.02)
+        scheduler.kill()
+        _, err = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 2, err
+    assert f"the Dask scheduler at {address}" in err, err
+    assert "Traceback" not in err, err
+    assert len([line for line in err.splitlines() if "error:" in line]) == 1
+    assert not (tmp_path / "out").exists()

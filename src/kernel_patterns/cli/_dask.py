@@ -24,6 +24,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -64,7 +65,7 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     if not address:
         yield {}
         return
-    from ..distributed import INSTALL_HINT, WorkerLostError, dask_backend
+    from ..distributed import INSTALL_HINT, SchedulerLostError, WorkerLostError, dask_backend
 
     try:
         from distributed import Client
@@ -76,7 +77,7 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         client = Client(address, set_as_default=False)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
-    with client:
+    with _quiet_dask_logs(), client:
         workers = len(client.nthreads())
         if workers == 0:
             raise UsageError(f"the Dask scheduler at {address} has no workers; start some "
@@ -91,6 +92,34 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
                 _CLIENT.reset(token)
         except WorkerLostError as exc:
             raise UsageError(str(exc)) from exc
+        except (CancelledError, SchedulerLostError) as exc:
+            # the command's own reads and writes (Dask futures), or a library call that
+            # waited for the scheduler in vain
+            if client.status == "running":
+                raise
+            during = str(exc).split(": lost the connection")[0] \
+                if isinstance(exc, SchedulerLostError) else "reading or writing"
+            raise UsageError(f"lost the connection to the Dask scheduler at {address} while "
+                             f"{during}; restart it and run again") from exc
+
+
+@contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """Dask logs a lost connection and its reconnection attempts with tracebacks; the command
+    says it in one line, so those logs are silenced (``--debug`` keeps them)."""
+    if log.isEnabledFor(logging.DEBUG):
+        yield
+        return
+    names = ["distributed", "tornado"] + [n for n in logging.root.manager.loggerDict
+                                          if n.startswith(("distributed.", "tornado."))]
+    saved = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for n, level in saved.items():
+            logging.getLogger(n).setLevel(level)
 
 
 def client() -> Any:
