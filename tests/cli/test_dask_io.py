@@ -76,6 +76,12 @@ def test_bad_rows_and_unknown_columns_fail_as_locally(client, frame, tmp_path) -
         _dask_io.read_table(str(path), _args(), client, "nope")
     with pytest.raises(UsageError, match=r"matches no file"):
         _dask_io.read_table(str(tmp_path / "none-*.csv"), _args(), client, None)
+    (tmp_path / "header.csv").write_text("a,b\n")
+    with pytest.raises(UsageError, match=r"'.*header.csv' has a header but no data rows"):
+        _dask_io.read_table(str(tmp_path / "header.csv"), _args(), client, None)
+    (tmp_path / "notes.txt").write_text("a,b\n1,2\n")
+    with pytest.raises(UsageError, match=r"unsupported or mixed types \['.txt'\]"):
+        _dask_io.read_table(str(tmp_path / "notes.txt"), _args(), client, None)
 
 
 def test_parquet_folder_and_row_numbers_across_files(client, frame, tmp_path) -> None:
