@@ -133,50 +133,111 @@ def _dendrogram(gp: GPClustering) -> Any:
     return ax
 
 
-def _run(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    out = common.output_folder(args, args.input, f"{args.method}-clusters")
-    timer = common.Timer()
-    table, _, X = common.read_input(args, args.input, timer, args.label_column)
+def _fixed(args: argparse.Namespace, n_rows: int) -> dict[str, Any]:
     fixed = {}
     if args.n_clusters is not None:
         if args.n_clusters < 1:
             raise UsageError(f"--n-clusters must be >= 1; got {args.n_clusters}")
         try:  # the estimators' own check, worded for the command line
-            check_n_clusters(args.n_clusters, X.shape[0])
+            check_n_clusters(args.n_clusters, n_rows)
         except ValueError:
             raise UsageError(f"--n-clusters {args.n_clusters} is more than the "
-                             f"{X.shape[0]} rows") from None
+                             f"{n_rows} rows") from None
         fixed["n_clusters"] = args.n_clusters
-    est = common.build_estimator(METHODS[args.method], args, fixed)
+    return fixed
+
+
+def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    out = common.output_folder(args, args.input, f"{args.method}-clusters")
+    timer = common.Timer()
+    with _dask.on_scheduler(args) as where:
+        if where:
+            dtable, Xd = _dask.read_input(args, timer, args.label_column)
+            est = common.build_estimator(METHODS[args.method], args,
+                                         _fixed(args, dtable.n_rows))
+            reason = _dask.nystrom_reason(est, args, dtable.n_rows)
+            if reason is not None:
+                return _run_nystrom(args, out, timer, dtable, Xd, est, where, reason)
+            table = _dask.gather_input(args, timer, args.label_column)
+            X = table.X
+        else:
+            table, _, X = common.read_input(args, args.input, timer, args.label_column)
+            est = common.build_estimator(METHODS[args.method], args, _fixed(args, X.shape[0]))
+        with staged_output(out, args.force) as tmp:
+            with timer("fit"):
+                labels = np.asarray(est.fit_predict(X))
+            frame = pd.DataFrame({table.id_name: table.ids, "label": labels})
+            resp = getattr(est, "responsibilities_", None)
+            if resp is not None:
+                for k in range(resp.shape[1]):
+                    frame[f"p_{k}"] = resp[:, k]
+            frame.to_csv(tmp / "labels.csv", index=False)
+            with timer("figures"):
+                figs = cluster_figures(tmp, X, labels, est, table.labels, table.label_name)
+            result: dict[str, Any] = {**where}
+            for attr in ("level_", "inertia_", "n_iter_"):
+                if hasattr(est, attr):
+                    result[attr.rstrip("_")] = float(getattr(est, attr))
+            _report(tmp, args, table, est, labels, table.labels, result, timer, figs)
+    print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
+    return 0
+
+
+def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, labels: np.ndarray,
+            truth: np.ndarray | None, result: dict[str, Any], timer: common.Timer,
+            figs: dict[Path, str]) -> None:
+    """summary.json and report.html: the cluster count and sizes first in ``result``."""
+    merged = {"n_clusters": len(np.unique(labels)), "cluster_sizes": common.sizes(labels),
+              **result}
+    result.clear()
+    result.update(merged)
+    summary = common.make_summary("cluster", args, args.input, table, est, result, timer)
+    if truth is not None:
+        summary["scores"] = score(truth, labels)
+    sections = [("Result", result), ("Parameters", summary["parameters"])]
+    if "scores" in summary:
+        sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
+    common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
+                  summary, list(figs), sections, captions=figs)
+
+
+#: rows of the figures drawn for a Nyström fit on a scheduler (a uniform sample).
+FIGURE_ROWS = 5_000
+
+
+def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtable: Any,
+                 Xd: Any, est: Any, where: dict[str, Any], reason: str) -> int:
+    """Nyström kernel k-means on the workers' Dask array; labels written partition by
+    partition; the figures from a uniform sample of at most FIGURE_ROWS rows."""
+    from ..distributed import nystrom_kmeans
+    from . import _dask_io
+
+    n = dtable.n_rows
+    _dask.note(args, f"distributed.nystrom_kmeans on the workers, the data stays there: {reason}")
+    kwargs = _dask.nystrom_kwargs(est, n)
     with staged_output(out, args.force) as tmp:
-        with _dask.on_scheduler(args) as where, timer("fit"):
-            labels = np.asarray(est.fit_predict(X))
-        frame = pd.DataFrame({table.id_name: table.ids, "label": labels})
-        resp = getattr(est, "responsibilities_", None)
-        if resp is not None:
-            for k in range(resp.shape[1]):
-                frame[f"p_{k}"] = resp[:, k]
-        frame.to_csv(tmp / "labels.csv", index=False)
+        with timer("fit"):
+            res = nystrom_kmeans(Xd, est.n_clusters, client=_dask.client(), **kwargs)
+        with timer("write"):
+            labels, truth = _dask_io.write_labels(_dask.client(), dtable, res.labels,
+                                                  tmp / "labels.csv")
         with timer("figures"):
-            figs = cluster_figures(tmp, X, labels, est, table.labels, table.label_name)
+            rng = np.random.RandomState(args.random_state)
+            idx = np.sort(rng.choice(n, size=min(n, FIGURE_ROWS), replace=False))
+            Xs = np.asarray(_dask.client().compute(Xd[idx]).result())
+            figs = cluster_figures(tmp, Xs, labels[idx], est,
+                                   None if truth is None else truth[idx], dtable.label_name)
+            if len(idx) < n:
+                figs = {f: c + f" ({len(idx)} of the {n} rows, drawn uniformly)"
+                        for f, c in figs.items()}
         result: dict[str, Any] = {
-            "n_clusters": len(np.unique(labels)),
-            "cluster_sizes": common.sizes(labels),
-            **where,
+            **where, "fit": "distributed.nystrom_kmeans on the workers",
+            "nystrom": kwargs | {"kernel": repr(kwargs["kernel"])},
+            "inertia": float(res.inertia), "n_iter": int(res.n_iter),
         }
-        for attr in ("level_", "inertia_", "n_iter_"):
-            if hasattr(est, attr):
-                result[attr.rstrip("_")] = float(getattr(est, attr))
-        summary = common.make_summary("cluster", args, args.input, table, est, result, timer)
-        if table.labels is not None:
-            summary["scores"] = score(table.labels, labels)
-        sections = [("Result", result), ("Parameters", summary["parameters"])]
-        if "scores" in summary:
-            sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
-        common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
-                      summary, list(figs), sections, captions=figs)
+        _report(tmp, args, dtable, est, labels, truth, result, timer, figs)
     print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
     return 0
 

@@ -117,6 +117,12 @@ def read_input(
                            label_option=label_option)
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
+    tell_columns(args, table)
+    return table, scaler, X
+
+
+def tell_columns(args: argparse.Namespace, table: Any) -> None:
+    """One note line on stderr: columns left out of the features, a guessed id column."""
     notes = []
     if table.dropped_columns:
         notes.append("left out of the features: " + ", ".join(
@@ -126,7 +132,6 @@ def read_input(
     if notes:
         prog = " ".join(filter(None, ["kernel-patterns", getattr(args, "command", None)]))
         print(f"{prog}: note: {'; '.join(notes)}", file=sys.stderr)
-    return table, scaler, X
 
 
 def make_summary(

@@ -27,17 +27,27 @@ def _args(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     out = common.output_folder(args, args.input, f"{args.method}-embedding")
     timer = common.Timer()
-    table, _, X = common.read_input(args, args.input, timer, args.label_column)
+    with _dask.on_scheduler(args) as where:
+        if where:
+            table = _dask.gather_input(args, timer, args.label_column)
+            X = table.X
+        else:
+            table, _, X = common.read_input(args, args.input, timer, args.label_column)
+        return _embed(args, out, timer, table, X, where)
+
+
+def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
+           X: np.ndarray, where: dict[str, Any]) -> int:
+    import pandas as pd
+
     if not 1 <= args.n_components < X.shape[0]:
         raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
                          f"got {args.n_components}")
     est = common.build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
-        with _dask.on_scheduler(args) as where, timer("fit"):
+        with timer("fit"):
             E = np.asarray(est.fit_transform(X))
         frame = pd.DataFrame({table.id_name: table.ids})
         for j in range(E.shape[1]):

@@ -19,7 +19,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,19 +92,37 @@ def _split_names(text: str | None) -> list[str] | None:
     return names
 
 
-def read_table(
-    path: str | Path,
+@dataclass
+class ColumnChoice:
+    """Which columns of a table are the features, the ids and the ground truth."""
+
+    features: list[Any]
+    id_column: Any
+    label_column: Any
+    dropped_columns: dict[str, str] = field(default_factory=dict)
+
+
+def choose_columns(
+    df: Any,
     *,
     columns: str | None = None,
     label_column: str | None = None,
     id_column: str | None = None,
-    drop_na: bool = False,
-    min_rows: int = 2,
     label_option: str = "--label-column",
-) -> Table:
-    """Read features (``columns``, default: every numeric column but the label, the id and
-    row-number columns); ``label_option`` is the flag named when ``label_column`` is unknown."""
-    df = read_frame(path)
+    is_row_number: Callable[[Any], bool] | None = None,
+    has_unique_values: Callable[[Any], bool] | None = None,
+) -> ColumnChoice:
+    """The CLI's column rules, on a pandas DataFrame's columns and dtypes.
+
+    Features are ``columns``, default every numeric column but the label, the id and
+    row-number columns (the others are named in ``dropped_columns``); without ``id_column``,
+    a column named id/ID/rownames, else the first text column of unique values. The two rules
+    that look at the values are ``is_row_number(name)`` and ``has_unique_values(name)``: by
+    default on ``df`` itself; the ``--scheduler`` path passes checks over the whole Dask
+    frame and a sample of its rows as ``df``.
+    """
+    is_row_number = is_row_number or (lambda c: _is_row_number(df[c]))
+    has_unique_values = has_unique_values or (lambda c: _has_unique_values(df[c]))
     for opt, col in ((label_option, label_column), ("--id-column", id_column)):
         if col is not None and col not in df.columns:
             raise UsageError(
@@ -112,7 +130,7 @@ def read_table(
             )
     wanted = _split_names(columns)
     if id_column is None:
-        id_column = _guess_id_column(df, {label_column, *(wanted or [])})
+        id_column = _guess_id_column(df, {label_column, *(wanted or [])}, has_unique_values)
     excluded = {c for c in (label_column, id_column) if c is not None}
     dropped_cols: dict[str, str] = {}
     if wanted is None:
@@ -122,7 +140,7 @@ def read_table(
                 continue
             if not _is_numeric(df[c]):
                 dropped_cols[str(c)] = "not numeric"
-            elif _is_row_number(df[c]):
+            elif is_row_number(c):
                 dropped_cols[str(c)] = "row numbers"
             else:
                 wanted.append(c)
@@ -137,12 +155,31 @@ def read_table(
     if not wanted:
         raise UsageError("no numeric feature columns left to use"
                          + (f" (left out: {dropped_cols})" if dropped_cols else ""))
-    feats = df[wanted]
-    bad = [c for c in wanted if not _is_numeric(feats[c])]
+    bad = [c for c in wanted if not _is_numeric(df[c])]
     if bad:
         raise UsageError(
             f"feature column(s) {bad} are not numeric; choose numeric features with --columns"
         )
+    return ColumnChoice(wanted, id_column, label_column, dropped_cols)
+
+
+def read_table(
+    path: str | Path,
+    *,
+    columns: str | None = None,
+    label_column: str | None = None,
+    id_column: str | None = None,
+    drop_na: bool = False,
+    min_rows: int = 2,
+    label_option: str = "--label-column",
+) -> Table:
+    """Read features (``columns``, default: every numeric column but the label, the id and
+    row-number columns); ``label_option`` is the flag named when ``label_column`` is unknown."""
+    df = read_frame(path)
+    choice = choose_columns(df, columns=columns, label_column=label_column,
+                            id_column=id_column, label_option=label_option)
+    wanted, id_column, dropped_cols = choice.features, choice.id_column, choice.dropped_columns
+    feats = df[wanted]
     X = feats.to_numpy(dtype=np.float64)
     ids = df[id_column].to_numpy() if id_column else np.arange(len(df))
     labels = df[label_column].to_numpy() if label_column else None
@@ -174,7 +211,7 @@ def read_table(
 _ID_NAMES = {"id", "rownames"}
 
 
-def _guess_id_column(df: Any, taken: set[Any]) -> Any:
+def _guess_id_column(df: Any, taken: set[Any], has_unique_values: Callable[[Any], bool]) -> Any:
     """A column named id/ID/rownames, else the first text column whose values are all
     different (a name per row), else None; columns in ``taken`` are not candidates."""
     free = [c for c in df.columns if c not in taken]
@@ -182,10 +219,14 @@ def _guess_id_column(df: Any, taken: set[Any]) -> Any:
         if str(c).strip().lower() in _ID_NAMES:
             return c
     for c in free:
-        col = df[c]
-        if not _is_numeric(col) and not col.isna().any() and col.nunique() == len(col) > 1:
+        if not _is_numeric(df[c]) and has_unique_values(c):
             return c
     return None
+
+
+def _has_unique_values(col: Any) -> bool:
+    """No missing value and every value different (more than one row)."""
+    return bool(not col.isna().any() and col.nunique() == len(col) > 1)
 
 
 def _is_row_number(series: Any) -> bool:

@@ -1,0 +1,323 @@
+"""Reading a table partition by partition with ``dask.dataframe`` (``--scheduler``).
+
+Supported inputs: one CSV/TSV file (split into blocks of ``--blocksize`` bytes, Dask's 64 MB by
+default), a glob of CSV/TSV files (``'parts/*.csv'``, quoted, read in sorted order), and a
+Parquet file, glob or folder (one partition per file / row group). The column rules are those
+of the local path (:func:`~kernel_patterns.cli._io.choose_columns`): the choice is made on the
+frame's dtypes and its first rows, and the two rules that look at values (integer row numbers,
+a text column of unique ids) are checked over the whole frame by Dask. The conversion to float
+features, the NaN check (``--drop-na``) and the scaling (``--scale``, from Dask's min/max or
+mean/variance of every row) run on the workers; the features stay there, persisted, one chunk
+per partition. Results come back partition by partition, in partition order, with a progress
+bar the scheduler feeds (a tqdm bar on a terminal; none in pipes or with ``--quiet``).
+"""
+
+from __future__ import annotations
+
+import glob
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _progress
+from ._io import _READERS, Table, choose_columns
+from ._registry import UsageError
+
+#: rows of the first partition the column choice looks at (dtypes, names).
+SAMPLE_ROWS = 1000
+_ID, _LABEL, _BAD = "__kp_id__", "__kp_label__", "__kp_bad__"
+
+
+@dataclass
+class DaskTable:
+    """A table on the workers: features ``X`` (a persisted Dask array, one chunk per
+    partition) and a frame holding the ids and the truth of the same rows."""
+
+    X: Any
+    frame: Any
+    feature_names: list[str]
+    id_name: str
+    label_name: str | None = None
+    n_dropped: int = 0
+    dropped_rows: list[Any] = field(default_factory=list)
+    id_column: str | None = None
+    dropped_columns: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.X.shape[0])
+
+
+def _files(path: str) -> list[str]:
+    if any(ch in path for ch in "*?["):
+        files = sorted(glob.glob(path))
+        if not files:
+            raise UsageError(f"input pattern '{path}' matches no file")
+        return files
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"input file '{p}' does not exist")
+    if p.is_dir():
+        files = sorted(str(f) for f in p.iterdir() if f.suffix.lower() in (".parquet", ".pq"))
+        if not files:
+            raise UsageError(f"input folder '{p}' holds no .parquet file")
+        return files
+    return [path]
+
+
+def read_frame(path: str, blocksize: str | int | None = None) -> Any:
+    """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported)."""
+    import dask.dataframe as dd
+
+    files = _files(path)
+    suffixes = {Path(f).suffix.lower() for f in files}
+    bad = sorted(suffixes - set(_READERS))
+    if bad or len({_READERS[s] for s in suffixes}) > 1:
+        raise UsageError(f"input '{path}' has unsupported or mixed types {sorted(suffixes)}; "
+                         "use .csv, .tsv or .parquet files of one kind")
+    empty = [f for f in files if Path(f).stat().st_size == 0]
+    if empty:
+        raise UsageError(f"input file '{empty[0]}' is empty")
+    sep = _READERS[suffixes.pop()]
+    try:
+        if sep is None:
+            return dd.read_parquet(files)
+        return dd.read_csv(files, sep=sep, blocksize=blocksize or "default")
+    except (ValueError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"could not read '{path}': {first}") from None
+
+
+def _run_stats(col: Any) -> Any:
+    """``[first, last, n, consecutive]`` of one partition's integer column (on a worker)."""
+    import pandas as pd
+
+    v = col.to_numpy()
+    ok = bool(len(v) == 0 or np.array_equal(v, np.arange(len(v)) + v[0]))
+    return pd.DataFrame({"first": [v[0] if len(v) else 0], "last": [v[-1] if len(v) else 0],
+                         "n": [len(v)], "ok": [ok]})
+
+
+def _is_row_number(ddf: Any, client: Any, name: Any) -> bool:
+    """The local rule over every partition: the integer column is 0..n-1 or 1..n in order."""
+    import pandas as pd
+
+    if not pd.api.types.is_integer_dtype(ddf[name].dtype):
+        return False
+    meta = pd.DataFrame({"first": [0], "last": [0], "n": [0], "ok": [True]}).iloc[:0]
+    s = client.compute(ddf[name].map_partitions(_run_stats, meta=meta)).result()
+    s = s[s["n"] > 0]
+    if s["n"].sum() < 2 or not s["ok"].all() or s["first"].iloc[0] not in (0, 1):
+        return False
+    return bool((s["first"].to_numpy()[1:] == s["last"].to_numpy()[:-1] + 1).all())
+
+
+def _has_unique_values(ddf: Any, client: Any, name: Any) -> bool:
+    col = ddf[name]
+    n_na, n_unique, n = client.compute([col.isna().sum(), col.nunique(), col.size],
+                                       sync=True)
+    return bool(n_na == 0 and n_unique == n > 1)
+
+
+def _convert(part: Any, features: list[Any], id_column: Any, label_column: Any) -> Any:
+    """One partition as float features, its ids, truth and a bad-row flag (on a worker)."""
+    import pandas as pd
+
+    X = part[features].to_numpy(dtype=np.float64)
+    out = pd.DataFrame(X, columns=[str(c) for c in features], index=part.index)
+    bad = ~np.isfinite(X).all(axis=1)
+    out[_ID] = part[id_column].to_numpy() if id_column is not None else np.zeros(len(part))
+    if label_column is not None:
+        out[_LABEL] = part[label_column].to_numpy()
+        bad |= part[label_column].isna().to_numpy()
+    out[_BAD] = bad
+    return out.reset_index(drop=True)
+
+
+def _number_rows(part: Any, offset: int) -> Any:
+    part = part.copy()
+    part[_ID] = np.arange(offset, offset + len(part))
+    return part
+
+
+def _stats(part: Any) -> Any:
+    import pandas as pd
+
+    return pd.DataFrame({"n": [len(part)], "bad": [int(part[_BAD].sum())]})
+
+
+def _bad_ids(part: Any) -> list[Any]:
+    return [v.item() if isinstance(v, np.generic) else v for v in part.loc[part[_BAD], _ID]]
+
+
+def read_table(
+    path: str, args: Any, client: Any, label_column: str | None, *,
+    label_option: str = "--label-column",
+) -> DaskTable:
+    """The local ``read_table`` on the workers (same rules, same errors)."""
+    import dask
+    import dask.dataframe as dd
+
+    ddf = read_frame(path, getattr(args, "blocksize", None))
+    try:  # the first partition (the cluster reads it)
+        sample = client.compute(ddf.partitions[0]).result().head(SAMPLE_ROWS)
+    except (ValueError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"could not read '{path}': {first}") from None
+    if sample.shape[1] == 0:
+        raise UsageError(f"input '{path}' has no columns")
+    if len(sample) == 0:
+        raise UsageError(f"input '{path}' has a header but no data rows")
+    choice = choose_columns(
+        sample, columns=args.columns, label_column=label_column, id_column=args.id_column,
+        label_option=label_option,
+        is_row_number=lambda c: _is_row_number(ddf, client, c),
+        has_unique_values=lambda c: _has_unique_values(ddf, client, c),
+    )
+    meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column)
+    conv = client.persist(ddf.map_partitions(
+        _convert, choice.features, choice.id_column, label_column, meta=meta))
+    stats = client.compute(conv.map_partitions(
+        _stats, meta={"n": "int64", "bad": "int64"})).result()
+    sizes, bads = stats["n"].to_numpy(), stats["bad"].to_numpy()
+    if choice.id_column is None:  # row numbers of the whole file, as the local path
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        parts = [dask.delayed(_number_rows)(p, int(o))
+                 for p, o in zip(conv.to_delayed(), offsets, strict=True)]
+        conv = client.persist(dd.from_delayed(parts, meta=meta, verify_meta=False))
+    n_bad = int(bads.sum())
+    dropped: list[Any] = []
+    if n_bad:
+        where = [i for i, b in enumerate(bads) if b]
+        names = client.compute([dask.delayed(_bad_ids)(conv.to_delayed()[i]) for i in where],
+                               sync=True)
+        dropped = [v for part in names for v in part]
+        if not args.drop_na:
+            raise UsageError(
+                f"{n_bad} row(s) have missing or infinite values (first: {dropped[:5]}); fix "
+                "them or pass --drop-na to drop them"
+            )
+        conv = client.persist(conv[~conv[_BAD]])
+        sizes = sizes - bads
+    if sizes.sum() < 2:
+        raise UsageError(f"only {int(sizes.sum())} usable row(s); at least 2 are needed")
+    names = [str(c) for c in choice.features]
+    X = conv[names].to_dask_array(lengths=[int(s) for s in sizes])
+    return DaskTable(
+        X=client.persist(X), frame=conv, feature_names=names,
+        id_name=str(choice.id_column) if choice.id_column is not None else "row",
+        label_name=label_column, n_dropped=n_bad if args.drop_na else 0,
+        dropped_rows=dropped, id_column=None if choice.id_column is None
+        else str(choice.id_column), dropped_columns=choice.dropped_columns)
+
+
+def _minmax_block(Xb: np.ndarray, scaler: Any) -> np.ndarray:
+    return np.asarray(scaler.transform(Xb), dtype=np.float64)
+
+
+def _standard_block(Xb: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    return (Xb - mean) / scale
+
+
+def scale(X: Any, how: str, client: Any) -> Any:
+    """``--scale`` from statistics of every row, computed by Dask (never one partition).
+
+    minmax: scikit-learn's ``MinMaxScaler`` fitted on the columns' Dask min and max (the same
+    numbers as fitting it on the whole table); standard: Dask's mean and variance (a constant
+    column keeps scale 1, as ``StandardScaler``); none: as is. The result is persisted.
+    """
+    if how == "none":
+        return X
+    if how == "minmax":
+        from sklearn.preprocessing import MinMaxScaler
+
+        lo, hi = client.compute([X.min(axis=0), X.max(axis=0)], sync=True)
+        scaler = MinMaxScaler().partial_fit(np.vstack([lo, hi]))
+        out = X.map_blocks(_minmax_block, scaler, dtype=np.float64)
+    else:
+        mean, var = client.compute([X.mean(axis=0), X.var(axis=0)], sync=True)
+        sd = np.sqrt(var)
+        sd[sd < 10 * np.finfo(np.float64).eps] = 1.0
+        out = X.map_blocks(_standard_block, mean, sd, dtype=np.float64)
+    return client.persist(out)
+
+
+def in_order(client: Any, tasks: Sequence[Any], desc: str) -> Iterator[Any]:
+    """Results of ``tasks`` (delayed / collections), computed on the cluster all at once and
+    yielded in their order as soon as each is ready; the bar advances as the scheduler
+    reports every finished task."""
+    from distributed import as_completed
+
+    futures = client.compute(list(tasks))
+    slots: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(futures):
+        slots[f.key].append(i)
+    ready: dict[int, Any] = {}
+    nxt = 0
+    with _progress.progress_bar(len(futures), desc) as bar:
+        for f in as_completed(futures, loop=client.loop):
+            for i in slots.pop(f.key, []):
+                ready[i] = f
+                bar.update(1)
+            while nxt in ready:
+                yield ready.pop(nxt).result()
+                futures[nxt] = None
+                nxt += 1
+
+
+def _local_part(Xb: np.ndarray, part: Any, label: bool) -> tuple[Any, Any, Any]:
+    return Xb, part[_ID].to_numpy(), part[_LABEL].to_numpy() if label else None
+
+
+def to_local(client: Any, table: DaskTable, X: Any) -> Table:
+    """The table (and the scaled features ``X``) gathered to this process, partition by
+    partition: a :class:`~kernel_patterns.cli._io.Table` whose ``X`` is the scaled array."""
+    import dask
+
+    label = table.label_name is not None
+    tasks = [dask.delayed(_local_part)(xb, p, label)
+             for xb, p in zip(X.to_delayed().ravel(), table.frame.to_delayed(), strict=True)]
+    Xs, ids, labels = [], [], []
+    for Xb, idb, lb in in_order(client, tasks, "gathering the table"):
+        Xs.append(Xb)
+        ids.append(idb)
+        labels.append(lb)
+    return Table(X=np.concatenate(Xs), feature_names=table.feature_names,
+                 ids=np.concatenate(ids), id_name=table.id_name,
+                 labels=np.concatenate(labels) if label else None,
+                 label_name=table.label_name, n_dropped=table.n_dropped,
+                 dropped_rows=table.dropped_rows, id_column=table.id_column,
+                 dropped_columns=table.dropped_columns)
+
+
+def _label_frame(part: Any, labels: np.ndarray, id_name: str, label: bool) -> Any:
+    import pandas as pd
+
+    out = pd.DataFrame({id_name: part[_ID].to_numpy(), "label": labels})
+    truth = part[_LABEL].to_numpy() if label else None
+    return out, truth
+
+
+def write_labels(client: Any, table: DaskTable, labels: Any, path: Path
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+    """``labels.csv`` (the id column, then ``label``) written partition by partition in
+    partition order (one file, as the local path writes); returns all labels and the truth,
+    which come back to this process (the features stay on the workers)."""
+    import dask
+
+    label = table.label_name is not None
+    tasks = [dask.delayed(_label_frame)(p, lb, table.id_name, label)
+             for p, lb in zip(table.frame.to_delayed(), labels.to_delayed().ravel(),
+                              strict=True)]
+    got, truth = [], []
+    with open(path, "w", newline="") as fh:
+        for i, (frame, t) in enumerate(in_order(client, tasks, "writing labels")):
+            frame.to_csv(fh, index=False, header=i == 0)
+            got.append(frame["label"].to_numpy())
+            truth.append(t)
+    return np.concatenate(got), (np.concatenate(truth) if label else None)
+

@@ -1,0 +1,159 @@
+"""cli/_dask_io.py and the scheduler decisions of cli/_dask.py: the local column rules over a
+partitioned Dask frame, scaling from every row, results in partition order with a bar fed by
+the scheduler (an in-process two-worker cluster)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
+from distributed import Client, LocalCluster
+from kernel_patterns.cli import _dask, _dask_io
+from kernel_patterns.cli._io import read_table
+from kernel_patterns.cli._registry import UsageError
+from kernel_patterns.cluster import KernelKMeans, SpectralClustering
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster, Client(cluster) as c:
+        yield c
+
+
+def _args(**kw) -> argparse.Namespace:
+    base = {"columns": None, "id_column": None, "drop_na": False, "blocksize": 600,
+            "param": None}
+    return argparse.Namespace(**(base | kw))
+
+
+@pytest.fixture
+def frame() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    n = 90
+    return pd.DataFrame({
+        "idx": np.arange(n),                      # row numbers over the whole file
+        "block": np.tile(np.arange(30), 3),       # restarts: no row numbers
+        "a": rng.normal(size=n), "b": 5 + 3 * rng.normal(size=n),
+        "tag": rng.choice(["u", "v"], size=n),    # text, not unique: left out
+        "key": [f"k{i}" for i in range(n)],       # text, unique: the id column
+        "truth": np.repeat([0, 1, 2], 30),
+    })
+
+
+def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    assert _dask_io.read_frame(str(path), 600).npartitions >= 3
+    local = read_table(path, label_column="truth")
+    t = _dask_io.read_table(str(path), _args(), client, "truth")
+    assert t.feature_names == local.feature_names == ["block", "a", "b"]
+    assert t.dropped_columns == local.dropped_columns == {"idx": "row numbers",
+                                                          "tag": "not numeric"}
+    assert t.id_column == local.id_column == "key"
+    gathered = _dask_io.to_local(client, t, t.X)
+    np.testing.assert_array_equal(gathered.X, local.X)
+    assert gathered.ids.tolist() == local.ids.tolist()
+    assert gathered.labels.tolist() == local.labels.tolist()
+
+
+def test_bad_rows_and_unknown_columns_fail_as_locally(client, frame, tmp_path) -> None:
+    frame.loc[[40, 71], "b"] = np.nan
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(UsageError, match=r"2 row\(s\) have missing .*\['k40', 'k71'\].*--drop-na"):
+        _dask_io.read_table(str(path), _args(), client, "truth")
+    t = _dask_io.read_table(str(path), _args(drop_na=True, columns="a,b"), client, "truth")
+    assert t.n_rows == 88 and t.n_dropped == 2 and t.dropped_rows == ["k40", "k71"]
+    with pytest.raises(UsageError, match=r"--label-column 'nope' is not a column"):
+        _dask_io.read_table(str(path), _args(), client, "nope")
+    with pytest.raises(UsageError, match=r"matches no file"):
+        _dask_io.read_table(str(tmp_path / "none-*.csv"), _args(), client, None)
+    (tmp_path / "header.csv").write_text("a,b\n")
+    with pytest.raises(UsageError, match=r"'.*header.csv' has a header but no data rows"):
+        _dask_io.read_table(str(tmp_path / "header.csv"), _args(), client, None)
+    (tmp_path / "notes.txt").write_text("a,b\n1,2\n")
+    with pytest.raises(UsageError, match=r"unsupported or mixed types \['.txt'\]"):
+        _dask_io.read_table(str(tmp_path / "notes.txt"), _args(), client, None)
+
+
+def test_parquet_folder_and_row_numbers_across_files(client, frame, tmp_path) -> None:
+    folder = tmp_path / "pq"
+    folder.mkdir()
+    for i in range(3):
+        frame.iloc[i * 30:(i + 1) * 30][["a", "b"]].to_parquet(folder / f"p{i}.parquet")
+    t = _dask_io.read_table(str(folder), _args(), client, None)
+    assert t.id_name == "row" and t.X.numblocks[0] == 3
+    local = _dask_io.to_local(client, t, t.X)
+    assert local.ids.tolist() == list(range(90))
+    np.testing.assert_array_equal(local.X, frame[["a", "b"]].to_numpy())
+
+
+def test_scaling_uses_every_row(client, frame, tmp_path) -> None:
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    t = _dask_io.read_table(str(path), _args(columns="a,b"), client, None)
+    X = frame[["a", "b"]].to_numpy()
+    mm = np.asarray(client.compute(_dask_io.scale(t.X, "minmax", client)).result())
+    np.testing.assert_array_equal(mm, MinMaxScaler().fit_transform(X))  # the same numbers
+    st = np.asarray(client.compute(_dask_io.scale(t.X, "standard", client)).result())
+    np.testing.assert_allclose(st, StandardScaler().fit_transform(X), atol=1e-12)
+    assert _dask_io.scale(t.X, "none", client) is t.X
+
+
+def _slow(i: int, n: int) -> int:
+    time.sleep(0.05 * (n - i))  # the last task finishes first
+    return i
+
+
+def test_results_come_in_partition_order_with_a_bar_per_task(client, monkeypatch) -> None:
+    import dask
+
+    ticks: list[int] = []
+
+    class Bar:
+        def update(self, n: int = 1) -> None:
+            ticks.append(n)
+
+    @contextlib.contextmanager
+    def fake_bar(total: int, desc: str):
+        assert total == 5 and desc == "work"
+        yield Bar()
+
+    monkeypatch.setattr(_dask_io._progress, "progress_bar", fake_bar)
+    tasks = [dask.delayed(_slow)(i, 5, dask_key_name=f"slow-{i}") for i in range(5)]
+    assert list(_dask_io.in_order(client, tasks, "work")) == [0, 1, 2, 3, 4]
+    assert ticks == [1] * 5
+
+
+def test_write_labels_in_partition_order(client, frame, tmp_path) -> None:
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    t = _dask_io.read_table(str(path), _args(), client, "truth")
+    labels = t.X[:, 0].map_blocks(lambda b: (b > 0).astype(np.intp), dtype=np.intp)
+    got, truth = _dask_io.write_labels(client, t, labels, Path(tmp_path / "labels.csv"))
+    out = pd.read_csv(tmp_path / "labels.csv")
+    assert out.columns.tolist() == ["key", "label"]
+    assert out["key"].tolist() == frame["key"].tolist()
+    assert out["label"].tolist() == (frame["block"] > 0).astype(int).tolist() == got.tolist()
+    assert truth.tolist() == frame["truth"].tolist()
+
+
+def test_when_the_fit_stays_on_the_workers() -> None:
+    big = _dask.NYSTROM_ROWS + 1
+    assert _dask.nystrom_reason(KernelKMeans(approximation="nystrom"), _args(), 10) == \
+        "approximation=nystrom"
+    assert "rows > " in _dask.nystrom_reason(KernelKMeans(), _args(), big)
+    assert _dask.nystrom_reason(KernelKMeans(), _args(param=["approximation=exact"]), big) \
+        is None
+    assert _dask.nystrom_reason(KernelKMeans(), _args(), 10) is None
+    assert _dask.nystrom_reason(SpectralClustering(), _args(), big) is None
+    kw = _dask.nystrom_kwargs(KernelKMeans(n_init="auto", random_state=4), 120)
+    assert kw["n_landmarks"] == 120 and kw["n_init"] == 10 and kw["random_state"] == 4
