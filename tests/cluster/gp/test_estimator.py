@@ -15,12 +15,8 @@ from sklearn.metrics import adjusted_rand_score
 from kernel_patterns import GPClustering, datasets, metrics
 from kernel_patterns.cluster import GPClustering as GPClustering2
 from kernel_patterns.cluster.gp import default_kernel
-from kernel_patterns.cluster.gp._graph import (
-    candidate_pairs,
-    components_at,
-    segment_levels,
-    single_linkage,
-)
+from kernel_patterns.cluster.gp._cuts import components_at
+from kernel_patterns.cluster.gp._graph import candidate_pairs, segment_levels, single_linkage
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import RBF, GPCovariance, Linear, Polynomial
 

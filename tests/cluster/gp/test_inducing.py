@@ -13,8 +13,8 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp._assign import assign_to_equilibria, default_batch_size
+from kernel_patterns.cluster.gp._cuts import components_at
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria
-from kernel_patterns.cluster.gp._graph import components_at
 from kernel_patterns.cluster.gp._inducing import (
     InducingVarianceModel,
     choose_inducing_points,

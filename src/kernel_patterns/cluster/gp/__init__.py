@@ -27,14 +27,10 @@ True
 """
 
 from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
+from ._cuts import components_at, data_level_components, level_for_n_clusters
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
-from ._graph import (
-    components_at,
-    data_level_components,
-    level_for_n_clusters,
-    segment_levels,
-)
+from ._graph import segment_levels
 from ._inducing import InducingVarianceModel, choose_inducing_points, fit_inducing_model
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan

@@ -20,8 +20,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..._validation import FloatArray, check_matrix
 from ...kernels import Kernel
+from ._cuts import components_at, level_for_n_clusters
 from ._flow import flow_to_equilibria
-from ._graph import components_at, level_for_n_clusters, segment_levels
+from ._graph import segment_levels
 from ._landscape import FlowOptions, InducingPlan, assign_new
 from ._variance import VarianceFunction
 

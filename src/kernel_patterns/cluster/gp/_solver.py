@@ -13,7 +13,7 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
 4. the basins of all training points and the clusters: at the level given, at the level for
    ``n_clusters``, or, with neither, chosen from the data (``_data_level``: r* over the
    points of basins of at least ``min_cluster_size`` points, with
-   :func:`~._graph.data_level_components` keeping apart groups whose saddle is below every
+   :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
    training point); clusters smaller than ``min_cluster_size`` are noise (-1), and a fit
    with fewer than two clusters warns, naming what to change.
 """
@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
-from ._graph import (
+from ._cuts import (
     components_at,
     count_components,
     data_level_components,
@@ -200,7 +200,7 @@ def _search_length_scale(
 ) -> tuple[Landscape, NDArray[np.intp], float]:
     """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
     step by step (``AUTO_SHRINK``, at most 6 fits) until the hierarchy holds ``n_clusters``
-    groups of at least ``min_cluster_size`` points (:func:`~._graph.count_components`).
+    groups of at least ``min_cluster_size`` points (:func:`~._cuts.count_components`).
 
     When no length scale tried gets there, a warning names what to change and the fit with
     the most such groups (the longest ℓ among ties) is returned.
@@ -253,7 +253,7 @@ def _data_level(
     outlier in its own basin does not define the support (standardised penguins: an
     isolated point at σ² = 1.508 lifted r* above the saddle, 1.491, between the Gentoo
     penguins and the others; without it r* = 1.461). The groups are
-    :func:`~._graph.data_level_components` at that level.
+    :func:`~._cuts.data_level_components` at that level.
     """
     own = basins if plan is None else basins[plan.subsample]
     v = fit.point_variance  # of the points that shape the landscape, computed once in the fit
