@@ -19,14 +19,14 @@ A new kernel subclasses :class:`Kernel` and implements ``pairwise`` and ``pairwi
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator
 
-from .._validation import FloatArray, check_matrix, check_same_features
+from .._validation import FloatArray, check_matrix, check_number, check_same_features
 
 
 class Kernel(BaseEstimator, metaclass=ABCMeta):
@@ -243,3 +243,54 @@ def _common_dtype(X: FloatArray, Y: FloatArray) -> tuple[FloatArray, FloatArray]
     if X.dtype == Y.dtype:
         return X, Y
     return X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)
+
+
+def data_variance(X: Any) -> float:
+    """Variance over all entries of a dense or scipy.sparse X (E[x²] − E[x]² when sparse)."""
+    if sparse.issparse(X):
+        mean = float(X.mean(dtype=np.float64))
+        return float(X.multiply(X).mean(dtype=np.float64)) - mean**2
+    return float(np.var(np.asarray(X, dtype=np.float64)))
+
+
+class ScaledGamma(Kernel):
+    """A kernel whose ``gamma`` may be ``"scale"``: set from the training data by
+    :meth:`with_data_scale` as ``1 / (n_features · spread(X))`` (RBF, sigmoid: the variance
+    over all entries, as scikit-learn's SVC; Laplacian: its square root)."""
+
+    gamma: Any
+
+    @abstractmethod
+    def _spread(self, X: FloatArray) -> float:
+        """The spread of the training data the width is scaled by."""
+
+    def _gamma(self) -> float:
+        if isinstance(self.gamma, str):
+            if self.gamma != "scale":
+                raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
+            raise ValueError(
+                f"{type(self).__name__}(gamma='scale') takes its width from the training data: "
+                "use it in an estimator (fit sets it), or call kernel.with_data_scale(X_train) "
+                "first."
+            )
+        return check_number(self.gamma, "gamma", low=0.0)
+
+    def needs_data_scale(self) -> bool:
+        return isinstance(self.gamma, str)
+
+    def with_data_scale(self, X: FloatArray) -> Self:
+        if not isinstance(self.gamma, str):
+            return self
+        if self.gamma != "scale":
+            raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
+        Xa: Any = X if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
+        spread = self._spread(Xa)
+        d = max(int(Xa.shape[1]) if Xa.ndim == 2 else 1, 1)
+        params = self.get_params()
+        params["gamma"] = 1.0 / (d * spread) if spread > 0 and np.isfinite(spread) else 1.0
+        return type(self)(**params)
+
+    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
+        if isinstance(self.gamma, str) and Y is None:
+            return self.with_data_scale(check_kernel_input(self, X, "X"))(X)
+        return super().__call__(X, Y)

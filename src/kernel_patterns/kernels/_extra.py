@@ -9,69 +9,16 @@ differentiable here (GP clustering needs :class:`RBF` or :class:`GPCovariance`).
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike
-from scipy import sparse
 from sklearn.metrics.pairwise import chi2_kernel, laplacian_kernel, sigmoid_kernel
 
 from .._validation import FloatArray, check_number
-from ._base import Kernel, check_kernel_input, row_sq_norms
+from ._base import Kernel, ScaledGamma, data_variance, row_sq_norms
 
 
-def _variance(X: Any) -> float:
-    """Variance over all entries of a dense or scipy.sparse X (E[x²] − E[x]² when sparse)."""
-    if sparse.issparse(X):
-        mean = float(X.mean(dtype=np.float64))
-        return float(X.multiply(X).mean(dtype=np.float64)) - mean**2
-    return float(np.var(np.asarray(X, dtype=np.float64)))
-
-
-class _ScaledGamma(Kernel):
-    """A kernel whose ``gamma`` may be ``"scale"``: set from the training data by
-    :meth:`with_data_scale` as ``1 / (n_features · spread(X))``."""
-
-    gamma: Any
-
-    @abstractmethod
-    def _spread(self, X: FloatArray) -> float:
-        """The spread of the training data the width is scaled by."""
-
-    def _gamma(self) -> float:
-        if isinstance(self.gamma, str):
-            if self.gamma != "scale":
-                raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
-            raise ValueError(
-                f"{type(self).__name__}(gamma='scale') takes its width from the training data: "
-                "use it in an estimator (fit sets it), or call kernel.with_data_scale(X_train) "
-                "first."
-            )
-        return check_number(self.gamma, "gamma", low=0.0)
-
-    def needs_data_scale(self) -> bool:
-        return isinstance(self.gamma, str)
-
-    def with_data_scale(self, X: FloatArray) -> Kernel:
-        if not isinstance(self.gamma, str):
-            return self
-        if self.gamma != "scale":
-            raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
-        Xa: Any = X if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
-        spread = self._spread(Xa)
-        d = max(int(Xa.shape[1]) if Xa.ndim == 2 else 1, 1)
-        params = self.get_params()
-        params["gamma"] = 1.0 / (d * spread) if spread > 0 and np.isfinite(spread) else 1.0
-        return type(self)(**params)
-
-    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
-        if isinstance(self.gamma, str) and Y is None:
-            return self.with_data_scale(check_kernel_input(self, X, "X"))(X)
-        return super().__call__(X, Y)
-
-
-class Laplacian(_ScaledGamma):
+class Laplacian(ScaledGamma):
     """Laplacian kernel ``k(x, y) = exp(−γ ‖x − y‖₁)``.
 
     Parameters
@@ -94,7 +41,7 @@ class Laplacian(_ScaledGamma):
         self.gamma = gamma
 
     def _spread(self, X: FloatArray) -> float:
-        return float(np.sqrt(max(_variance(X), 0.0)))
+        return float(np.sqrt(max(data_variance(X), 0.0)))
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         return np.asarray(laplacian_kernel(X, Y, gamma=self._gamma()), dtype=X.dtype)
@@ -142,7 +89,7 @@ class Chi2(Kernel):
         return np.ones(X.shape[0], dtype=X.dtype)
 
 
-class Sigmoid(_ScaledGamma):
+class Sigmoid(ScaledGamma):
     """Sigmoid kernel ``k(x, y) = tanh(γ x·y + c0)`` (not positive semi-definite in general:
     kernel k-means and MDS then work with an indefinite matrix, as scikit-learn's ``SVC``
     does).
@@ -168,7 +115,7 @@ class Sigmoid(_ScaledGamma):
         self.coef0 = coef0
 
     def _spread(self, X: FloatArray) -> float:
-        return _variance(X)
+        return data_variance(X)
 
     def pairwise(self, X: FloatArray, Y: FloatArray, same: bool = False) -> FloatArray:
         coef0 = check_number(self.coef0, "coef0")

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 
 from .._validation import FloatArray, check_number
-from ._base import Kernel, check_kernel_input, dense_dot, row_sq_norms
+from ._base import Kernel, ScaledGamma, data_variance, dense_dot, row_sq_norms
 
 
 @dataclass
@@ -163,7 +163,7 @@ class StationaryKernel(Kernel):
         return out
 
 
-class RBF(StationaryKernel):
+class RBF(ScaledGamma, StationaryKernel):
     """Gaussian (RBF) kernel ``k(x, y) = exp(−γ ‖x − y‖²)``.
 
     Parameters
@@ -195,40 +195,8 @@ class RBF(StationaryKernel):
     def __init__(self, gamma: float | str = "scale") -> None:
         self.gamma = gamma
 
-    def _gamma(self) -> float:
-        if isinstance(self.gamma, str):
-            if self.gamma != "scale":
-                raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
-            raise ValueError(
-                "RBF(gamma='scale') takes its width from the training data: use it in an "
-                "estimator (fit sets it), or call kernel.with_data_scale(X_train) first."
-            )
-        return check_number(self.gamma, "gamma", low=0.0)
-
-    def needs_data_scale(self) -> bool:
-        return isinstance(self.gamma, str)
-
-    def with_data_scale(self, X: FloatArray) -> RBF:
-        if not isinstance(self.gamma, str):
-            return self
-        self._gamma_unresolved_ok()
-        if sparse.issparse(X):  # as scikit-learn's SVC: E[x²] − E[x]² over all entries
-            Xs: Any = X
-            mean = float(Xs.mean(dtype=np.float64))
-            var = float(Xs.multiply(Xs).mean(dtype=np.float64)) - mean**2
-        else:
-            var = float(np.var(np.asarray(X, dtype=np.float64)))
-        d = max(int(np.shape(X)[1]) if np.ndim(X) == 2 else 1, 1)
-        return RBF(gamma=1.0 / (d * var) if var > 0 and np.isfinite(var) else 1.0)
-
-    def _gamma_unresolved_ok(self) -> None:
-        if self.gamma != "scale":
-            raise ValueError(f"gamma must be a number > 0 or 'scale'; got {self.gamma!r}.")
-
-    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
-        if isinstance(self.gamma, str) and Y is None:
-            return self.with_data_scale(check_kernel_input(self, X, "X"))(X)
-        return super().__call__(X, Y)
+    def _spread(self, X: FloatArray) -> float:
+        return data_variance(X)
 
     def _profile(self, sq: FloatArray) -> FloatArray:
         sq *= -self._gamma()
