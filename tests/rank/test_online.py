@@ -85,7 +85,7 @@ def test_solver_keeps_order_under_random_streams():
 def test_zero_training_mistakes_on_separable_data():
     X, y = ranked_data(n=120, n_ranks=4, gap=0.4, seed=4)
     for kernel in (Linear(), RBF(0.5)):
-        model = OnlineRanking(kernel=kernel, max_iter=500, average=False).fit(X, y)
+        model = OnlineRanking(kernel=kernel, max_iter=500, average=False, random_state=0).fit(X, y)
         assert model.converged_
         np.testing.assert_array_equal(model.predict(X), y)
         assert model.n_updates_ >= 1
@@ -111,7 +111,7 @@ def test_partial_fit_batches_equal_single_examples_and_one_pass():
 
 def test_bound_theorem_8_15():
     X, y = ranked_data(n=200, n_ranks=3, gap=0.5, seed=7)
-    model = OnlineRanking(kernel=Linear(), max_iter=200).fit(X, y)
+    model = OnlineRanking(kernel=Linear(), max_iter=200, random_state=0).fit(X, y)
     assert model.converged_
     k, ell, delta = model.n_updates_, 200, 0.05
     assert 1 <= k <= ell / 2
@@ -124,7 +124,7 @@ def test_bound_theorem_8_15():
 
 def test_bound_warns_when_not_converged():
     X, y = ranked_data(n=100, noise=1.0, seed=8)
-    model = OnlineRanking(kernel=Linear(), max_iter=2).fit(X, y)
+    model = OnlineRanking(kernel=Linear(), max_iter=2, random_state=0).fit(X, y)
     assert not model.converged_
     with pytest.warns(UserWarning, match="Theorem 8.15"):
         model.bound(0.05)
@@ -201,7 +201,7 @@ def test_string_labels_with_classes_order():
     X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=13)
     order = ["low", "mid", "high"]  # not alphabetical
     labels = np.array(order)[y]
-    model = OnlineRanking(kernel=Linear(), classes=order).fit(X, labels)
+    model = OnlineRanking(kernel=Linear(), classes=order, random_state=0).fit(X, labels)
     np.testing.assert_array_equal(model.classes_, order)
     assert set(model.predict(X)) <= set(order)
     assert model.score(X, labels) == 0.0  # separable: no training mistakes
@@ -222,7 +222,8 @@ def test_ordered_categorical_score_and_partial_fit():
     X, y = ranked_data(n=120, n_ranks=3, gap=0.5, seed=14)
     cats = ["low", "mid", "high"]  # category order differs from sorted order
     target = pd.Series(pd.Categorical(np.array(cats)[y], categories=cats, ordered=True))
-    model = OnlineRanking(kernel=Linear()).fit(X, target)
+    # the averaged ranker's training error depends on the order of the passes: fix it
+    model = OnlineRanking(kernel=Linear(), random_state=0).fit(X, target)
     np.testing.assert_array_equal(model.classes_, cats)
     assert model.score(X, target) == 0.0
     stream = OnlineRanking(kernel=Linear())
