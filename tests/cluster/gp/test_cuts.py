@@ -53,7 +53,7 @@ def test_high_dimensional_touching_clusters_are_found() -> None:
     assert gp.n_clusters_ == 3
     assert adjusted_rand_score(y, gp.labels_) > 0.95
     with pytest.warns(UserWarning, match="one cluster"):
-        paper = GPClustering(level=gp.level_).fit(X)
+        paper = GPClustering(gp.kernel_, level=gp.max_variance_).fit(X)  # the cut at r*
     assert paper.n_clusters_ == 1
 
 

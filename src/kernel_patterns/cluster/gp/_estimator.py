@@ -70,6 +70,14 @@ class GPClustering(ClusterMixin, BaseEstimator):
         joins every cluster; on standardised wine and digits it gave one cluster, ARI 0,
         where the separate basins give 0.86 and 0.59). In two dimensions this is the cut at
         r*, over the points of basins with at least ``min_cluster_size`` points.
+        With ``kernel=None`` too, the landscape is read either so (the *support*) or by its
+        *modes* (every basin of at least ``min_cluster_size`` points a cluster), whichever
+        the data support: the modes when they stay the same clusters as the length scale
+        grows by √2 (blobs: the paper's Gaussians, touching blobs), else the support at
+        ℓ₀ (ridges: rings, moons, spirals, whose basins are arcs that keep joining), and
+        the modes that persist best when that support is one piece. Measured on 19 sets in
+        ``benchmarks/results/gp_default_rule.md``; ``level_`` and ``kernel_`` give the
+        reading chosen. Up to four landscape fits.
     n_clusters : int, default=None
         Cut the saddle hierarchy into this many clusters, as scikit-learn's clusterers
         return the count they are given. Only groups of at least ``min_cluster_size``

@@ -11,7 +11,9 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
 3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
    flow of every point to its SEP, segment checks, single-linkage hierarchy);
 4. the basins of all training points and the clusters: at the level given, at the level for
-   ``n_clusters``, or, with neither, chosen from the data (``_data_level``: r* over the
+   ``n_clusters``, with ``kernel=None`` and neither the support or the modes of the
+   landscape, whichever the data support (``_auto_partition``), or, with a kernel and
+   neither, the support chosen from the data (``_data_level``: r* over the
    points of basins of at least ``min_cluster_size`` points, with
    :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
    training point); clusters smaller than ``min_cluster_size`` are noise (-1), and a fit
@@ -26,6 +28,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.metrics import adjusted_rand_score
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
@@ -48,6 +51,14 @@ DEFAULT_N_COMPONENTS = 300
 DEFAULT_SUBSAMPLE = 2000
 #: approximation="auto": exact up to this many points, inducing points beyond.
 AUTO_EXACT_MAX = 1000
+#: kernel=None, no level, no n_clusters: length scales (factors of the data-driven ℓ₀) at
+#: which the basins are compared, and the agreement (ARI) that makes them stable
+#: (:func:`_auto_partition`).
+MODE_FACTORS = tuple(2.0 ** (k / 2) for k in range(4))
+MODE_STABLE_ARI = 0.9
+#: ... and, when the support at r* is one piece, the agreement that lets the best-persisting
+#: modes be the clusters instead of one.
+MODE_PERSIST_ARI = 0.5
 
 #: constraints of the options :func:`gp_landscape` and :class:`GPClustering` share.
 GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
@@ -173,13 +184,16 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
+    elif kernel is None and level is None:
+        fit, basins, cut, groups = _auto_partition(Xv, Xl, opts, plan, min_cluster_size)
+        groups = _noise_groups(groups, basins, min_cluster_size)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
         if level is None:
             cut, groups = _data_level(fit, basins, plan, min_cluster_size)
         else:
-            cut = fit.r_star if level is None else float(level)
+            cut = float(level)
             groups = components_at(fit.Z, fit.S.shape[0], cut)
         groups = _noise_groups(groups, basins, min_cluster_size)
     sep_labels, labels = relabel(groups, basins)
@@ -242,6 +256,80 @@ def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int
         "n_clusters.",
         UserWarning, stacklevel=4,
     )
+
+
+def _auto_partition(
+    X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
+    min_cluster_size: int,
+) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
+    """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape and SEP groups.
+
+    Two readings of a landscape give clusters, and no one of them is right on all data:
+
+    * **support** (the paper, eq. 4.3): the components of the level set at r*, kept apart
+      where their saddle lies below every training point (``_data_level``). Right on
+      shapes whose points lie along low-variance ridges (rings, moons, spirals): a ridge
+      has many SEPs along it, joined below r*. Wrong on blobs: the support at r* of
+      touching or high-dimensional blobs is one piece (the paper's own 10-D Gaussians with
+      the default ℓ: 1 cluster, ARI 0.00; four 8-D blobs: 450 + 150 points, ARI 0.33).
+    * **modes**: every basin of at least ``min_cluster_size`` points is a cluster, tiny
+      basins joining the neighbour they open into (:func:`~._cuts.count_components` with
+      no count). Right on blobs (those two sets: ARI 1.00), wrong on ridges (rings: 28
+      arcs).
+
+    The rule tells them apart by what the modes do as the length scale grows by √2
+    (``MODE_FACTORS``): the basins of blobs stay the same clusters (same count, ARI ≥
+    ``MODE_STABLE_ARI`` between the two partitions), while the arcs of a ridge keep
+    joining one another (rings 28 → 23 → 18 → 11, spirals 50 → 40 → 29 → 21). The first
+    length scale whose modes (at least two clusters) are stable at the next one gives the
+    modes; when none is, the support at ℓ₀ (the paper's cut), unless that support is one
+    piece and some modes persist (ARI ≥ ``MODE_PERSIST_ARI`` with the next length
+    scale's): then the best-persisting modes. Measured on 19 sets
+    (``benchmarks/results/gp_default_rule.md``): the support is kept on every ridge set,
+    the modes are taken on every blob set.
+    """
+    fits: list[tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int]] = []
+    agreement: list[tuple[float, int]] = []  # (ARI with the next fit's modes, fit index)
+    for factor in MODE_FACTORS:
+        fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
+        basins = landscape_basins(fit, X, opts)
+        own = basins if plan is None else basins[plan.subsample]
+        modes, n_big, cut = count_components(fit.Z, fit.edges, own, fit.S.shape[0],
+                                             min_cluster_size)
+        fits.append((fit, basins, modes, cut, n_big))
+        if len(fits) >= 2:
+            _, p_basins, p_modes, _, p_big = fits[-2]
+            agree = adjusted_rand_score(p_modes[p_basins], modes[basins])
+            if p_big >= 2:
+                agreement.append((agree, len(fits) - 2))
+            if p_big >= 2 and p_big == n_big and agree >= MODE_STABLE_ARI:
+                return _modes(fits[-2])
+        if n_big < 2:  # a longer length scale only merges more
+            break
+    fit, basins = fits[0][0], fits[0][1]
+    cut, groups = _data_level(fit, basins, plan, min_cluster_size)
+    counts = np.bincount(groups[basins])
+    best = max(agreement, default=(0.0, 0))
+    if np.sum(counts >= min_cluster_size) < 2 and best[0] >= MODE_PERSIST_ARI:
+        # the support is one piece and no modes are stable: the modes that persist best
+        # (standardised olive oils, 8-D: the support gives 571 + 1 points, ARI 0.00; the
+        # modes at 1.41 ℓ₀ agree at 0.86 with the next ones: 6 clusters, ARI 0.80). One
+        # Gaussian blob (200 points, 2 to 10-D, 4 seeds) never persists above 0.44: it
+        # stays one cluster, with the warning.
+        return _modes(fits[best[1]])
+    return fit, basins, cut, groups
+
+
+def _modes(
+    found: tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int],
+) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
+    """The modes partition of one fit, its groups left small (-1) each a group of its own
+    (noise by size, in ``_noise_groups``)."""
+    fit, basins, modes, cut, _ = found
+    small = modes < 0
+    modes = modes.copy()
+    modes[small] = modes.max() + 1 + np.arange(int(small.sum()))
+    return fit, basins, cut, modes
 
 
 def _data_level(

@@ -1,0 +1,53 @@
+"""kernel=None, no level, no n_clusters: support (the paper's cut) or modes, from the data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_blobs, make_circles
+from sklearn.metrics import adjusted_rand_score
+
+from kernel_patterns import GPClustering, datasets
+from kernel_patterns.cluster.gp import default_kernel
+
+
+def test_blobs_get_the_modes_where_the_support_is_one_piece() -> None:
+    X, y = make_blobs(600, centers=3, cluster_std=1.5, random_state=3)  # touching, 2-D
+    with pytest.warns(UserWarning, match="one cluster"):
+        support = GPClustering(default_kernel(X)).fit(X)  # the paper's cut at r*
+    gp = GPClustering().fit(X)
+    assert gp.n_clusters_ == 3
+    assert adjusted_rand_score(y, gp.labels_) > 0.9
+    # the modes are read at a longer length scale, where they stay the same clusters
+    assert gp.landscape_.length_scale > support.landscape_.length_scale
+
+
+@pytest.mark.parametrize("n_features", [5, 10, 20])
+def test_the_papers_gaussians_with_defaults(n_features: int) -> None:
+    X, y = datasets.make_gaussians(n_features, random_state=0)
+    gp = GPClustering().fit(X)
+    assert gp.n_clusters_ == 5
+    assert adjusted_rand_score(y, gp.labels_) > 0.95
+
+
+@pytest.mark.parametrize("name", ["rings", "circles"])
+def test_ridges_keep_the_support(name: str) -> None:
+    if name == "rings":
+        X, y = datasets.make_rings(random_state=0)
+    else:
+        X, y = make_circles(500, factor=0.5, noise=0.05, random_state=0)
+    X = datasets.scale_unit_interval(X)
+    gp = GPClustering().fit(X)
+    # the modes are arcs (28 of them on the rings) that keep joining as ℓ grows: never stable
+    assert gp.n_clusters_ == 2
+    assert adjusted_rand_score(y, gp.labels_) == 1.0
+    paper = GPClustering(default_kernel(X)).fit(X)
+    np.testing.assert_array_equal(gp.labels_, paper.labels_)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_blob_is_one_cluster(seed: int) -> None:
+    X = np.random.default_rng(seed).normal(size=(200, 2))
+    with pytest.warns(UserWarning, match="one cluster.*length scale"):
+        gp = GPClustering().fit(X)
+    assert gp.n_clusters_ == 1
