@@ -51,3 +51,12 @@ def test_one_blob_is_one_cluster(seed: int) -> None:
     with pytest.warns(UserWarning, match="one cluster.*length scale"):
         gp = GPClustering().fit(X)
     assert gp.n_clusters_ == 1
+
+
+@pytest.mark.parametrize("unit", [1e-3, 1e3])
+def test_the_rule_is_scale_invariant(unit: float) -> None:
+    X, _ = make_blobs(300, n_features=4, centers=3, cluster_std=1.5, random_state=5)
+    a = GPClustering().fit(X)
+    b = GPClustering().fit(unit * X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert b.landscape_.length_scale == pytest.approx(unit * a.landscape_.length_scale)
