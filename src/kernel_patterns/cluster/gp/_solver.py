@@ -198,7 +198,8 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
         groups = _noise_groups(groups, basins, min_cluster_size)
     sep_labels, labels = relabel(groups, basins)
     if n_clusters is None:
-        _warn_degenerate(labels, fit.ell, min_cluster_size)
+        _warn_degenerate(labels, fit.ell, min_cluster_size,
+                         None if plan is None else plan.U.shape[0])
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
@@ -284,29 +285,31 @@ def _auto_partition(
     length scale whose modes (at least two clusters) are stable at the next one gives the
     modes; when none is, the support at ℓ₀ (the paper's cut), unless that support is one
     piece and some modes persist (ARI ≥ ``MODE_PERSIST_ARI`` with the next length
-    scale's): then the best-persisting modes. Measured on 19 sets
+    scale's, in at most √(n/2) clusters): then the best-persisting modes. Measured on 19 sets
     (``benchmarks/results/gp_default_rule.md``): the support is kept on every ridge set,
     the modes are taken on every blob set.
     """
+    # the readings are compared on the points whose flows shape the landscape (all of them,
+    # or the inducing subsample); every other point is assigned once, in the fit kept
     fits: list[tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int]] = []
     agreement: list[tuple[float, int]] = []  # (ARI with the next fit's modes, fit index)
     for factor in MODE_FACTORS:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        basins = landscape_basins(fit, X, opts)
-        own = basins if plan is None else basins[plan.subsample]
+        own = fit.flow.assignment
         modes, n_big, cut = count_components(fit.Z, fit.edges, own, fit.S.shape[0],
                                              min_cluster_size)
-        fits.append((fit, basins, modes, cut, n_big))
+        fits.append((fit, own, modes, cut, n_big))
         if len(fits) >= 2:
-            _, p_basins, p_modes, _, p_big = fits[-2]
-            agree = adjusted_rand_score(p_modes[p_basins], modes[basins])
-            if p_big >= 2:
+            _, p_own, p_modes, _, p_big = fits[-2]
+            agree = adjusted_rand_score(p_modes[p_own], modes[own])
+            if 2 <= p_big <= np.sqrt(p_own.size / 2):
                 agreement.append((agree, len(fits) - 2))
             if p_big >= 2 and p_big == n_big and agree >= MODE_STABLE_ARI:
-                return _modes(fits[-2])
+                return _modes(fits[-2], X, opts)
         if n_big < 2:  # a longer length scale only merges more
             break
-    fit, basins = fits[0][0], fits[0][1]
+    fit = fits[0][0]
+    basins = landscape_basins(fit, X, opts)
     cut, groups = _data_level(fit, basins, plan, min_cluster_size)
     counts = np.bincount(groups[basins])
     best = max(agreement, default=(0.0, 0))
@@ -315,21 +318,26 @@ def _auto_partition(
         # (standardised olive oils, 8-D: the support gives 571 + 1 points, ARI 0.00; the
         # modes at 1.41 ℓ₀ agree at 0.86 with the next ones: 6 clusters, ARI 0.80). One
         # Gaussian blob (200 points, 2 to 10-D, 4 seeds) never persists above 0.44: it
-        # stays one cluster, with the warning.
-        return _modes(fits[best[1]])
+        # stays one cluster, with the warning. Readings into more than √(n/2) clusters (the
+        # textbook rule of thumb for a count) are not candidates: they are the arcs of a
+        # ridge (scikit-learn's moons, 3,000 and 20,000 points, inducing: the support is
+        # one piece, and 32 or 78 arcs persist at 0.7); one cluster and the warning are
+        # the honest answer there.
+        return _modes(fits[best[1]], X, opts)
     return fit, basins, cut, groups
 
 
 def _modes(
     found: tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int],
+    X: FloatArray, opts: FlowOptions,
 ) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
-    """The modes partition of one fit, its groups left small (-1) each a group of its own
-    (noise by size, in ``_noise_groups``)."""
-    fit, basins, modes, cut, _ = found
+    """The modes partition of one fit with the basins of all training points, its groups
+    left small (-1) each a group of its own (noise by size, in ``_noise_groups``)."""
+    fit, _, modes, cut, _ = found
     small = modes < 0
     modes = modes.copy()
     modes[small] = modes.max() + 1 + np.arange(int(small.sum()))
-    return fit, basins, cut, modes
+    return fit, landscape_basins(fit, X, opts), cut, modes
 
 
 def _data_level(
@@ -360,17 +368,24 @@ def _noise_groups(
     return np.where(counts[groups] >= min_cluster_size, groups, -1).astype(np.intp)
 
 
-def _warn_degenerate(labels: NDArray[np.intp], length_scale: float, min_cluster_size: int) -> None:
+def _warn_degenerate(
+    labels: NDArray[np.intp], length_scale: float, min_cluster_size: int,
+    n_inducing: int | None = None,
+) -> None:
     """A warning naming what to change when the fit found fewer than two clusters."""
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
     what = "every point is noise" if n_found == 0 else "one cluster"
+    # inducing points too coarse for the length scale blur the landscape: 3,000 of
+    # scikit-learn's moons give one cluster with 300 inducing points, two with 600
+    more = ("" if n_inducing is None else
+            f"more inducing points (n_landmarks, now {n_inducing}) or approximation='exact', ")
     warnings.warn(
         f"GPClustering found {what} (length scale {length_scale:.3g}): the variance "
-        "landscape has no split the data can see. Give a kernel with a shorter length "
-        "scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size "
-        f"(now {min_cluster_size}), a level, or n_clusters.",
+        f"landscape has no split the data can see. Give {more}a kernel with a shorter "
+        "length scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller "
+        f"min_cluster_size (now {min_cluster_size}), a level, or n_clusters.",
         UserWarning, stacklevel=3,
     )
 
