@@ -283,7 +283,9 @@ def _auto_partition(
     ``MODE_STABLE_ARI`` between the two partitions), while the arcs of a ridge keep
     joining one another (rings 28 → 23 → 18 → 11, spirals 50 → 40 → 29 → 21). The first
     length scale whose modes (at least two clusters) are stable at the next one gives the
-    modes; when none is, the support at ℓ₀ (the paper's cut), unless that support is one
+    modes (never more than √(n/2) clusters: a ridge's arcs at a step finer than √2 are
+    stable too, 7 arcs on the paper's two moons at 2^(1/4)); when none is, the support at
+    ℓ₀ (the paper's cut), unless that support is one
     piece and some modes persist (ARI ≥ ``MODE_PERSIST_ARI`` with the next length
     scale's, in at most √(n/2) clusters): then the best-persisting modes. Measured on 19 sets
     (``benchmarks/results/gp_default_rule.md``): the support is kept on every ridge set,
@@ -304,7 +306,8 @@ def _auto_partition(
             agree = adjusted_rand_score(p_modes[p_own], modes[own])
             if 2 <= p_big <= np.sqrt(p_own.size / 2):
                 agreement.append((agree, len(fits) - 2))
-            if p_big >= 2 and p_big == n_big and agree >= MODE_STABLE_ARI:
+            if (2 <= p_big <= np.sqrt(p_own.size / 2) and p_big == n_big
+                    and agree >= MODE_STABLE_ARI):
                 return _modes(fits[-2], X, opts)
         if n_big < 2:  # a longer length scale only merges more
             break
