@@ -80,3 +80,19 @@ def test_quick_geodesic_run_has_paper_settings_and_defaults_columns(tmp_path: Pa
     for row in rows:
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert 0.0 <= float(cells[4]) <= 100.0 and 0.0 <= float(cells[5]) <= 100.0
+
+
+def test_hard_objective_is_the_within_cluster_scatter() -> None:
+    X = np.array([[0.0], [2.0], [10.0], [14.0]])
+    K = X @ X.T  # linear kernel: the k-means objective in input space
+    labels = np.array([0, 0, 1, 1])
+    assert geodesic.hard_objective(K, labels) == pytest.approx(2.0 + 8.0)
+    assert geodesic.hard_objective(K, np.zeros(4, dtype=int)) > geodesic.hard_objective(K, labels)
+
+
+def test_crabs_points_are_two_scaled_components() -> None:
+    for log in (False, True):
+        X = gp.crabs_points(log)
+        assert X.shape == (200, 2)
+        np.testing.assert_allclose(X.min(axis=0), 0.0)
+        np.testing.assert_allclose(X.max(axis=0), 1.0)
