@@ -116,3 +116,37 @@ def test_lazy_hierarchy_of_no_pairs_and_of_two_seps() -> None:
     I, J = np.array([0]), np.array([1])
     np.testing.assert_allclose(hierarchy_levels(model, S, I, J),
                                segment_levels(model, S, I, J), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["rings", "three moons", "logo"])
+def test_coalesced_trajectories_end_where_each_alone_ends(name) -> None:
+    """Trajectories that meet move on as one: against every point flowed alone
+    (``coalesce=0``), the basins are the same partition up to a few points at basin
+    boundaries, and every SEP the coalesced flow finds is one the lone flows find."""
+    from sklearn.metrics import adjusted_rand_score
+
+    X = _shapes()[name]
+    model = fit_variance_model(PAPER, X)
+    start = model.at_training_points()
+    kw = {"length_scale": 0.05, "variance_scale": float(start[0].max()), "start": start}
+    alone = flow_to_equilibria(model, X, coalesce=0.0, **kw)
+    joint = flow_to_equilibria(model, X, **kw)
+    assert adjusted_rand_score(alone.assignment, joint.assignment) > 0.97
+    gap = np.linalg.norm(joint.equilibria[:, None] - alone.equilibria[None], axis=2).min(1)
+    assert gap.max() <= 0.1 * 0.05  # within merge_radius length scales
+    # a follower's endpoint is its leader's: on its SEP like every other point
+    np.testing.assert_allclose(joint.endpoints, joint.equilibria[joint.assignment],
+                               rtol=0, atol=2 * 0.1 * 0.05)
+
+
+def test_the_point_higher_up_follows() -> None:
+    from kernel_patterns.cluster.gp._flow import _coalesce
+
+    x = np.array([[0.0, 0.0], [0.01, 0.0], [1.0, 1.0]])
+    f = np.array([0.5, 0.4, 0.3])
+    follows = np.full(3, -1)
+    active = np.ones(3, dtype=bool)
+    moving = _coalesce(x, f, np.arange(3), 0.05, follows, active)
+    assert moving.tolist() == [1, 2]
+    assert follows.tolist() == [1, -1, -1]
+    assert active.tolist() == [False, True, True]
