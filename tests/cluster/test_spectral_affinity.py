@@ -117,6 +117,23 @@ def test_discretize_is_yu_and_shis_as_scikit_learn_computes_it(blobs):
         2, assign="discretize", random_state=0).fit_predict(rings[0])) == 1.0
 
 
+def test_amg_depends_on_random_state_only_and_leaves_the_global_generator_alone():
+    # pyamg estimates a spectral radius from NumPy's global generator while it builds the
+    # preconditioner: the fit must not follow that generator, nor advance it
+    X, _ = load_digits(return_X_y=True)
+    X = StandardScaler().fit_transform(X[:900])
+    fits = []
+    for seed in (1, 2):
+        np.random.seed(seed)  # noqa: NPY002 (the legacy global generator is the subject)
+        before = np.random.get_state()  # noqa: NPY002
+        fits.append(SpectralClustering(10, eigen_solver="amg", random_state=0).fit(X))
+        after = np.random.get_state()  # noqa: NPY002
+        assert after[2] == before[2]
+        np.testing.assert_array_equal(after[1], before[1])
+    np.testing.assert_array_equal(fits[1].eigenvalues_, fits[0].eigenvalues_)
+    np.testing.assert_array_equal(fits[1].labels_, fits[0].labels_)
+
+
 def test_amg_agrees_with_arpack_on_the_knn_graph():
     X, _ = load_digits(return_X_y=True)
     X = StandardScaler().fit_transform(X[:900])

@@ -139,7 +139,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
         How the Nyström landmarks are chosen.
     random_state : int, RandomState instance or None, default=None
-        Seeds the landmarks, ARPACK's start vector and k-means.
+        Seeds the landmarks, ARPACK's start vector, k-means and, with
+        ``eigen_solver="amg"``, LOBPCG's start and pyamg's set-up (which draws from NumPy's
+        global generator: it is seeded from here for that step and then restored).
 
     Attributes
     ----------

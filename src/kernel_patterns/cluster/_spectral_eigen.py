@@ -9,6 +9,8 @@ face.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -140,6 +142,21 @@ def _spectral_eigen(
     return w, V, w, n_trivial, scale
 
 
+@contextmanager
+def _global_generator_seeded(seed: int) -> Iterator[None]:
+    """Run a block with NumPy's global generator seeded from ``seed``, then restore its state.
+
+    pyamg draws the start vector of its spectral-radius estimate (Jacobi smoothing of the
+    prolongator) from ``np.random``: without this the fit followed the global generator
+    instead of ``random_state`` (eigenvalues differing in the last bits) and advanced it."""
+    state = np.random.get_state()  # noqa: NPY002 (the legacy global generator pyamg uses)
+    np.random.seed(seed)  # noqa: NPY002
+    try:
+        yield
+    finally:
+        np.random.set_state(state)  # noqa: NPY002
+
+
 def _amg_normalized(
     op: SparseKernelOperator, degrees: FloatArray, k: int, random_state: Any
 ) -> tuple[FloatArray, FloatArray]:
@@ -157,9 +174,10 @@ def _amg_normalized(
     A = sparse.csr_array(op.A, dtype=np.float64)
     L = (sparse.identity(n, format="csr") * (1.0 + 1e-5)
          - sparse.diags_array(s) @ A @ sparse.diags_array(s)).tocsr()
-    M = smoothed_aggregation_solver(sparse.csr_matrix(L)).aspreconditioner()
     rng = check_random_state(random_state)
     X0 = rng.standard_normal((n, k))
+    with _global_generator_seeded(int(rng.randint(2**31 - 1))):
+        M = smoothed_aggregation_solver(sparse.csr_matrix(L)).aspreconditioner()
     X0[:, 0] = np.sqrt(degrees)  # the known bottom eigenvector
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # lobpcg's own convergence notes
