@@ -144,9 +144,16 @@ def test_the_point_higher_up_follows() -> None:
 
     x = np.array([[0.0, 0.0], [0.01, 0.0], [1.0, 1.0]])
     f = np.array([0.5, 0.4, 0.3])
+    g = np.array([[1.0, 0.0], [1.0, 0.01], [0.0, 1.0]])
     follows = np.full(3, -1)
     active = np.ones(3, dtype=bool)
-    moving = _coalesce(x, f, np.arange(3), 0.05, follows, active)
+    moving = _coalesce(x, f, g, np.arange(3), 0.05, follows, active)
     assert moving.tolist() == [1, 2]
     assert follows.tolist() == [1, -1, -1]
     assert active.tolist() == [False, True, True]
+    # the same two points moving apart (a basin boundary between them): both go on
+    g_apart = np.array([[1.0, 0.0], [-1.0, 0.2], [0.0, 1.0]])
+    follows[:] = -1
+    active[:] = True
+    moving = _coalesce(x, f, g_apart, np.arange(3), 0.05, follows, active)
+    assert moving.tolist() == [0, 1, 2] and (follows == -1).all()
