@@ -69,7 +69,7 @@ def _estimators(k: int, with_gp: bool) -> dict[str, Any]:
         "SpectralClustering(k)": SpectralClustering(k, random_state=0),
     }
     if with_gp:
-        ours = {"GPClustering()": GPClustering(), **ours}
+        ours = {"GPClustering()": GPClustering(random_state=0), **ours}
     peers = {
         "sklearn KMeans(k)": KMeans(k, random_state=0),
         "sklearn SpectralClustering(k)": SkSpectral(k, random_state=0),
