@@ -95,7 +95,12 @@ class NuRanking(RankerMixin, BaseEstimator):
     about 1–3 s per fit here; the 5-fold MAE is then 0.92–1.00× the best of mord, scikit-learn
     and skordinal's kernel ordinal SVMs on Boston, nlschools and TeachingRatings
     (``benchmarks/results/rank.md``). Beyond 500 points the final fit uses the decomposition
-    solver (``solver``): 6,000 points in about 3 s, the choice included.
+    solver (``solver``). 6,000 points take 3.5–4.5 s (``bench_rank.py --scale``; 2 shared
+    cores): the choice about 1.4 s (48 piqp QPs of ~330 points, whatever ℓ), the kernel
+    matrix 0.2 s, the final SMO fit 1.5–2.3 s (18,000–25,000 steps at the chosen smooth
+    width 0.1 × "scale"; neither an initial point ordered by a subsample's f nor the
+    optimum's own order and shares cut the steps below 9,000: the smooth kernel, not the
+    start, sets the count). Beyond that, ``approximation="nystrom"``.
 
     Parameters
     ----------
