@@ -57,6 +57,7 @@ def test_nystrom_with_every_point_a_landmark_is_the_exact_ranker():
     nys = NuRanking(nu=nu, kernel=RBF(0.5), approximation="nystrom", n_landmarks=150,
                     random_state=0).fit(X, y)
     assert nys.support_vectors_ is None and nys.landmark_indices_.shape == (150,)
+    assert exact.landmark_indices_ is None and exact.support_vectors_ is not None
     X_new = np.random.default_rng(9).normal(size=(40, 3))
     for Z in (X, X_new):
         f_ref, f_nys = exact.decision_function(Z), nys.decision_function(Z)

@@ -95,12 +95,14 @@ class NuRanking(RankerMixin, BaseEstimator):
     about 1–3 s per fit here; the 5-fold MAE is then 0.92–1.00× the best of mord, scikit-learn
     and skordinal's kernel ordinal SVMs on Boston, nlschools and TeachingRatings
     (``benchmarks/results/rank.md``). Beyond 500 points the final fit uses the decomposition
-    solver (``solver``). 6,000 points take 3.5–4.5 s (``bench_rank.py --scale``; 2 shared
+    solver (``solver``). 6,000 points take about 3–4 s (``bench_rank.py --scale``; 2 shared
     cores): the choice about 1.4 s (48 piqp QPs of ~330 points, whatever ℓ), the kernel
-    matrix 0.2 s, the final SMO fit 1.5–2.3 s (18,000–25,000 steps at the chosen smooth
-    width 0.1 × "scale"; neither an initial point ordered by a subsample's f nor the
-    optimum's own order and shares cut the steps below 9,000: the smooth kernel, not the
-    start, sets the count). Beyond that, ``approximation="nystrom"``.
+    matrix 0.2 s, the final SMO fit about 1.3 s (15,500 steps at libsvm's tolerance 1e-3 and
+    the chosen smooth width 0.1 × "scale"; 27,000 at 1e-4, for the same held-out ranks).
+    Tried and not kept: an initial point ordered by a subsample's f (even the optimum's own
+    order and class shares left 9,400 of 18,300 steps: the smooth kernel, not the start,
+    sets the count) and libsvm's shrinking (10–25 % faster at ν ≥ 0.6·ν_max, slower at 0.4).
+    Beyond that, ``approximation="nystrom"``.
 
     Parameters
     ----------
@@ -126,10 +128,12 @@ class NuRanking(RankerMixin, BaseEstimator):
         QP form handed to an interior-point solver (see :func:`_nu_ranking_dual`); ``"auto"``
         is dense for piqp and lifted for Clarabel.
     tol : float, default=None
-        Interior point: tolerance on the scaled duals νℓ·α ∈ [0, 1] (``None``: 1e-8). SMO:
-        the largest KKT violation left in the gradient (libsvm's ``eps``; ``None``: 1e-4).
+        Interior point (piqp, Clarabel, and the Nyström path's own): tolerance on the scaled
+        duals νℓ·α ∈ [0, 1] (``None``: 1e-8). SMO: the largest KKT violation left in the
+        gradient (libsvm's ``eps``; ``None``: 1e-3, libsvm's default).
     max_iter : int, default=None
-        Interior-point iterations (``None``: 200) or SMO steps (``None``: max(100,000, 100ℓ)).
+        Interior-point iterations (``None``: 200; 100 on the Nyström path) or SMO steps
+        (``None``: max(100,000, 100ℓ)).
     thresholds : {"auto", "kkt", "mae"}, default="auto"
         How the thresholds are placed on f: ``"kkt"`` from the KKT conditions of Algorithm
         8.9 (margin vectors at b_y ∓ γ); ``"mae"`` the ordered thresholds minimising the
@@ -146,7 +150,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         ``n_landmarks`` landmarks; memory O(ℓ m), never ℓ²), solved by a primal–dual interior
         point whose Newton steps are r × r systems (``_nu_ranking_features``; with
         ``solver="auto"``). At ``n_landmarks = n_samples`` it is the exact ν-ranking (tested
-        against piqp to 1e-6). 100,000 points take about 20 s, ``nu="auto"`` included
+        against piqp to 1e-6). 100,000 points take about 20–30 s, ``nu="auto"`` included
         (``benchmarks/bench_rank.py --scale``). With ``nu="auto"`` the choice is made as
         above, with the exact kernel on the rank-stratified subsample of at most 500 points,
         then one Nyström fit on all the data uses it.
@@ -181,7 +185,7 @@ class NuRanking(RankerMixin, BaseEstimator):
     cv_results_ : dict or None
         With ``nu="auto"``: ``nu_ratio`` (ν/ν_max), ``width_factor``, ``thresholds`` and
         ``mae`` (held-out) of every candidate; ``None`` with a given ν.
-    landmark_indices_ : ndarray of shape (n_landmarks,)
+    landmark_indices_ : ndarray of shape (n_landmarks,) or None
         With ``approximation="nystrom"``: the training points used as landmarks;
         ``decision_function`` is then an expansion over them (``support_vectors_`` is None).
     n_features_in_ : int
@@ -328,6 +332,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.support_vectors_ = (None if isinstance(kernel, Precomputed) or nystrom
                                  else Xv[support].copy())
         self._landmarks: tuple[FloatArray, FloatArray] | None = None
+        self.landmark_indices_: NDArray[np.intp] | None = None
         if nystrom:  # f(x) = φ(x)·w, φ(x) = k(x, L) M: an expansion over the landmarks
             idx, feature_map = op.landmark_map()
             w = op.low_rank_factor().T @ alpha
