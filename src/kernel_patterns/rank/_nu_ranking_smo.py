@@ -153,15 +153,12 @@ def smo_steps(
     tol: float,
     max_iter: int,
     cache_rows: int = 2000,
-    offset: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, str, int]:
     """The SMO iterations from a feasible start ``(a_u, a_l)`` (scaled: in [0, 1]).
 
-    Minimises ½ βᵀKβ + βᵀ``offset`` (β = a^u − a^l) keeping the equality constraints the
-    start satisfies: the constraints' right-hand sides are whatever the start gives, so the
-    same loop solves the sub-problems of a decomposition over a working set (the offset then
-    carries the fixed variables' part of f). Every rank 0, …, R − 1 must be present in ``y``.
-    Returns the new ``(a_u, a_l)``, the status and the step count.
+    Minimises ½ βᵀKβ (β = a^u − a^l) keeping the equality constraints the start satisfies
+    (their right-hand sides are whatever the start gives). Every rank 0, …, R − 1 must be
+    present in ``y``. Returns the new ``(a_u, a_l)``, the status and the step count.
     """
     ell = y.shape[0]
     # every free variable, ordered by class: class 2t holds a^l of rank t, 2t + 1 a^u of t + 1
@@ -178,8 +175,6 @@ def smo_steps(
     np.add.at(beta, point, sign * a)
     dense = isinstance(K, np.ndarray)
     f = K @ beta if dense else np.asarray(K.matmat(beta), dtype=np.float64)
-    if offset is not None:
-        f = f + offset
     row = _RowCache(K, cache_rows)
     diag = np.diagonal(K).copy() if dense else np.asarray(K.diag(), dtype=np.float64)
     diag_max = max(float(diag.max()), 1e-300)
