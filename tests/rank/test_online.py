@@ -270,3 +270,18 @@ def test_average_partial_fit_continues_the_sums():
     np.testing.assert_allclose(parts.thresholds_, whole.thresholds_, atol=1e-12)
     np.testing.assert_allclose(parts.decision_function(X), whole.decision_function(X),
                                atol=1e-10)
+
+
+def test_data_driven_rbf_width_is_a_tenth_of_scale():
+    rng = np.random.default_rng(0)
+    X = rng.normal(scale=2.0, size=(60, 3))
+    y = np.digitize(X[:, 0], [-1.0, 1.0])
+    gamma_scale = 1.0 / (3 * X.var())
+    r = OnlineRanking(random_state=0).fit(X, y)
+    assert isinstance(r.kernel_, RBF)
+    assert r.kernel_.gamma == pytest.approx(0.1 * gamma_scale)
+    p = OnlineRanking(random_state=0).partial_fit(X, y)
+    assert p.kernel_.gamma == pytest.approx(0.1 * gamma_scale)
+    # a width the user gives is used as given
+    given = OnlineRanking(kernel="rbf", kernel_params={"gamma": 0.7}, random_state=0).fit(X, y)
+    assert given.kernel_.gamma == 0.7

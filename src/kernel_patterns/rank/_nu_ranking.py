@@ -18,8 +18,18 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
-from ..kernels import KERNELS, RBF, Kernel, Precomputed, make_kernel, make_operator
+from ..kernels import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    DEFAULT_N_COMPONENTS,
+    KERNELS,
+    RBF,
+    Kernel,
+    Precomputed,
+    make_kernel,
+    make_operator,
+)
 from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
+from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
     CV_MAX_ITER,
     CV_TOL,
@@ -85,7 +95,14 @@ class NuRanking(RankerMixin, BaseEstimator):
     about 1–3 s per fit here; the 5-fold MAE is then 0.92–1.00× the best of mord, scikit-learn
     and skordinal's kernel ordinal SVMs on Boston, nlschools and TeachingRatings
     (``benchmarks/results/rank.md``). Beyond 500 points the final fit uses the decomposition
-    solver (``solver``): 6,000 points in about 3 s, the choice included.
+    solver (``solver``). 6,000 points take about 3–4 s (``bench_rank.py --scale``; 2 shared
+    cores): the choice about 1.4 s (48 piqp QPs of ~330 points, whatever ℓ), the kernel
+    matrix 0.2 s, the final SMO fit about 1.3 s (15,500 steps at libsvm's tolerance 1e-3 and
+    the chosen smooth width 0.1 × "scale"; 27,000 at 1e-4, for the same held-out ranks).
+    Tried and not kept: an initial point ordered by a subsample's f (even the optimum's own
+    order and class shares left 9,400 of 18,300 steps: the smooth kernel, not the start,
+    sets the count) and libsvm's shrinking (10–25 % faster at ν ≥ 0.6·ν_max, slower at 0.4).
+    Beyond that, ``approximation="nystrom"``.
 
     Parameters
     ----------
@@ -111,10 +128,12 @@ class NuRanking(RankerMixin, BaseEstimator):
         QP form handed to an interior-point solver (see :func:`_nu_ranking_dual`); ``"auto"``
         is dense for piqp and lifted for Clarabel.
     tol : float, default=None
-        Interior point: tolerance on the scaled duals νℓ·α ∈ [0, 1] (``None``: 1e-8). SMO:
-        the largest KKT violation left in the gradient (libsvm's ``eps``; ``None``: 1e-4).
+        Interior point (piqp, Clarabel, and the Nyström path's own): tolerance on the scaled
+        duals νℓ·α ∈ [0, 1] (``None``: 1e-8). SMO: the largest KKT violation left in the
+        gradient (libsvm's ``eps``; ``None``: 1e-3, libsvm's default).
     max_iter : int, default=None
-        Interior-point iterations (``None``: 200) or SMO steps (``None``: max(100,000, 100ℓ)).
+        Interior-point iterations (``None``: 200; 100 on the Nyström path) or SMO steps
+        (``None``: max(100,000, 100ℓ)).
     thresholds : {"auto", "kkt", "mae"}, default="auto"
         How the thresholds are placed on f: ``"kkt"`` from the KKT conditions of Algorithm
         8.9 (margin vectors at b_y ∓ γ); ``"mae"`` the ordered thresholds minimising the
@@ -126,6 +145,22 @@ class NuRanking(RankerMixin, BaseEstimator):
         these labels. ``None``: the categories of a pandas ordered categorical ``y``, else the
         numeric order of the labels. Labels listed but absent from ``y`` are left out of
         ``classes_`` (no threshold can be fitted for them).
+    approximation : {"exact", "nystrom"}, default="exact"
+        ``"nystrom"``: the ν-ranking on the Nyström features F (ℓ × r, K ≈ F Fᵀ from
+        ``n_landmarks`` landmarks; memory O(ℓ m), never ℓ²), solved by a primal–dual interior
+        point whose Newton steps are r × r systems (``_nu_ranking_features``; with
+        ``solver="auto"``). At ``n_landmarks = n_samples`` it is the exact ν-ranking (tested
+        against piqp to 1e-6). 100,000 points take about 20–30 s, ``nu="auto"`` included
+        (``benchmarks/bench_rank.py --scale``). With ``nu="auto"`` the choice is made as
+        above, with the exact kernel on the rank-stratified subsample of at most 500 points,
+        then one Nyström fit on all the data uses it.
+    n_landmarks : int, default=None
+        Nyström landmarks m (None: min(300, n_samples)); ignored with
+        ``approximation="exact"``.
+    landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
+        How the Nyström landmarks are chosen.
+    random_state : int, RandomState or None, default=None
+        Seeds the Nyström landmarks (the exact fit makes no random choice).
 
     Attributes
     ----------
@@ -150,6 +185,9 @@ class NuRanking(RankerMixin, BaseEstimator):
     cv_results_ : dict or None
         With ``nu="auto"``: ``nu_ratio`` (ν/ν_max), ``width_factor``, ``thresholds`` and
         ``mae`` (held-out) of every candidate; ``None`` with a given ν.
+    landmark_indices_ : ndarray of shape (n_landmarks,) or None
+        With ``approximation="nystrom"``: the training points used as landmarks;
+        ``decision_function`` is then an expansion over them (``support_vectors_`` is None).
     n_features_in_ : int
 
     Notes
@@ -171,6 +209,13 @@ class NuRanking(RankerMixin, BaseEstimator):
     array([1, 2, 3])
     >>> bool(np.all(np.diff(r.thresholds_) >= 0))
     True
+
+    At scale, on Nyström features (here 30 landmarks):
+
+    >>> big = NuRanking(nu=0.2, kernel="rbf", kernel_params={"gamma": 2.0},
+    ...                 approximation="nystrom", n_landmarks=30, random_state=0).fit(X, y)
+    >>> big.predict([[0.05], [0.5], [0.95]])
+    array([1, 2, 3])
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -183,6 +228,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "thresholds": [StrOptions({"auto", "kkt", "mae"})],
         "classes": ["array-like", None],
+        **APPROXIMATION_PARAMETER_CONSTRAINTS,
+        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -197,6 +244,10 @@ class NuRanking(RankerMixin, BaseEstimator):
         max_iter: int | None = None,
         thresholds: str = "auto",
         classes: ArrayLike | None = None,
+        approximation: str = "exact",
+        n_landmarks: int | None = None,
+        landmarks: str = "uniform",
+        random_state: Any = None,
     ) -> None:
         self.nu = nu
         self.kernel = kernel
@@ -207,12 +258,20 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.thresholds = thresholds
         self.classes = classes
+        self.approximation = approximation
+        self.n_landmarks = n_landmarks
+        self.landmarks = landmarks
+        self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> NuRanking:
         """Solve the ν-ranking dual on (X, y); labels are ordered ranks (numeric or ordered
         categorical)."""
         self._validate_params()
         kernel = make_kernel(self.kernel, self.kernel_params)
+        if self.approximation == "nystrom" and isinstance(kernel, Precomputed):
+            raise ValueError("approximation='nystrom' needs a kernel function to evaluate at "
+                             "the landmarks, not kernel='precomputed'; use "
+                             "approximation='exact'.")
         Xv = validate_X(self, X, reset=True, kernel=kernel)
         data_width = not isinstance(kernel, Precomputed) and kernel.needs_data_scale()
         if not isinstance(kernel, Precomputed):
@@ -239,8 +298,7 @@ class NuRanking(RankerMixin, BaseEstimator):
                     f"{np.bincount(ranks).tolist()}: choose nu <= {nu_max:.4g} "
                     "(2 Σ_y min(n_y, n_{y+1}) / n_samples)."
                 )
-        op = make_operator(kernel, Xv)
-        alpha_u, alpha_l, info = _nu_ranking_dual(op, ranks, nu, n_ranks=R, **solver_args)
+        op, alpha_u, alpha_l, info = self._solve(kernel, Xv, ranks, nu, R, solver_args)
         if "solved" not in info["status"].lower():
             warnings.warn(
                 f"the {info['solver']} solver stopped with status {info['status']} after "
@@ -270,7 +328,16 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.alpha_lower_ = alpha_l
         self.support_ = support
         self.dual_coef_ = alpha[support]
-        self.support_vectors_ = None if isinstance(kernel, Precomputed) else Xv[support].copy()
+        nystrom = self.approximation == "nystrom"
+        self.support_vectors_ = (None if isinstance(kernel, Precomputed) or nystrom
+                                 else Xv[support].copy())
+        self._landmarks: tuple[FloatArray, FloatArray] | None = None
+        self.landmark_indices_: NDArray[np.intp] | None = None
+        if nystrom:  # f(x) = φ(x)·w, φ(x) = k(x, L) M: an expansion over the landmarks
+            idx, feature_map = op.landmark_map()
+            w = op.low_rank_factor().T @ alpha
+            self._landmarks = (Xv[idx].copy(), np.asarray(feature_map @ w, dtype=np.float64))
+            self.landmark_indices_ = np.asarray(idx)
         self.n_train_ = Xv.shape[0]
         self.thresholds_ = thresholds
         self.margin_ = gamma
@@ -279,6 +346,31 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.threshold_rule_ = rule
         self.cv_results_ = cv_results
         return self
+
+    def _solve(self, kernel: Kernel, X: FloatArray, ranks: NDArray[np.intp], nu: float,
+               n_ranks: int, solver_args: dict[str, Any],
+               ) -> tuple[Any, FloatArray, FloatArray, dict[str, Any]]:
+        """The kernel operator and the dual solution (exact, or on Nyström features)."""
+        if self.approximation != "nystrom":
+            op = make_operator(kernel, X)
+            return (op, *_nu_ranking_dual(op, ranks, nu, n_ranks=n_ranks, **solver_args))
+        n = X.shape[0]
+        m = min(DEFAULT_N_COMPONENTS, n) if self.n_landmarks is None else self.n_landmarks
+        if m > n:
+            warnings.warn(
+                f"n_landmarks={m} landmarks is more than n_samples={n}; using {n} (the "
+                "Nyström approximation is then the exact kernel, at a higher cost).",
+                UserWarning, stacklevel=3,
+            )
+            m = n
+        op = make_operator(kernel, X, approximation="nystrom", n_components=m,
+                           landmarks=self.landmarks,  # type: ignore[arg-type]
+                           random_state=self.random_state)
+        if self.solver != "auto":  # an explicit solver reads K = F Fᵀ through the operator
+            return (op, *_nu_ranking_dual(op, ranks, nu, n_ranks=n_ranks, **solver_args))
+        F = np.asarray(op.low_rank_factor(), dtype=np.float64)
+        return (op, *_nu_ranking_features(F, ranks, nu, n_ranks=n_ranks,
+                                           tol=self.tol or 1e-8, max_iter=self.max_iter))
 
     def _select(self, kernel: Kernel, X: FloatArray, ranks: NDArray[np.intp], n_ranks: int,
                 data_width: bool, solver_args: dict[str, Any],
@@ -321,8 +413,17 @@ class NuRanking(RankerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         Xv = validate_X(self, X, reset=False, kernel=self.kernel_)
+        if self._landmarks is not None:  # Nyström: the landmark expansion of φ(x)·w
+            X_lm, coef = self._landmarks
+            Kx = kernel_rows(self.kernel_, X_lm, np.arange(0), 0, Xv)
+            return np.asarray(Kx @ coef, dtype=np.float64)
         Kx = kernel_rows(self.kernel_, self.support_vectors_, self.support_, self.n_train_, Xv)
         return np.asarray(Kx @ self.dual_coef_, dtype=np.float64)
+
+    @classmethod
+    def _sk_check_instances(cls) -> list[Any]:
+        """The estimator checks run the exact and the Nyström variant."""
+        return [cls(), cls(approximation="nystrom", random_state=0)]
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

@@ -131,6 +131,36 @@ def _nu_ranking_smo(
     R = int(y.max()) + 1 if n_ranks is None else int(n_ranks)
     total = nu * ell
     a_u, a_l = _initial(y, R, total)
+    limit = max(100_000, 100 * ell) if max_iter is None else int(max_iter)
+    a_u, a_l, status, it = smo_steps(K, y, R, a_u, a_l, tol=tol, max_iter=limit,
+                                     cache_rows=cache_rows)
+    alpha_u, alpha_l = a_u / total, a_l / total
+    beta = alpha_u - alpha_l
+    dense = isinstance(K, np.ndarray)
+    f_final = K @ beta if dense else np.asarray(K.matmat(beta), dtype=np.float64)
+    info = {"status": status, "iterations": it, "solver": "smo", "formulation": "smo",
+            "C": 1.0 / total, "objective": 0.5 * float(beta @ f_final)}
+    return alpha_u, alpha_l, info
+
+
+def smo_steps(
+    K: Any,
+    y: IntArray,
+    R: int,
+    a_u: FloatArray,
+    a_l: FloatArray,
+    *,
+    tol: float,
+    max_iter: int,
+    cache_rows: int = 2000,
+) -> tuple[FloatArray, FloatArray, str, int]:
+    """The SMO iterations from a feasible start ``(a_u, a_l)`` (scaled: in [0, 1]).
+
+    Minimises ½ βᵀKβ (β = a^u − a^l) keeping the equality constraints the start satisfies
+    (their right-hand sides are whatever the start gives). Every rank 0, …, R − 1 must be
+    present in ``y``. Returns the new ``(a_u, a_l)``, the status and the step count.
+    """
+    ell = y.shape[0]
     # every free variable, ordered by class: class 2t holds a^l of rank t, 2t + 1 a^u of t + 1
     point = np.concatenate([np.flatnonzero(y == t) if side == 0 else np.flatnonzero(y == t + 1)
                             for t in range(R - 1) for side in (0, 1)])
@@ -148,7 +178,7 @@ def _nu_ranking_smo(
     row = _RowCache(K, cache_rows)
     diag = np.diagonal(K).copy() if dense else np.asarray(K.diag(), dtype=np.float64)
     diag_max = max(float(diag.max()), 1e-300)
-    limit = max(100_000, 100 * ell) if max_iter is None else int(max_iter)
+    limit = max_iter
     big = np.inf
     status, it = "max_iter_reached", 0
     ends = starts + np.asarray(sizes, dtype=np.intp)
@@ -219,9 +249,4 @@ def _nu_ranking_smo(
     a_u, a_l = np.zeros(ell), np.zeros(ell)
     a_u[point[is_u]] = a[is_u]
     a_l[point[~is_u]] = a[~is_u]
-    alpha_u, alpha_l = a_u / total, a_l / total
-    beta = alpha_u - alpha_l
-    f_final = K @ beta if dense else np.asarray(K.matmat(beta), dtype=np.float64)
-    info = {"status": status, "iterations": it, "solver": "smo", "formulation": "smo",
-            "C": 1.0 / total, "objective": 0.5 * float(beta @ f_final)}
-    return alpha_u, alpha_l, info
+    return a_u, a_l, status, it
