@@ -10,18 +10,7 @@ from kernel_patterns.kernels import RBF, make_operator
 from kernel_patterns.rank._nu_ranking_smo import _nu_ranking_smo
 from kernel_patterns.rank._nu_ranking_solver import _nu_ranking_dual, max_feasible_nu
 
-
-def noisy_ranks(n=120, n_ranks=4, noise=0.6, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 3))
-    z = X[:, 0] + 0.5 * np.sin(2 * X[:, 1]) + noise * rng.normal(size=n)
-    y = np.searchsorted(np.quantile(z, np.linspace(0, 1, n_ranks + 1)[1:-1]), z)
-    return X, y.astype(np.intp)
-
-
-def objective(K, au, al):
-    beta = au - al
-    return 0.5 * beta @ K @ beta
+from .dual_reference import noisy_ranks, objective
 
 
 @pytest.mark.parametrize("n_ranks", [2, 3, 5])
