@@ -28,6 +28,10 @@ def test_the_papers_gaussians_with_defaults(n_features: int) -> None:
     gp = GPClustering().fit(X)
     assert gp.n_clusters_ == 5
     assert adjusted_rand_score(y, gp.labels_) > 0.95
+    # five basins, nothing merged: the level is the lowest SEP's variance, not -inf
+    # (regression: count_components returned -inf, also for n_clusters=5)
+    assert gp.level_ >= gp.equilibrium_variance_.min()
+    assert np.isfinite(GPClustering(n_clusters=5).fit(X).level_)
 
 
 @pytest.mark.parametrize("name", ["rings", "circles"])

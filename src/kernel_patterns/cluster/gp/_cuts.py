@@ -131,6 +131,7 @@ def count_components(
     basins: NDArray[np.intp],
     n_clusters: int,
     min_cluster_size: int,
+    sep_variance: FloatArray,
 ) -> tuple[NDArray[np.intp], int, float]:
     """Clusters of the SEPs for a requested count (``GPClustering(n_clusters=k)``).
 
@@ -157,7 +158,7 @@ def count_components(
     parent = np.arange(p)
     size = np.bincount(basins, minlength=p).astype(np.int64)
     n_big = int(np.sum(size >= min_cluster_size))
-    level = -np.inf
+    level = float(sep_variance.min())  # nothing merged: every SEP its own group
 
     for r in range(Z.shape[0]):
         ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))

@@ -11,8 +11,8 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
 3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
    flow of every point to its SEP, segment checks, single-linkage hierarchy);
 4. the basins of all training points and the clusters: at the level given, at the level for
-   ``n_clusters``, with ``kernel=None`` and neither the support or the modes of the
-   landscape, whichever the data support (``_auto_partition``), or, with a kernel and
+   ``n_clusters``, with ``kernel=None`` and neither of them the support or the modes of
+   the landscape, whichever the data bear out (``_auto_partition``), or, with a kernel and
    neither, the support chosen from the data (``_data_level``: r* over the
    points of basins of at least ``min_cluster_size`` points, with
    :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
@@ -180,7 +180,7 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
             if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
                 level_for_n_clusters(fit.Z[:, 2], fit.sep_var, k)
             groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment, k,
-                                                  min_count)
+                                                  min_count, fit.sep_var)
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
@@ -224,7 +224,7 @@ def _search_length_scale(
     def attempt(factor: float) -> tuple[Landscape, NDArray[np.intp], int, float]:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
         groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment,
-                                              n_clusters, min_cluster_size)
+                                              n_clusters, min_cluster_size, fit.sep_var)
         return fit, groups, n_big, cut
 
     best: tuple[Landscape, NDArray[np.intp], int, float] | None = None
@@ -285,9 +285,9 @@ def _auto_partition(
     length scale whose modes (at least two clusters) are stable at the next one gives the
     modes (never more than √(n/2) clusters: a ridge's arcs at a step finer than √2 are
     stable too, 7 arcs on the paper's two moons at 2^(1/4)); when none is, the support at
-    ℓ₀ (the paper's cut), unless that support is one
-    piece and some modes persist (ARI ≥ ``MODE_PERSIST_ARI`` with the next length
-    scale's, in at most √(n/2) clusters): then the best-persisting modes. Measured on 19 sets
+    ℓ₀ (the paper's cut), unless that support is one piece and some modes persist (ARI ≥
+    ``MODE_PERSIST_ARI`` with the next length scale's, in at most √(n/2) clusters): then
+    the best-persisting modes. Measured on 19 sets
     (``benchmarks/results/gp_default_rule.md``): the support is kept on every ridge set,
     the modes are taken on every blob set.
     """
@@ -299,16 +299,15 @@ def _auto_partition(
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
         own = fit.flow.assignment
         modes, n_big, cut = count_components(fit.Z, fit.edges, own, fit.S.shape[0],
-                                             min_cluster_size)
+                                             min_cluster_size, fit.sep_var)
         fits.append((fit, own, modes, cut, n_big))
         if len(fits) >= 2:
             _, p_own, p_modes, _, p_big = fits[-2]
             agree = adjusted_rand_score(p_modes[p_own], modes[own])
-            if 2 <= p_big <= np.sqrt(p_own.size / 2):
+            if 2 <= p_big <= np.sqrt(p_own.size / 2):  # at most √(n/2) clusters
+                if p_big == n_big and agree >= MODE_STABLE_ARI:
+                    return _modes(fits[-2], X, opts)
                 agreement.append((agree, len(fits) - 2))
-            if (2 <= p_big <= np.sqrt(p_own.size / 2) and p_big == n_big
-                    and agree >= MODE_STABLE_ARI):
-                return _modes(fits[-2], X, opts)
         if n_big < 2:  # a longer length scale only merges more
             break
     fit = fits[0][0]
@@ -324,7 +323,7 @@ def _auto_partition(
         # stays one cluster, with the warning. Readings into more than √(n/2) clusters (the
         # textbook rule of thumb for a count) are not candidates: they are the arcs of a
         # ridge (scikit-learn's moons, 3,000 and 20,000 points, inducing: the support is
-        # one piece, and 32 or 78 arcs persist at 0.7); one cluster and the warning are
+        # one piece, and about 30 or 78 arcs persist at 0.7); one cluster and the warning are
         # the honest answer there.
         return _modes(fits[best[1]], X, opts)
     return fit, basins, cut, groups
