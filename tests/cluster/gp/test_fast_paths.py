@@ -2,6 +2,7 @@
 
 * ``GPVarianceModel.at_training_points`` (weights ``I − ν C⁻¹``, no GEMM) against
   ``value_and_gradient(X)`` and against central finite differences;
+* ``GPVarianceModel.variance`` (a triangular solve) against ``value_and_gradient`` (C⁻¹);
 * ``flow_to_equilibria(start=...)`` against the flow that computes its own start;
 * ``hierarchy_levels`` (lazy Kruskal on lower bounds) against ``segment_levels`` followed by
   ``single_linkage`` (the same linkage and merge edges), on the paper's 2-D shapes.
@@ -52,6 +53,22 @@ def test_values_at_the_training_points_match_the_block_product(kernel, atol) -> 
     np.testing.assert_allclose(v, v_ref, rtol=1e-8, atol=atol)
     scale = np.abs(g_ref).max()
     np.testing.assert_allclose(g, g_ref, rtol=0, atol=max(1e-8 * scale, atol))
+
+
+@pytest.mark.parametrize("kernel", [PAPER, GPCovariance(v0=2, v1=0, v2=0.5, l=[300, 100])])
+def test_variance_by_triangular_solve_equals_the_product_with_the_inverse(kernel) -> None:
+    """``variance`` (‖L⁻¹k‖², one solve) against ``value_and_gradient`` (kᵀC⁻¹k, one GEMM),
+    on query points off the data, in blocks smaller than the query set."""
+    X = _scaled(datasets.make_rings((60, 90), random_state=1)[0])
+    model = fit_variance_model(kernel, X)
+    Q = np.random.RandomState(0).uniform(-0.2, 1.2, size=(300, 2))
+    Q_before = Q.copy()
+    ref = model.value_and_gradient(Q)[0]
+    np.testing.assert_allclose(model.variance(Q), ref, rtol=1e-10, atol=1e-12)
+    model._block_rows = 64  # type: ignore[misc]
+    np.testing.assert_allclose(model.variance(Q), ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(Q, Q_before)
+    assert model.L.flags.f_contiguous
 
 
 def test_gradient_at_the_training_points_equals_finite_differences() -> None:
