@@ -174,3 +174,23 @@ def test_the_point_higher_up_follows() -> None:
     active[:] = True
     moving = _coalesce(x, f, g_apart, np.arange(3), 0.05, follows, active)
     assert moving.tolist() == [0, 1, 2] and (follows == -1).all()
+
+
+def test_a_point_follows_the_trail_another_left() -> None:
+    """A point near where another passed (lower on σ², same direction) follows it, though
+    that point is now far away; its own trail and places higher up are not followed."""
+    from kernel_patterns.cluster.gp._flow import _coalesce
+
+    x = np.array([[0.0, 0.0], [5.0, 5.0]])
+    f = np.array([0.5, 0.1])
+    g = np.array([[1.0, 0.0], [1.0, 0.0]])
+    own = (np.array([[0.01, 0.0]]), np.array([0.3]), np.array([[1.0, 0.0]]), np.array([0]))
+    higher = (np.array([[0.01, 0.0]]), np.array([0.6]), np.array([[1.0, 0.0]]), np.array([1]))
+    passed = (np.array([[0.01, 0.0]]), np.array([0.4]), np.array([[1.0, 0.01]]), np.array([1]))
+    for trail, leader in [(own, -1), (higher, -1), (passed, 1)]:
+        follows = np.full(2, -1)
+        active = np.ones(2, dtype=bool)
+        moving = _coalesce(x, f, g, np.arange(2), 0.05, follows, active, trail)
+        assert follows.tolist() == [leader, -1]
+        assert moving.tolist() == ([1] if leader == 1 else [0, 1])
+        assert active.tolist() == [leader == -1, True]
