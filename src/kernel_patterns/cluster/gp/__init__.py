@@ -27,7 +27,12 @@ True
 """
 
 from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
-from ._cuts import components_at, data_level_components, level_for_n_clusters
+from ._cuts import (
+    components_at,
+    data_level_components,
+    group_persistence,
+    level_for_n_clusters,
+)
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import segment_levels
@@ -61,6 +66,7 @@ __all__ = [
     "fit_variance_model",
     "flow_to_equilibria",
     "gp_landscape",
+    "group_persistence",
     "kernel_length_scale",
     "level_for_n_clusters",
     "segment_levels",
