@@ -329,15 +329,18 @@ def _auto_partition(
     basins = landscape_basins(fit, X, opts)
     cut, groups = _data_level(fit, basins, plan, min_cluster_size)
     counts = np.bincount(groups[basins])
-    if np.sum(counts >= min_cluster_size) < 2:
-        k = _clear_count(fit, fits[0][1], min_cluster_size)
-        if k >= 2:
-            found = count_components(fit.Z, fit.edges, fits[0][1], k, min_cluster_size,
-                                     fit.sep_var)
-            return _modes((fit, fits[0][1], found[0], found[2], found[1]), X, opts)
+    if np.sum(counts >= min_cluster_size) >= 2:
+        return fit, basins, cut, groups
+    # the support is one piece: a count the persistences give clearly (noisy ridges)
+    own = fits[0][1]
+    k = _clear_count(fit, own, min_cluster_size)
+    if k >= 2:
+        modes, n_big, level = count_components(fit.Z, fit.edges, own, k, min_cluster_size,
+                                               fit.sep_var)
+        return _modes((fit, own, modes, level, n_big), X, opts)
     best = max(agreement, default=(0.0, 0))
-    if np.sum(counts >= min_cluster_size) < 2 and best[0] >= MODE_PERSIST_ARI:
-        # the support is one piece and no modes are stable: the modes that persist best
+    if best[0] >= MODE_PERSIST_ARI:
+        # no modes are stable and no count is clear: the modes that persist best
         # (standardised olive oils, 8-D: the support gives 571 + 1 points, ARI 0.00; the
         # modes at 1.41 ℓ₀ agree at 0.86 with the next ones: 6 clusters, ARI 0.80). One
         # Gaussian blob (200 points, 2 to 10-D, 4 seeds) never persists above 0.44: it
