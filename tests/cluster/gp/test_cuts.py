@@ -90,3 +90,88 @@ def test_predict_after_a_scaler_spreads_new_points() -> None:
     gp = pipe[-1]
     Ztr = pipe[0].transform(Xtr)
     assert (gp.predict(Ztr[:20]) == gp.labels_[:20]).mean() >= 0.9
+
+
+def _threshold_clustering(Z, edges, basins, births, min_size, k):
+    """ToMATo's own second pass (Chazal et al. 2013, alg. 1): merge the younger root into the
+    elder unless both hold ``min_size`` points and the younger has lived ≥ τ, with τ the
+    (k−1)-th largest persistence: an independent computation of the same partition."""
+    from kernel_patterns.cluster.gp import group_persistence
+
+    tau = group_persistence(Z, edges, basins, births, min_size)[k - 2]
+    parent = np.arange(Z.shape[0] + 1)
+    size = np.bincount(basins, minlength=parent.size)
+
+    def find(a):
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for r in range(Z.shape[0]):
+        a, b = find(edges[r, 0]), find(edges[r, 1])
+        if births[b] < births[a]:
+            a, b = b, a
+        if min(size[a], size[b]) >= min_size and Z[r, 2] - births[b] >= tau:
+            continue
+        parent[b] = a
+        size[a] += size[b]
+    return np.array([find(i) for i in range(parent.size)])
+
+
+def test_persistent_components_equal_the_threshold_clustering() -> None:
+    from kernel_patterns.cluster.gp import group_persistence, persistent_components
+
+    checked = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        p = int(rng.integers(3, 30))
+        births = rng.uniform(0, 1, p)
+        edges = np.array([[rng.integers(0, i), i] for i in range(1, p)])  # a random tree
+        h = np.maximum(births[edges[:, 0]], births[edges[:, 1]]) + rng.exponential(0.3, p - 1)
+        order = np.argsort(h)
+        edges, h = edges[order], h[order]
+        Z = np.c_[np.zeros((p - 1, 2)), h, np.zeros(p - 1)]
+        basins = rng.integers(0, p, 8 * p)
+        for k in range(2, 6):
+            if group_persistence(Z, edges, basins, births, 5).size < k - 1:
+                continue
+            groups, n_big, _ = persistent_components(Z, edges, basins, k, 5, births)
+            expected = _threshold_clustering(Z, edges, basins, births, 5, k)
+            assert adjusted_rand_score(expected, groups) == 1.0
+            assert n_big == k
+            checked += 1
+    assert checked > 50
+
+
+def test_persistent_components_keep_deep_groups_a_level_cut_splits() -> None:
+    from kernel_patterns.cluster.gp import persistent_components
+    from kernel_patterns.cluster.gp._cuts import count_components
+
+    # {0, 1, 2} and {3, 4, 5} join at 0.9; the shallow SEPs 2 and 5 open into them at 1.1
+    Z = np.array([[0, 1, 0.5, 2], [3, 4, 0.5, 2], [6, 7, 0.9, 4], [2, 8, 1.1, 5],
+                  [5, 9, 1.1, 6]])
+    edges = np.array([[0, 1], [3, 4], [1, 3], [2, 0], [5, 3]])
+    basins = np.repeat(np.arange(6), 10)
+    births = np.array([0.0, 0.1, 1.05, 0.2, 0.3, 1.08])
+    groups, n_big, level = persistent_components(Z, edges, basins, 2, 5, births)
+    np.testing.assert_array_equal(groups, [0, 0, 0, 1, 1, 1])
+    assert (n_big, level) == (2, 1.1)
+    cut, _, _ = count_components(Z, edges, basins, 2, 5, births)
+    np.testing.assert_array_equal(cut, [0, 0, 0, 0, 0, 1])  # the level cut splits off SEP 5
+    # one cluster: nothing kept apart; more than the hierarchy holds: every group
+    assert persistent_components(Z, edges, basins, 1, 5, births)[1] == 1
+    assert persistent_components(Z, edges, basins, 9, 5, births)[1] == 6
+    # a SEP under min_cluster_size merges without a record: never a cluster of its own
+    small = np.r_[np.repeat(np.arange(5), 10), [5]]
+    groups, n_big, _ = persistent_components(Z, edges, small, 6, 5, births)
+    assert n_big == 5 and groups[5] != -1  # SEP 5 (one point) merged without a record
+
+
+def test_n_clusters_on_circles_gives_the_rings_not_arcs() -> None:
+    from sklearn.datasets import make_circles
+
+    X, y = make_circles(500, factor=0.5, noise=0.05, random_state=0)
+    X = datasets.scale_unit_interval(X)
+    gp = GPClustering(n_clusters=2).fit(X)
+    # a cut of the hierarchy at one level split both rings (ARI 0.01)
+    assert adjusted_rand_score(y, gp.labels_) == 1.0

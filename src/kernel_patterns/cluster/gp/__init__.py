@@ -32,6 +32,7 @@ from ._cuts import (
     data_level_components,
     group_persistence,
     level_for_n_clusters,
+    persistent_components,
 )
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
@@ -69,5 +70,6 @@ __all__ = [
     "group_persistence",
     "kernel_length_scale",
     "level_for_n_clusters",
+    "persistent_components",
     "segment_levels",
 ]

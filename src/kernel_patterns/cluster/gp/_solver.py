@@ -40,6 +40,7 @@ from ._cuts import (
     data_level_components,
     group_persistence,
     level_for_n_clusters,
+    persistent_components,
 )
 from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
@@ -185,8 +186,8 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
             fit = fit_landscape(kernel, Xv, opts, plan)
             if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
                 level_for_n_clusters(fit.Z[:, 2], fit.sep_var, k)
-            groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment, k,
-                                                  min_count, fit.sep_var)
+            groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
+                                                       k, min_count, fit.sep_var)
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
@@ -221,7 +222,8 @@ def _search_length_scale(
 ) -> tuple[Landscape, NDArray[np.intp], float]:
     """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
     step by step (``AUTO_SHRINK``, at most 6 fits) until the hierarchy holds ``n_clusters``
-    groups of at least ``min_cluster_size`` points (:func:`~._cuts.count_components`).
+    groups of at least ``min_cluster_size`` points, the most persistent ones
+    (:func:`~._cuts.persistent_components`).
 
     When no length scale tried gets there, a warning names what to change and the fit with
     the most such groups (the longest ℓ among ties) is returned.
@@ -229,8 +231,8 @@ def _search_length_scale(
 
     def attempt(factor: float) -> tuple[Landscape, NDArray[np.intp], int, float]:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        groups, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment,
-                                              n_clusters, min_cluster_size, fit.sep_var)
+        groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
+                                                   n_clusters, min_cluster_size, fit.sep_var)
         return fit, groups, n_big, cut
 
     best: tuple[Landscape, NDArray[np.intp], int, float] | None = None
@@ -335,8 +337,8 @@ def _auto_partition(
     own = fits[0][1]
     k = _clear_count(fit, own, min_cluster_size)
     if k >= 2:
-        modes, n_big, level = count_components(fit.Z, fit.edges, own, k, min_cluster_size,
-                                               fit.sep_var)
+        modes, n_big, level = persistent_components(fit.Z, fit.edges, own, k,
+                                                    min_cluster_size, fit.sep_var)
         return _modes((fit, own, modes, level, n_big), X, opts)
     best = max(agreement, default=(0.0, 0))
     if best[0] >= MODE_PERSIST_ARI:
