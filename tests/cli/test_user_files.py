@@ -163,6 +163,22 @@ def test_kernel_param_sets_the_default_rbf_kernel(tmp_path, blobs_frame) -> None
     assert params["kernel_"] == "'nearest_neighbors'" and params["n_neighbors"] == 8
 
 
+
+def test_gp_summary_names_the_feature_transform_of_heavy_tailed_data(tmp_path) -> None:
+    from sklearn.datasets import load_breast_cancer
+
+    frame = load_breast_cancer(as_frame=True).frame.drop(columns="target")
+    src = tmp_path / "cancer.csv"
+    frame.to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "gp", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert "Yeo-Johnson" in summary["parameters"]["feature_transform_"]
+    assert summary["parameters"]["feature_transform"] == "auto"
+    assert (out / "clusters.png").exists()
+
+
 # 4. rank reports held-out errors ------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -59,6 +59,9 @@ def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
     from ..kernels import make_kernel
 
     kernel = getattr(est, "kernel_", None) or est.get_params().get("kernel")
+    transform = getattr(est, "feature_transform_", None)  # GP's kernel_ lives behind it
+    if transform is not None:
+        X = transform.transform(X)
     try:
         k = make_kernel(kernel, est.get_params().get("kernel_params"))
         return KernelMDS(n_components=2, kernel=k).fit_transform(X), "KernelMDS view"

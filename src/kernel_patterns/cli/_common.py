@@ -166,9 +166,13 @@ def json_params(est: Any) -> dict[str, Any]:
 
 def fitted_kernel(est: Any) -> dict[str, str]:
     """``{"kernel_": repr}`` of the kernel a fitted estimator used (chosen from the data when
-    none was given), or nothing."""
+    none was given), with ``"feature_transform_"`` when GPClustering Gaussianised heavy-tailed
+    features first; or nothing."""
     kernel = getattr(est, "kernel_", None)
-    return {} if kernel is None else {"kernel_": repr(kernel)}
+    out = {} if kernel is None else {"kernel_": repr(kernel)}
+    if getattr(est, "feature_transform_", None) is not None:
+        out["feature_transform_"] = "standardise, then Yeo-Johnson (heavy-tailed features)"
+    return out
 
 
 def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:

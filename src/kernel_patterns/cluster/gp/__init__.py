@@ -8,8 +8,10 @@ by ``_plots``, and ``.to_pandas()``). Its steps: ``_variance`` (the exact varian
 and its gradient), ``_inducing`` (DTC/FITC inducing-point variance), ``_kernel`` (the kernel
 and length scale chosen from the data), ``_landscape`` (one landscape fit for one kernel),
 ``_flow`` (the batched descent to stable equilibrium points, eq. 4.2), ``_graph`` (segment
-checks, errata 1, and the saddle-level single linkage, errata 3) and ``_assign`` (new points
-by segment checks and a short flow). ``_estimator`` holds :class:`GPClustering`, a thin
+checks, errata 1, and the saddle-level single linkage, errata 3), ``_cuts`` (the readings of
+that hierarchy: a level, the modes, the most persistent groups), ``_tails`` (the Gaussianising
+transform for heavy-tailed features) and ``_assign`` (new points by segment checks and a short
+flow). ``_estimator`` holds :class:`GPClustering`, a thin
 scikit-learn estimator over :func:`gp_landscape`. The package imports only the kernels'
 public surface and the shared root helpers; :mod:`kernel_patterns.distributed` runs its flow
 through the public names below.
@@ -23,6 +25,15 @@ Examples
 64
 >>> batch = default_batch_size(1000, 10, 8)
 >>> batch * 1000 * (8 + 1) * 8 <= BLOCK_BYTES
+True
+
+``TAIL_KURTOSIS`` is the median feature's excess kurtosis above which the data-driven
+landscape Gaussianises the features first (``feature_transform="auto"``):
+
+>>> import numpy as np
+>>> from kernel_patterns.cluster.gp import TAIL_KURTOSIS, median_excess_kurtosis
+>>> rng = np.random.default_rng(0)
+>>> bool(median_excess_kurtosis(rng.standard_t(3, size=(2000, 4))) > TAIL_KURTOSIS)
 True
 """
 
@@ -42,10 +53,12 @@ from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._results import GPHierarchy, GPLandscape
 from ._solver import gp_landscape
+from ._tails import TAIL_KURTOSIS, median_excess_kurtosis
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [
     "BLOCK_BYTES",
+    "TAIL_KURTOSIS",
     "Assignment",
     "FlowOptions",
     "FlowResult",
@@ -70,6 +83,7 @@ __all__ = [
     "group_persistence",
     "kernel_length_scale",
     "level_for_n_clusters",
+    "median_excess_kurtosis",
     "persistent_components",
     "segment_levels",
 ]

@@ -30,7 +30,7 @@ def plot_landscape(
     cmap: str = "tab10",
 ) -> Any:
     """Filled contours of σ² on a grid around the points, the level contour, SEPs, points."""
-    S = np.asarray(land.equilibria)
+    S = np.asarray(land.input_equilibria)  # the plot is in the input's units
     if S.shape[1] != 2:
         raise ValueError(f"the model must be fitted on 2-D data; it has {S.shape[1]} features.")
     pts = S if X is None else check_matrix(X, "X")

@@ -24,6 +24,7 @@ from ._cuts import components_at, level_for_n_clusters
 from ._flow import flow_to_equilibria
 from ._graph import segment_levels
 from ._landscape import FlowOptions, InducingPlan, assign_new
+from ._tails import apply_transform
 from ._variance import VarianceFunction
 
 
@@ -168,7 +169,7 @@ class GPLandscape:
     level : float
         The level the labels are cut at.
     equilibria : ndarray of shape (n_equilibria, n_features)
-        The SEPs.
+        The SEPs (in the space of ``transform`` when there is one).
     equilibrium_variance : ndarray of shape (n_equilibria,)
     equilibrium_labels : ndarray of shape (n_equilibria,)
         Cluster of every SEP at ``level``.
@@ -187,6 +188,12 @@ class GPLandscape:
         The flow and segment-check options (used again by :meth:`assign`).
     plan : InducingPlan or None
         Inducing points and subsample (``approximation="inducing"``), else None.
+    transform : transformer or None
+        The fitted feature transform the landscape lives behind (``feature_transform``):
+        every query (:meth:`variance`, :meth:`gradient`, :meth:`assign`, :meth:`predict`)
+        goes through it first, and ``equilibria`` are in its space. None: the input's space.
+    input_equilibria : ndarray of shape (n_equilibria, n_features)
+        The SEPs in the units of the input (``equilibria`` when there is no transform).
 
     Examples
     --------
@@ -216,6 +223,12 @@ class GPLandscape:
     n_unconverged: int
     options: FlowOptions
     plan: InducingPlan | None = field(default=None)
+    transform: Any = field(default=None)
+    input_equilibria: FloatArray = field(default=None)  # type: ignore[arg-type]
+
+    def __post_init__(self) -> None:
+        if self.input_equilibria is None:
+            self.input_equilibria = self.equilibria
 
     @property
     def n_clusters(self) -> int:
@@ -233,20 +246,22 @@ class GPLandscape:
         return None if self.plan is None else self.plan.U
 
     def _points(self, X: ArrayLike) -> FloatArray:
+        """``X`` validated, in the space of the landscape (through ``transform``)."""
         Xv = check_matrix(X, "X")
         if Xv.shape[1] != self.equilibria.shape[1]:
             raise ValueError(
                 f"X has {Xv.shape[1]} features, but the landscape has "
                 f"{self.equilibria.shape[1]}."
             )
-        return Xv.astype(np.float64, copy=False)
+        return apply_transform(self.transform, Xv.astype(np.float64, copy=False))
 
     def variance(self, X: ArrayLike) -> FloatArray:
         """σ²(x) at every row of ``X`` (clipped at 0)."""
         return self.model.variance(self._points(X))
 
     def gradient(self, X: ArrayLike) -> FloatArray:
-        """∇σ²(x) in closed form at every row of ``X``."""
+        """∇σ²(x) in closed form at every row of ``X`` (with respect to the transformed
+        features when there is a ``transform``)."""
         return self.model.gradient(self._points(X))
 
     def assign(self, X: ArrayLike) -> NDArray[np.intp]:
@@ -312,10 +327,10 @@ class GPLandscape:
         return plot_landscape(self, X, labels, **kwargs)
 
     def to_pandas(self) -> Any:
-        """The SEPs as a DataFrame: coordinates ``x0, x1, ...``, ``variance``, ``label`` and
-        ``size`` (training points in the basin)."""
+        """The SEPs as a DataFrame: coordinates ``x0, x1, ...`` (in the input's units),
+        ``variance``, ``label`` and ``size`` (training points in the basin)."""
         pd = _pandas()
-        S = self.equilibria
+        S = self.input_equilibria
         frame = pd.DataFrame(S, columns=[f"x{j}" for j in range(S.shape[1])])
         frame["variance"] = self.equilibrium_variance
         frame["label"] = self.equilibrium_labels

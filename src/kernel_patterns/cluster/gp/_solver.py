@@ -46,6 +46,7 @@ from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._results import GPHierarchy, GPLandscape, relabel
+from ._tails import apply_transform, fit_feature_transform, to_input_units
 
 #: approximation="inducing": inducing points when n_landmarks is None (at most N).
 DEFAULT_N_COMPONENTS = 300
@@ -77,6 +78,7 @@ GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "max_iter": [Interval(Integral, 1, None, closed="left")],
     "approximation": [StrOptions({"auto", "exact", "inducing"})],
     "min_cluster_size": [Interval(Integral, 1, None, closed="left")],
+    "feature_transform": [StrOptions({"auto", "yeo-johnson"}), None],
     "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
     "landmarks": [StrOptions({"kmeans", "kmeans++", "uniform"})],
     "subsample": [Interval(Integral, 2, None, closed="left"), None],
@@ -122,6 +124,7 @@ def gp_landscape(
     assign_steps: int = 10,
     batch_size: int | None = None,
     min_cluster_size: int = 5,
+    feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
     random_state: Any = None,
 ) -> GPLandscape:
     """GP variance clustering of ``X``: the landscape, its SEPs, hierarchy, level and labels.
@@ -138,7 +141,8 @@ def gp_landscape(
         :class:`~kernel_patterns.kernels.GPCovariance` from the data
         (:func:`~kernel_patterns.cluster.gp.default_kernel`).
     level, n_clusters, n_segment_points, merge_radius, tol, max_iter, approximation, \
-n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, random_state
+n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, \
+feature_transform, random_state
         As in :class:`~kernel_patterns.GPClustering`.
 
     Returns
@@ -161,6 +165,10 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
         raise ValueError("give level or n_clusters, not both.")
     if n_clusters is not None:
         check_n_clusters(n_clusters, Xv.shape[0])
+    # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
+    # query live in the transformed space; the SEPs are also reported in the input's units
+    transform = fit_feature_transform(Xv, feature_transform, kernel is not None)
+    Xv = apply_transform(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.with_data_scale(Xv)  # e.g. RBF(gamma="scale") from the training data
@@ -213,6 +221,8 @@ n_landmarks, landmarks, subsample, assign_steps, batch_size, min_cluster_size, r
         equilibrium_variance=fit.sep_var, equilibrium_labels=sep_labels,
         hierarchy=GPHierarchy(fit.Z, fit.sep_var, cut), basins=basins, labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
+        transform=transform,
+        input_equilibria=to_input_units(transform, fit.S, Xv),
     )
 
 
