@@ -170,13 +170,18 @@ def constant_doc(package: str, name: str) -> list[str]:
     A constant is re-exported from a private module, and autodoc reads ``#:`` comments only
     from the module it documents (the package), so on its own it would print the docstring of
     the value's type (``int``, ``str``). The package's modules are searched for the
-    assignment; [] when none carries a comment.
+    assignment, then the shared helper modules at the root of the library (a constant that
+    several packages use, e.g. ``TAIL_KURTOSIS``); [] when none carries a comment.
     """
     from sphinx.pycode import ModuleAnalyzer
 
     mod = importlib.import_module(package)
     submodules = pkgutil.iter_modules(getattr(mod, "__path__", []))
-    sources = [package, *sorted(f"{package}.{info.name}" for info in submodules)]
+    root = importlib.import_module(package.partition(".")[0])
+    helpers = [f"{root.__name__}.{info.name}" for info in pkgutil.iter_modules(root.__path__)
+               if info.name.startswith("_")]
+    sources = [package, *sorted(f"{package}.{info.name}" for info in submodules),
+               *sorted(helpers)]
     for source in sources:
         try:
             docs = ModuleAnalyzer.for_module(source).find_attr_docs()

@@ -25,7 +25,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 
 from ._eigen import MatMat, top_eigenpairs
-from ._validation import FloatArray
+from ._tails import apply_to, transform_for_fit
+from ._validation import FloatArray, check_matrix
 from .kernels import (
     RBF,
     GPCovariance,
@@ -276,6 +277,11 @@ def build_fit_operator(
     ``n_landmarks`` landmarks (the estimator's parameter is called ``components_name``); as
     scikit-learn's ``Nystroem`` does, more landmarks than samples is reduced to n_samples with
     a warning.
+
+    An estimator with a ``feature_transform`` parameter gets it applied: the fitted
+    Gaussianising transform of heavy-tailed features (``"auto"``: under
+    ``RBF(gamma="scale")`` only) is stored as ``est.feature_transform_`` and the operator is
+    built on the transformed points.
     """
     precomputed = isinstance(kernel, Precomputed)
     if precomputed and approximation != "exact":
@@ -288,6 +294,9 @@ def build_fit_operator(
         dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
         copy=not precomputed,  # the fitted state may keep X: never the caller's array
     )
+    if hasattr(est, "feature_transform"):
+        scale = isinstance(kernel, RBF) and kernel.gamma == "scale"
+        Xa = _transformed(est, Xa, scale, precomputed)
     if precomputed and sparse.issparse(Xa):
         op = make_operator(kernel, Xa, dtype=dtype)
         check_sparse_symmetric(op)
@@ -311,3 +320,14 @@ def build_fit_operator(
                              n_components=m, landmarks=landmarks,  # type: ignore[arg-type]
                              random_state=random_state)
     return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]
+
+
+def _transformed(est: BaseEstimator, X: Any, data_driven: bool, precomputed: bool) -> Any:
+    """``X`` through the estimator's fitted ``feature_transform``, stored as
+    ``est.feature_transform_`` (None: ``X`` unchanged); NaN and inf named first."""
+    how = getattr(est, "feature_transform", None)
+    if how is not None and not precomputed and not sparse.issparse(X):
+        X = check_matrix(X, "X", min_samples=2)
+    transform = transform_for_fit(X, how, data_driven, precomputed=precomputed)
+    setattr(est, "feature_transform_", transform)  # noqa: B010 (a fitted attribute)
+    return apply_to(transform, X)

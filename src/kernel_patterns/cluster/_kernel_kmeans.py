@@ -75,6 +75,17 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Bytes allowed for the dense N × N kernel matrix (None: half the memory available at
         fit time). The solver's other buffers are O(N · n_clusters · n_init). Raise it to go
         up to the machine's ceiling (about 65,000 points in float32 on 24 GB).
+    feature_transform : {"auto", "yeo-johnson"} or None, default="auto"
+        Gaussianise the features before the kernel: each standardised, then Yeo-Johnson
+        transformed (scikit-learn's ``PowerTransformer``). ``"auto"``: under the default
+        data-driven width (``RBF(gamma="scale")``) when the features are heavy-tailed (the
+        median feature's excess kurtosis above 1,
+        ``kernel_patterns.cluster.gp.TAIL_KURTOSIS``): a dense core and a sparse tail set
+        one width badly. Standardised breast cancer (3.0) 0.65 → 0.76 ARI, diabetes (2.2)
+        0.40 → 0.52; light-tailed data and kernels with a width you give are left as they
+        are. ``"yeo-johnson"``: always (dense features only); None: never. New points go
+        through the same fitted transform (``feature_transform_``); the transform does not
+        read ``sample_weight``, and a callable ``init`` sees the transformed features.
     verbose : int, default=0
         1: print each pass's inertia per restart and a summary of the restarts; the solver
         reports through a callback and never prints.
@@ -91,6 +102,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Reassignment passes of the kept run.
     kernel_ : Kernel
         The kernel used (fitted on X for data-dependent kernels such as the geodesic one).
+    feature_transform_ : sklearn Pipeline or None
+        The fitted feature transform (``feature_transform``), or None.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names (a DataFrame).
@@ -168,6 +181,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
+        feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
         verbose: int = 0,
     ) -> None:
         super().__init__(
@@ -175,6 +189,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
             max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
             dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
             landmarks=landmarks, memory_budget=memory_budget,
+            feature_transform=feature_transform,
         )
         self.verbose = verbose
 

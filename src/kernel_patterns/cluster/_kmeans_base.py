@@ -26,10 +26,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .._tails import apply_to, transform_for_fit
 from .._validation import check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
+    RBF,
     Kernel,
     KernelOperator,
     Precomputed,
@@ -67,6 +69,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         **OPERATOR_PARAMETER_CONSTRAINTS,
         **APPROXIMATION_PARAMETER_CONSTRAINTS,
         "memory_budget": [Interval(Real, 0, None, closed="neither"), None],
+        "feature_transform": [StrOptions({"auto", "yeo-johnson"}), None],
     }
 
     _sk_expected_failed_checks: ClassVar[dict[str, str]] = dict.fromkeys(
@@ -94,6 +97,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
+        feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
     ) -> None:
         self.n_clusters = n_clusters
         self.kernel = kernel
@@ -109,6 +113,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         self.n_landmarks = n_landmarks
         self.landmarks = landmarks
         self.memory_budget = memory_budget
+        self.feature_transform = feature_transform
 
     @classmethod
     def _sk_check_instances(cls) -> list[Any]:
@@ -174,6 +179,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         kernel = make_kernel(self.kernel, self.kernel_params)
         if sparse.issparse(Xv):  # CSR, or a TypeError naming a kernel that cannot take it
             Xv = check_kernel_input(kernel, Xv)
+        # heavy-tailed features Gaussianised under the data-driven RBF width (feature_transform)
+        self.feature_transform_ = transform_for_fit(
+            Xv, self.feature_transform, isinstance(kernel, RBF) and kernel.gamma == "scale",
+            precomputed=pre)
+        Xv = apply_to(self.feature_transform_, Xv)
         n = Xv.shape[0]
         check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
@@ -375,7 +385,9 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         pre = self._is_precomputed()
         Xv = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
                            accept_sparse=False if pre else ("csr", "csc"))
-        return check_kernel_input(self.kernel_, Xv) if sparse.issparse(Xv) else Xv
+        if sparse.issparse(Xv):
+            return check_kernel_input(self.kernel_, Xv)
+        return apply_to(self.feature_transform_, Xv)
 
     def _cross(self, X: ArrayLike) -> FloatArray:
         """``K(X_new, X_train)``: kernel rows for new points through the operator's ``cross``."""

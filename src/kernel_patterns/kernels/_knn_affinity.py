@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
 from sklearn.utils.validation import validate_data
 
+from .._tails import apply_to, transform_for_fit
 from .._validation import check_matrix
 from ._dot import Precomputed
 from ._operator import make_operator
@@ -165,6 +166,10 @@ def knn_operator(
 ) -> tuple[KernelOperator, NearestNeighbors, int]:
     """Validate ``X`` and build the sparse kernel operator of the k-NN affinity.
 
+    An estimator with a ``feature_transform`` parameter gets it applied to the points (the
+    k-NN graph's width is local, chosen from the data): the fitted transform is stored as
+    ``est.feature_transform_`` and the graph is built on the transformed points.
+
     Parameters
     ----------
     est : BaseEstimator
@@ -219,5 +224,10 @@ def knn_operator(
     )
     if not precomputed:
         Xa = check_matrix(Xa, "X", min_samples=2)
+    if hasattr(est, "feature_transform"):  # the estimator's Gaussianising of heavy tails
+        transform = transform_for_fit(Xa, est.feature_transform, not precomputed,
+                                      precomputed=precomputed)
+        setattr(est, "feature_transform_", transform)  # noqa: B010 (a fitted attribute)
+        Xa = apply_to(transform, Xa)
     A, nn, k = knn_affinity(Xa, n_neighbors, precomputed=precomputed)
     return make_operator(Precomputed(), A, dtype=dtype), nn, k

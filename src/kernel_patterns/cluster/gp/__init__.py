@@ -37,6 +37,7 @@ landscape Gaussianises the features first (``feature_transform="auto"``):
 True
 """
 
+from ..._tails import TAIL_KURTOSIS, median_excess_kurtosis
 from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
 from ._cuts import (
     components_at,
@@ -53,7 +54,6 @@ from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._results import GPHierarchy, GPLandscape
 from ._solver import gp_landscape
-from ._tails import TAIL_KURTOSIS, median_excess_kurtosis
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [

@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..._tails import apply_transform
 from ..._validation import FloatArray, check_matrix
 from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
 from ._flow import flow_to_equilibria
 from ._graph import segment_levels
 from ._landscape import FlowOptions, InducingPlan, assign_new
-from ._tails import apply_transform
 from ._variance import VarianceFunction
 
 

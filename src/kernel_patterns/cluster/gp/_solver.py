@@ -32,6 +32,7 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from ..._tails import apply_transform, fit_feature_transform, to_input_units
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
 from ._cuts import (
@@ -46,7 +47,6 @@ from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._results import GPHierarchy, GPLandscape, relabel
-from ._tails import apply_transform, fit_feature_transform, to_input_units
 
 #: approximation="inducing": inducing points when n_landmarks is None (at most N).
 DEFAULT_N_COMPONENTS = 300

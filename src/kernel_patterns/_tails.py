@@ -21,7 +21,7 @@ from scipy.stats import kurtosis
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import PowerTransformer, StandardScaler
 
-from ..._validation import FloatArray
+from ._validation import FloatArray
 
 #: feature_transform="auto" Gaussianises the features when the median feature's excess
 #: kurtosis is above this: tails clearly heavier than a Gaussian's (0) or a logistic's (1.2
@@ -101,3 +101,35 @@ def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> Floa
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.asarray(transform.inverse_transform(np.clip(S, lo, hi)), dtype=np.float64)
+
+
+
+def transform_for_fit(
+    X: Any, how: str | None, data_driven: bool, precomputed: bool = False
+) -> Pipeline | None:
+    """The transform an estimator with ``feature_transform=how`` fits on ``X``, or None.
+
+    ``data_driven``: the estimator's kernel (or graph) takes its width from the data (the
+    default ``RBF(gamma="scale")``, the k-nearest-neighbour graph), so ``"auto"`` may act; a
+    width the user gave is in the units of ``X`` and is left alone. A precomputed kernel or
+    sparse ``X`` has no features to transform: ``"yeo-johnson"`` then raises a ValueError,
+    ``"auto"`` does nothing. The transform does not read ``sample_weight``.
+    """
+    from scipy import sparse
+
+    if how is None:
+        return None
+    if precomputed or sparse.issparse(X):
+        if how == "yeo-johnson":
+            got = "a precomputed kernel" if precomputed else "sparse X"
+            raise ValueError(f"feature_transform='yeo-johnson' needs dense features; got {got}.")
+        return None
+    return fit_feature_transform(np.asarray(X, dtype=np.float64), how, not data_driven)
+
+
+def apply_to(transform: Any, X: Any) -> Any:
+    """``X`` through a fitted transform, in its own dtype (unchanged when it is None)."""
+    if transform is None:
+        return X
+    out = apply_transform(transform, np.asarray(X, dtype=np.float64))
+    return out.astype(X.dtype, copy=False)
