@@ -166,8 +166,8 @@ def json_params(est: Any) -> dict[str, Any]:
 
 def fitted_kernel(est: Any) -> dict[str, str]:
     """``{"kernel_": repr}`` of the kernel a fitted estimator used (chosen from the data when
-    none was given), with ``"feature_transform_"`` when GPClustering Gaussianised heavy-tailed
-    features first; or nothing."""
+    none was given), with ``"feature_transform_"`` when the estimator Gaussianised
+    heavy-tailed features first (``feature_transform="auto"``); or nothing."""
     kernel = getattr(est, "kernel_", None)
     out = {} if kernel is None else {"kernel_": repr(kernel)}
     if getattr(est, "feature_transform_", None) is not None:
