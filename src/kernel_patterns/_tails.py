@@ -1,14 +1,15 @@
-"""Heavy-tailed features: when GPClustering's data-driven landscape Gaussianises them first.
+"""Heavy-tailed features: when a width chosen from the data Gaussianises them first.
 
-The data-driven length scale (:func:`~._kernel.auto_length_scale`) is the 90th percentile of
-the distance to the 5th neighbour, and the landscape at one length scale sees the density of
-the points. When most features are heavy-tailed, a dense core holds most points and the sparse
-tail sets the length scale: the landscape is one basin with outliers around it. Standardised
-breast cancer (30 features, median excess kurtosis 3.0) gave one cluster (ARI 0.01), glass
-fragments (9 features, 3.0) one cluster (0.01). Each feature standardised and Yeo-Johnson
-transformed (scikit-learn's :class:`~sklearn.preprocessing.PowerTransformer`) spreads the
-core and draws the tail in, and the same defaults give 0.75 and 0.13 (diabetes, 2.2: 0.30 →
-0.37); a rank (quantile) transform instead was measured and rejected (0.02, 0.09).
+Shared by the four clustering estimators' ``feature_transform``. A width chosen from the data
+(GPClustering's length scale, the 90th percentile of the distance to the 5th neighbour;
+``RBF(gamma="scale")``; the k-NN graph) sees the spread of the points. When most features are
+heavy-tailed, a dense core holds most points and the sparse tail sets the width: the GP
+landscape is one basin with outliers around it. Standardised breast cancer (30 features,
+median excess kurtosis 3.0) gave one GP cluster (ARI 0.01), glass fragments (9 features, 3.0)
+one cluster (0.01). Each feature standardised and Yeo-Johnson transformed (scikit-learn's
+:class:`~sklearn.preprocessing.PowerTransformer`) spreads the core and draws the tail in: the
+same defaults give 0.75 and 0.13 (diabetes, 2.2: 0.30 → 0.37; kernel k-means on cancer 0.65 →
+0.76). A rank (quantile) transform instead was measured and rejected (GP: 0.02, 0.09).
 """
 
 from __future__ import annotations
@@ -61,11 +62,11 @@ def median_excess_kurtosis(X: FloatArray) -> float:
 
 
 def fit_feature_transform(X: FloatArray, how: str | None, kernel_given: bool) -> Pipeline | None:
-    """The fitted Gaussianising transform GPClustering applies before its landscape, or None.
+    """The fitted Gaussianising transform applied before the kernel (or landscape), or None.
 
-    ``how="auto"``: only with the data-driven kernel (``kernel_given`` False; a given kernel's
-    length scale is in the units of ``X``) and when :func:`median_excess_kurtosis` is above
-    ``TAIL_KURTOSIS``. ``"yeo-johnson"``: always. None: never. The transform standardises
+    ``how="auto"``: only with a width chosen from the data (``kernel_given`` False; a given
+    kernel's length scale is in the units of ``X``) and when :func:`median_excess_kurtosis`
+    is above ``TAIL_KURTOSIS``. ``"yeo-johnson"``: always. None: never. The transform standardises
     each feature, then applies Yeo-Johnson (standardised again), so it is invariant to the
     units of each feature.
     """
@@ -101,7 +102,6 @@ def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> Floa
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.asarray(transform.inverse_transform(np.clip(S, lo, hi)), dtype=np.float64)
-
 
 
 def transform_for_fit(
