@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 
 from ._eigen import MatMat, top_eigenpairs
-from ._tails import apply_to, transform_for_fit
+from ._tails import fit_estimator_transform
 from ._validation import FloatArray, check_matrix
 from .kernels import (
     RBF,
@@ -295,8 +295,10 @@ def build_fit_operator(
         copy=not precomputed,  # the fitted state may keep X: never the caller's array
     )
     if hasattr(est, "feature_transform"):
+        if est.feature_transform is not None and not precomputed and not sparse.issparse(Xa):
+            Xa = check_matrix(Xa, "X", min_samples=2)  # NaN and inf named before the transform
         scale = isinstance(kernel, RBF) and kernel.gamma == "scale"
-        Xa = _transformed(est, Xa, scale, precomputed)
+        Xa = fit_estimator_transform(est, Xa, scale, precomputed)
     if precomputed and sparse.issparse(Xa):
         op = make_operator(kernel, Xa, dtype=dtype)
         check_sparse_symmetric(op)
@@ -321,13 +323,3 @@ def build_fit_operator(
                              random_state=random_state)
     return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]
 
-
-def _transformed(est: BaseEstimator, X: Any, data_driven: bool, precomputed: bool) -> Any:
-    """``X`` through the estimator's fitted ``feature_transform``, stored as
-    ``est.feature_transform_`` (None: ``X`` unchanged); NaN and inf named first."""
-    how = getattr(est, "feature_transform", None)
-    if how is not None and not precomputed and not sparse.issparse(X):
-        X = check_matrix(X, "X", min_samples=2)
-    transform = transform_for_fit(X, how, data_driven, precomputed=precomputed)
-    setattr(est, "feature_transform_", transform)  # noqa: B010 (a fitted attribute)
-    return apply_to(transform, X)

@@ -80,15 +80,6 @@ def fit_feature_transform(X: FloatArray, how: str | None, kernel_given: bool) ->
     return pipe
 
 
-def apply_transform(transform: Any, X: FloatArray) -> FloatArray:
-    """``X`` through a fitted transform (unchanged when it is None)."""
-    if transform is None:
-        return X
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.asarray(transform.transform(X), dtype=np.float64)
-
-
 def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> FloatArray:
     """Points ``S`` of the transformed space in the units of the input (SEPs to report).
 
@@ -131,5 +122,18 @@ def apply_to(transform: Any, X: Any) -> Any:
     """``X`` through a fitted transform, in its own dtype (unchanged when it is None)."""
     if transform is None:
         return X
-    out = apply_transform(transform, np.asarray(X, dtype=np.float64))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = np.asarray(transform.transform(np.asarray(X, dtype=np.float64)))
     return out.astype(X.dtype, copy=False)
+
+
+def fit_estimator_transform(
+    est: Any, X: Any, data_driven: bool, precomputed: bool = False
+) -> Any:
+    """Fit the ``feature_transform`` of ``est`` on ``X`` (:func:`transform_for_fit`), store it
+    as ``est.feature_transform_`` and return ``X`` through it: the one place every
+    estimator with that parameter (kernel k-means, spectral clustering) fits it."""
+    transform = transform_for_fit(X, est.feature_transform, data_driven, precomputed)
+    est.feature_transform_ = transform
+    return apply_to(transform, X)

@@ -26,7 +26,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._tails import apply_to, transform_for_fit
+from .._tails import apply_to, fit_estimator_transform
 from .._validation import check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
@@ -180,10 +180,8 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         if sparse.issparse(Xv):  # CSR, or a TypeError naming a kernel that cannot take it
             Xv = check_kernel_input(kernel, Xv)
         # heavy-tailed features Gaussianised under the data-driven RBF width (feature_transform)
-        self.feature_transform_ = transform_for_fit(
-            Xv, self.feature_transform, isinstance(kernel, RBF) and kernel.gamma == "scale",
-            precomputed=pre)
-        Xv = apply_to(self.feature_transform_, Xv)
+        Xv = fit_estimator_transform(
+            self, Xv, isinstance(kernel, RBF) and kernel.gamma == "scale", precomputed=pre)
         n = Xv.shape[0]
         check_n_clusters(self.n_clusters, n)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)

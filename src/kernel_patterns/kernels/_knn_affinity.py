@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
 from sklearn.utils.validation import validate_data
 
-from .._tails import apply_to, transform_for_fit
+from .._tails import fit_estimator_transform
 from .._validation import check_matrix
 from ._dot import Precomputed
 from ._operator import make_operator
@@ -225,9 +225,6 @@ def knn_operator(
     if not precomputed:
         Xa = check_matrix(Xa, "X", min_samples=2)
     if hasattr(est, "feature_transform"):  # the estimator's Gaussianising of heavy tails
-        transform = transform_for_fit(Xa, est.feature_transform, not precomputed,
-                                      precomputed=precomputed)
-        setattr(est, "feature_transform_", transform)  # noqa: B010 (a fitted attribute)
-        Xa = apply_to(transform, Xa)
+        Xa = fit_estimator_transform(est, Xa, not precomputed, precomputed)
     A, nn, k = knn_affinity(Xa, n_neighbors, precomputed=precomputed)
     return make_operator(Precomputed(), A, dtype=dtype), nn, k

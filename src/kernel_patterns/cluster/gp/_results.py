@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..._tails import apply_transform
+from ..._tails import apply_to
 from ..._validation import FloatArray, check_matrix
 from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
@@ -253,7 +253,7 @@ class GPLandscape:
                 f"X has {Xv.shape[1]} features, but the landscape has "
                 f"{self.equilibria.shape[1]}."
             )
-        return apply_transform(self.transform, Xv.astype(np.float64, copy=False))
+        return apply_to(self.transform, Xv.astype(np.float64, copy=False))
 
     def variance(self, X: ArrayLike) -> FloatArray:
         """σ²(x) at every row of ``X`` (clipped at 0)."""

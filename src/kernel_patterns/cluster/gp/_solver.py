@@ -32,7 +32,7 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from ..._tails import apply_transform, fit_feature_transform, to_input_units
+from ..._tails import apply_to, fit_feature_transform, to_input_units
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
 from ._cuts import (
@@ -168,7 +168,7 @@ feature_transform, random_state
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = fit_feature_transform(Xv, feature_transform, kernel is not None)
-    Xv = apply_transform(transform, Xv)
+    Xv = apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.with_data_scale(Xv)  # e.g. RBF(gamma="scale") from the training data
