@@ -15,9 +15,12 @@ same defaults give 0.75 and 0.13 (diabetes, 2.2: 0.30 → 0.37; kernel k-means o
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 from scipy.stats import kurtosis
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import PowerTransformer, StandardScaler
@@ -30,6 +33,15 @@ from ._validation import FloatArray
 #: 2-D shape and blob set of ``benchmarks/bench_gp_default.py`` (negative), wine, iris,
 #: penguins, olive oils (-1.0 to -0.3) and digits (0.0).
 TAIL_KURTOSIS = 1.0
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """No floating-point or RuntimeWarning noise from kurtosis and the power transform
+    (constant features, extreme values): what they give is checked by their callers."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
 
 
 def median_excess_kurtosis(X: FloatArray) -> float:
@@ -55,29 +67,9 @@ def median_excess_kurtosis(X: FloatArray) -> float:
     >>> bool(abs(median_excess_kurtosis(rng.normal(size=(5000, 3)))) < 0.3)
     True
     """
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with _quiet():
         k = kurtosis(np.asarray(X, dtype=np.float64), axis=0)
     return float(np.median(np.nan_to_num(np.atleast_1d(k), nan=0.0)))
-
-
-def fit_feature_transform(X: FloatArray, how: str | None, kernel_given: bool) -> Pipeline | None:
-    """The fitted Gaussianising transform applied before the kernel (or landscape), or None.
-
-    ``how="auto"``: only with a width chosen from the data (``kernel_given`` False; a given
-    kernel's length scale is in the units of ``X``) and when :func:`median_excess_kurtosis`
-    is above ``TAIL_KURTOSIS``. ``"yeo-johnson"``: always. None: never. The transform standardises
-    each feature, then applies Yeo-Johnson (standardised again), so it is invariant to the
-    units of each feature.
-    """
-    if how is None or (how == "auto" and (kernel_given
-                                          or median_excess_kurtosis(X) <= TAIL_KURTOSIS)):
-        return None
-    pipe = make_pipeline(StandardScaler(), PowerTransformer(method="yeo-johnson"))
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        pipe.fit(X)
-    return pipe
 
 
 def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> FloatArray:
@@ -90,24 +82,25 @@ def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> Floa
     if transform is None:
         return S
     lo, hi = fitted_on.min(axis=0), fitted_on.max(axis=0)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with _quiet():
         return np.asarray(transform.inverse_transform(np.clip(S, lo, hi)), dtype=np.float64)
 
 
 def transform_for_fit(
     X: Any, how: str | None, data_driven: bool, precomputed: bool = False
 ) -> Pipeline | None:
-    """The transform an estimator with ``feature_transform=how`` fits on ``X``, or None.
+    """The Gaussianising transform an estimator with ``feature_transform=how`` fits on ``X``,
+    or None.
 
-    ``data_driven``: the estimator's kernel (or graph) takes its width from the data (the
-    default ``RBF(gamma="scale")``, the k-nearest-neighbour graph), so ``"auto"`` may act; a
-    width the user gave is in the units of ``X`` and is left alone. A precomputed kernel or
-    sparse ``X`` has no features to transform: ``"yeo-johnson"`` then raises a ValueError,
-    ``"auto"`` does nothing. The transform does not read ``sample_weight``.
+    ``"auto"``: only when the estimator's kernel (or graph) takes its width from the data
+    (``data_driven``: GPClustering's ``kernel=None``, the default ``RBF(gamma="scale")``, the
+    k-nearest-neighbour graph; a width the user gave is in the units of ``X`` and is left
+    alone) and :func:`median_excess_kurtosis` is above ``TAIL_KURTOSIS``. ``"yeo-johnson"``:
+    always. None: never. The transform standardises each feature, then applies Yeo-Johnson
+    (standardised again), so it is invariant to the units of each feature. A precomputed
+    kernel or sparse ``X`` has no features to transform: ``"yeo-johnson"`` then raises a
+    ValueError, ``"auto"`` does nothing. The transform does not read ``sample_weight``.
     """
-    from scipy import sparse
-
     if how is None:
         return None
     if precomputed or sparse.issparse(X):
@@ -115,15 +108,20 @@ def transform_for_fit(
             got = "a precomputed kernel" if precomputed else "sparse X"
             raise ValueError(f"feature_transform='yeo-johnson' needs dense features; got {got}.")
         return None
-    return fit_feature_transform(np.asarray(X, dtype=np.float64), how, not data_driven)
+    X = np.asarray(X, dtype=np.float64)
+    if how == "auto" and (not data_driven or median_excess_kurtosis(X) <= TAIL_KURTOSIS):
+        return None
+    pipe = make_pipeline(StandardScaler(), PowerTransformer(method="yeo-johnson"))
+    with _quiet():
+        pipe.fit(X)
+    return pipe
 
 
 def apply_to(transform: Any, X: Any) -> Any:
     """``X`` through a fitted transform, in its own dtype (unchanged when it is None)."""
     if transform is None:
         return X
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with _quiet():
         out = np.asarray(transform.transform(np.asarray(X, dtype=np.float64)))
     return out.astype(X.dtype, copy=False)
 

@@ -35,9 +35,9 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from ..._tails import (
     TAIL_KURTOSIS,
     apply_to,
-    fit_feature_transform,
     median_excess_kurtosis,
     to_input_units,
+    transform_for_fit,
 )
 from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
@@ -173,7 +173,7 @@ feature_transform, random_state
         check_n_clusters(n_clusters, Xv.shape[0])
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
-    transform = fit_feature_transform(Xv, feature_transform, kernel is not None)
+    transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
     Xv = apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
