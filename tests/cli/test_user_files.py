@@ -245,6 +245,10 @@ def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> N
     assert r.returncode == 0, r.stderr
     labels = pd.read_csv(out / "labels.csv")["label"].to_numpy()
     assert (labels[-3:] == -1).all()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["result"]["n_clusters"] == 2  # noise is not a cluster
+    assert summary["result"]["n_noise"] == int(np.sum(labels == -1)) >= 3
+    assert "gp: 2 clusters and " in r.stdout and " noise points; wrote " in r.stdout
     width, height = png_size(out / "clusters.png")
     assert width > 1.8 * height  # the clusters and the truth side by side
     assert (out / "hierarchy.png").exists()

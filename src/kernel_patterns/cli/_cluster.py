@@ -184,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
                 if hasattr(est, attr):
                     result[attr.rstrip("_")] = float(getattr(est, attr))
             _report(tmp, args, table, est, labels, table.labels, result, timer, figs)
-    print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
+    print(f"{args.method}: {_found(result)}; wrote {out}/")
     return 0
 
 
@@ -192,8 +192,12 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, labels: n
             truth: np.ndarray | None, result: dict[str, Any], timer: common.Timer,
             figs: dict[Path, str]) -> None:
     """summary.json and report.html: the cluster count and sizes first in ``result``."""
-    merged = {"n_clusters": len(np.unique(labels)), "cluster_sizes": common.sizes(labels),
-              **result}
+    # noise (label -1, GP clustering's points outside every cluster) is not a cluster
+    merged: dict[str, Any] = {"n_clusters": len(np.unique(labels[labels >= 0])),
+                              "cluster_sizes": common.sizes(labels)}
+    if np.any(labels < 0):
+        merged["n_noise"] = int(np.sum(labels < 0))
+    merged.update(result)
     result.clear()
     result.update(merged)
     summary = common.make_summary("cluster", args, args.input, table, est, result, timer)
@@ -204,6 +208,12 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, labels: n
         sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
     common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
                   summary, list(figs), sections, captions=figs)
+
+
+def _found(result: dict[str, Any]) -> str:
+    """"3 clusters" or "2 clusters and 32 noise points" for the closing line."""
+    noise = result.get("n_noise", 0)
+    return f"{result['n_clusters']} clusters" + (f" and {noise} noise points" if noise else "")
 
 
 #: rows of the figures drawn for a Nyström fit on a scheduler (a uniform sample).
@@ -241,7 +251,7 @@ def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtabl
             "inertia": float(res.inertia), "n_iter": int(res.n_iter),
         }
         _report(tmp, args, dtable, est, labels, truth, result, timer, figs)
-    print(f"{args.method}: {result['n_clusters']} clusters; wrote {out}/")
+    print(f"{args.method}: {_found(result)}; wrote {out}/")
     return 0
 
 
