@@ -67,7 +67,9 @@ def _write(tmp_path, name, text):
         ("a,b,truth\n", [], "has a header but no data rows"),
         ("a,b,truth\nx,1,0\ny,2,1\nz,3,1\n", ["--columns", "a,b"],
          r"feature column\(s\) \['a'\] are not numeric"),
-        ("a,b,truth\n1,,0\n2,2,1\n3,3,1\n", [], r"missing or infinite values"),
+        ("a,b,truth\n1,,0\n2,,1\n3,3,1\n", [],
+         r"2 row\(s\) have missing or infinite values \(first: \[0, 1\]; by feature: b \(2\)\); "
+         r"fix them, leave those features out with --columns"),
         ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--label-column", "nope"],
          "--label-column 'nope' is not a column"),
         ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--columns", "a,zz"],

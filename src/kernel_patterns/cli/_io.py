@@ -191,9 +191,13 @@ def read_table(
     if n_bad:
         where = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)[:5]]
         if not drop_na:
+            per_col = (~np.isfinite(X)).sum(axis=0)
+            cols = ", ".join(f"{wanted[j]} ({per_col[j]})" for j in np.argsort(-per_col)
+                             if per_col[j])
             raise UsageError(
-                f"{n_bad} row(s) have missing or infinite values (first: {where}); fix them "
-                "or pass --drop-na to drop them"
+                f"{n_bad} row(s) have missing or infinite values (first: {where}"
+                + (f"; by feature: {cols}" if cols else "") + "); fix them, leave those "
+                "features out with --columns, or pass --drop-na to drop the rows"
             )
         dropped = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)]
         keep = ~bad_rows
