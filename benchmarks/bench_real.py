@@ -7,7 +7,11 @@ per data set. The table gives the adjusted Rand index against the classes, the n
 clusters found and the wall time, all in this process; the last column is the best scikit-learn
 default on that set.
 
-Run: ``python benchmarks/bench_real.py [--sets NAME ...] [--no-gp]`` (default: every set)
+``--scale minmax`` scales every feature to [0, 1] instead (the command line's default and the GP
+paper's), into ``results/real_minmax.md``.
+
+Run: ``python benchmarks/bench_real.py [--sets NAME ...] [--no-gp] [--scale minmax]`` (default:
+every set, standardised)
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from sklearn.cluster import HDBSCAN, KMeans
 from sklearn.cluster import SpectralClustering as SkSpectral
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 from sklearn.metrics import adjusted_rand_score
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 try:  # run as a script from benchmarks/ or imported as benchmarks.bench_real
     from _common import machine, save, table
@@ -106,11 +110,11 @@ def _estimators(k: int, with_gp: bool) -> dict[str, Any]:
     return {**ours, **peers}
 
 
-def run(names: list[str], with_gp: bool) -> str:
+def run(names: list[str], with_gp: bool, scale: str = "standard") -> str:
     rows = []
     for name in names:
         X, y = SETS[name]()
-        Z = StandardScaler().fit_transform(X)
+        Z = (StandardScaler() if scale == "standard" else MinMaxScaler()).fit_transform(X)
         k = len(np.unique(y))
         scores = {}
         for label, est in _estimators(k, with_gp).items():
@@ -131,11 +135,13 @@ def run(names: list[str], with_gp: bool) -> str:
         rows.append([f"{name} {Z.shape[0]}×{Z.shape[1]}, k={k}",
                      *(v[1] for v in scores.values()), f"{best_peer:.2f}"])
     headers = ["data", *_estimators(2, with_gp), "best scikit-learn"]
+    scaled, flag = (("Standardised features", "") if scale == "standard" else
+                    ("Features scaled to [0, 1]", " --scale minmax"))
     return "\n".join([
         "# Real data, defaults only: ARI against the classes (clusters found, seconds)", "",
-        "Standardised features; k = the number of classes where a method needs it; "
+        f"{scaled}; k = the number of classes where a method needs it; "
         "GPClustering() finds its own count, GPClustering(k) is given it. "
-        "`python benchmarks/bench_real.py`; "
+        f"`python benchmarks/bench_real.py{flag}`; "
         f"{machine()}.", "",
         table(headers, rows),
     ])
@@ -145,8 +151,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     ap.add_argument("--no-gp", action="store_true", help="leave GPClustering out (slow)")
+    ap.add_argument("--scale", choices=["standard", "minmax"], default="standard",
+                    help="feature scaling before every estimator (default: standard)")
     args = ap.parse_args()
-    save("real", run(args.sets, not args.no_gp))
+    name = "real" if args.scale == "standard" else "real_minmax"
+    save(name, run(args.sets, not args.no_gp, args.scale))
 
 
 if __name__ == "__main__":
