@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from typing import Any
 
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
@@ -32,7 +33,7 @@ from kernel_patterns.cluster.gp import TAIL_KURTOSIS, median_excess_kurtosis
 SETTINGS = {"auto": "auto", "always": "yeo-johnson", "never": None}
 
 
-def _estimator(name: str, k: int, transform: str | None) -> object:
+def _estimator(name: str, k: int, transform: str | None) -> Any:
     if name == "GPClustering()":
         return GPClustering(feature_transform=transform, random_state=0)
     if name == "KernelKMeans(k)":
@@ -54,7 +55,7 @@ def run(names: list[str]) -> str:
             for setting in SETTINGS.values():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    pred = _estimator(method, k, setting).fit_predict(Z)  # type: ignore[attr-defined]
+                    pred = _estimator(method, k, setting).fit_predict(Z)
                 cells.append(f"{adjusted_rand_score(y, pred):.2f}")
             row.append(" / ".join(cells))
             print(f"{name:9s} {method:22s} auto / always / never: {row[-1]}", flush=True)
