@@ -45,8 +45,11 @@ ALIGNED = 0.99
 #: steps of the trail kept (besides the starts and the current places); 4 gave 2,939 kernel
 #: rows on 2,000 rings points, all steps 2,849, the current places alone 7,462
 TRAIL_WINDOW = 4
-#: the trail is searched with a k-d tree up to this many features; above, only the current
-#: places (a tree over the trail took 9 s of a 12 s fit on standardised digits, 64-D)
+#: trajectories coalesce up to this many features, searched with a k-d tree over the trail;
+#: above, they do not: a tree over the trail took 9 s of a 12 s fit on standardised digits
+#: (64-D), and one over the current places alone still cost more than the steps it saved
+#: (GPClustering() on standardised cells, 56-D: 12.5 s with it, 8.8 s without; digits
+#: 7.6 s and 4.6 s; the same labels on every set of ``benchmarks/bench_real.py``)
 _TREE_DIMS = 8
 
 
@@ -213,7 +216,7 @@ def flow_to_equilibria(
     coalesce : float, default=3.0
         A moving point closer than ``coalesce · merge_radius`` length scales to a place
         another point has passed (its start, its places in the last ``TRAIL_WINDOW`` steps,
-        or where it is now; in more than 8 features only where it is now), lower on σ² and
+        or where it is now), lower on σ² and
         with descent directions agreeing there (cosine ≥ 0.99), stops and ends where that
         point ends (its endpoint and SEP). Trajectories run together down the valleys, and
         a point that reaches a valley later finds another's path there: the kernel rows of
@@ -224,7 +227,8 @@ def flow_to_equilibria(
         passes between them. Without the direction test the followers lost small basins'
         SEPs that the support needs (20,000 two moons, inducing: a 206-point piece split
         off). 0 flows every point alone. Off when ``share_new`` is False (each point's
-        answer its own).
+        answer its own) and in more than 8 features (``_TREE_DIMS``: a k-d tree there is
+        slower than the steps it saves).
 
     Examples
     --------
@@ -275,7 +279,7 @@ def flow_to_equilibria(
             assignment[i] = len(seps) - 1
 
     # places passed in the last TRAIL_WINDOW steps, for the k-d tree of _coalesce (in
-    # more than _TREE_DIMS dimensions only the current places, as a tree there is slow)
+    # more than _TREE_DIMS dimensions no coalescing: a k-d tree there is slow)
     keep_trail = d <= _TREE_DIMS
     start_x, start_f, start_g = x.copy(), f.copy(), g.copy()
     trail_x: list[FloatArray] = []
@@ -312,15 +316,12 @@ def flow_to_equilibria(
                 active[hit] = False
                 idx = idx[~near]
         # 2b. trajectories that have met: the one higher up follows the other
-        if coalesce > 0 and share_new and idx.size > 1:
-            if keep_trail:
-                trail = (np.concatenate([start_x, *trail_x, x[idx]]),
-                         np.concatenate([start_f, *trail_f, f[idx]]),
-                         np.concatenate([start_g, *trail_g, g[idx]]),
-                         np.concatenate([np.arange(n), *trail_o, idx]))
-                idx = _coalesce(x, f, g, idx, coalesce * radius, follows, active, trail)
-            else:
-                idx = _coalesce(x, f, g, idx, coalesce * radius, follows, active, k=2)
+        if coalesce > 0 and share_new and idx.size > 1 and keep_trail:
+            trail = (np.concatenate([start_x, *trail_x, x[idx]]),
+                     np.concatenate([start_f, *trail_f, f[idx]]),
+                     np.concatenate([start_g, *trail_g, g[idx]]),
+                     np.concatenate([np.arange(n), *trail_o, idx]))
+            idx = _coalesce(x, f, g, idx, coalesce * radius, follows, active, trail)
         if idx.size == 0:
             break
         # 3. one Armijo-controlled step for every active point
