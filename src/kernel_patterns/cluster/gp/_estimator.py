@@ -72,12 +72,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         r*, over the points of basins with at least ``min_cluster_size`` points.
         With ``kernel=None`` too, the landscape is read either so (the *support*) or by its
         *modes* (every basin of at least ``min_cluster_size`` points a cluster), whichever
-        the data support: the modes when they stay the same clusters as the length scale
-        grows by √2 (blobs: the paper's Gaussians, touching blobs), else the support at
+        the data support: the modes at the shortest length scale from ℓ₀/2 up where they
+        stay the same clusters as it grows by √2 (blobs: the paper's Gaussians, touching
+        blobs; commercial oils at ℓ₀/2), else the support at
         ℓ₀ (ridges: rings, moons, spirals, whose basins are arcs that keep joining), and
         the modes that persist best when that support is one piece. Measured on 19 sets in
         ``benchmarks/results/gp_default_rule.md``; ``level_`` and ``kernel_`` give the
-        reading chosen. Up to four landscape fits.
+        reading chosen. Up to six landscape fits.
     n_clusters : int, default=None
         The ``n_clusters`` most persistent groups of the saddle hierarchy, as
         scikit-learn's clusterers return the count they are given
