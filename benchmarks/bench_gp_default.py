@@ -3,7 +3,7 @@
 With ``kernel=None`` and neither ``level`` nor ``n_clusters``, GPClustering chooses between
 the paper's *support* (components of the level set at r*) and the *modes* (a cluster per
 basin of real size) by whether the modes stay the same clusters when the length scale grows
-by √2 (``_auto_partition`` in ``cluster/gp/_solver.py``). This script shows, per set, the
+by √2 (``auto_partition`` in ``cluster/gp/_readings.py``). This script shows, per set, the
 paper's support reading at the data-driven length scale (``GPClustering(default_kernel(X))``),
 the default (``GPClustering()``) and HDBSCAN's default beside them: ARI against the
 generating labels or classes, clusters found, seconds. Nothing is tuned per set; the 2-D

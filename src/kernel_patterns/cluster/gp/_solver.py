@@ -12,8 +12,8 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
    flow of every point to its SEP, segment checks, single-linkage hierarchy);
 4. the basins of all training points and the clusters: at the level given, at the level for
    ``n_clusters``, with ``kernel=None`` and neither of them the support or the modes of
-   the landscape, whichever the data bear out (``_auto_partition``), or, with a kernel and
-   neither, the support chosen from the data (``_data_level``: r* over the
+   the landscape, whichever the data bear out (:func:`~._readings.auto_partition`), or,
+   with a kernel and neither, the support chosen from the data (``data_level``: r* over the
    points of basins of at least ``min_cluster_size`` points, with
    :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
    training point); clusters smaller than ``min_cluster_size`` are noise (-1), and a fit
@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.metrics import adjusted_rand_score
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
@@ -43,15 +42,13 @@ from ..._validation import FloatArray, check_matrix, check_n_clusters
 from ...kernels import Kernel, Precomputed
 from ._cuts import (
     components_at,
-    count_components,
-    data_level_components,
-    group_persistence,
     level_for_n_clusters,
     persistent_components,
 )
 from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
+from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPHierarchy, GPLandscape, relabel
 
 #: approximation="inducing": inducing points when n_landmarks is None (at most N).
@@ -60,20 +57,6 @@ DEFAULT_N_COMPONENTS = 300
 DEFAULT_SUBSAMPLE = 2000
 #: approximation="auto": exact up to this many points, inducing points beyond.
 AUTO_EXACT_MAX = 1000
-#: kernel=None, no level, no n_clusters: length scales (factors of the data-driven ℓ₀, from
-#: ℓ₀/2 to 2√2 ℓ₀) at which the basins are compared, and the agreement (ARI) that makes
-#: them stable (:func:`_auto_partition`).
-MODE_FACTORS = tuple(2.0 ** (k / 2) for k in range(-2, 4))
-MODE_STABLE_ARI = 0.9
-#: ... when the support is one piece, a count of clusters by persistence (:func:`_clear_count`)
-#: needs its last cluster PERSISTENCE_RATIO times as persistent as the next group, and
-#: PERSISTENCE_SHARE of the landscape's depth (r* − the lowest SEP variance)
-PERSISTENCE_RATIO = 3.0
-PERSISTENCE_SHARE = 0.1
-#: ... and, when the support at r* is one piece, the agreement that lets the best-persisting
-#: modes be the clusters instead of one.
-MODE_PERSIST_ARI = 0.5
-
 #: constraints of the options :func:`gp_landscape` and :class:`GPClustering` share.
 GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "level": [Interval(Real, 0, None, closed="neither"), None],
@@ -206,17 +189,17 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None:
-        fit, basins, cut, groups = _auto_partition(Xv, Xl, opts, plan, min_cluster_size)
-        groups = _noise_groups(groups, basins, min_cluster_size)
+        fit, basins, cut, groups = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
+        groups = noise_groups(groups, basins, min_cluster_size)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
         if level is None:
-            cut, groups = _data_level(fit, basins, plan, min_cluster_size)
+            cut, groups = data_level(fit, basins, plan, min_cluster_size)
         else:
             cut = float(level)
             groups = components_at(fit.Z, fit.S.shape[0], cut)
-        groups = _noise_groups(groups, basins, min_cluster_size)
+        groups = noise_groups(groups, basins, min_cluster_size)
     sep_labels, labels = relabel(groups, basins)
     if n_clusters is None:
         _warn_degenerate(labels, fit.ell, min_cluster_size,
@@ -282,170 +265,6 @@ def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int
         "n_clusters.",
         UserWarning, stacklevel=4,
     )
-
-
-def _auto_partition(
-    X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int,
-) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
-    """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape and SEP groups.
-
-    Two readings of a landscape give clusters, and no one of them is right on all data:
-
-    * **support** (the paper, eq. 4.3): the components of the level set at r*, kept apart
-      where their saddle lies below every training point (``_data_level``). Right on
-      shapes whose points lie along low-variance ridges (rings, moons, spirals): a ridge
-      has many SEPs along it, joined below r*. Wrong on blobs: the support at r* of
-      touching or high-dimensional blobs is one piece (the paper's own 10-D Gaussians with
-      the default ℓ: 1 cluster, ARI 0.00; four 8-D blobs: 450 + 150 points, ARI 0.33).
-    * **modes**: every basin of at least ``min_cluster_size`` points is a cluster, tiny
-      basins joining the neighbour they open into (:func:`~._cuts.count_components` with
-      no count). Right on blobs (those two sets: ARI 1.00), wrong on ridges (rings: 28
-      arcs).
-
-    The rule tells them apart by what the modes do as the length scale grows by √2
-    (``MODE_FACTORS``, from ℓ₀/2 up): the basins of blobs stay the same clusters (same
-    count, ARI ≥ ``MODE_STABLE_ARI`` between the two partitions), while the arcs of a ridge
-    keep joining one another (rings 28 → 23 → 18 → 11, spirals 50 → 40 → 29 → 21). The
-    first (shortest) length scale whose modes (at least two clusters) are stable at the
-    next one gives the modes (never more than √(n/2) clusters: a ridge's arcs at a step
-    finer than √2 are stable too, 7 arcs on the paper's two moons at 2^(1/4)); when none
-    is, the support at ℓ₀ (the paper's cut). When that support is one piece: the count of
-    clusters the persistence of the basins' groups at ℓ₀ gives clearly
-    (:func:`_clear_count`), else the best-persisting modes (ARI ≥ ``MODE_PERSIST_ARI`` with
-    the next length scale's, in at most √(n/2) clusters). Measured on 21 sets
-    (``benchmarks/results/gp_default_rule.md``): the support is kept on every ridge set,
-    the modes are taken on every blob set.
-
-    The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
-    be longer than the clusters are apart: commercial oils (modeldata ``oils``, 96 points)
-    have 5 stable modes at ℓ₀/2 (ARI 0.80), 4 unstable ones from ℓ₀ up (the support: 3
-    clusters, 0.23). On the 23 real sets of ``benchmarks/bench_real.py`` and the 14 of
-    ``benchmarks/bench_gp_default.py`` six real sets gained (oils, diabetes 0.37 → 0.56,
-    ais 0.79 → 0.85, possum 0.81 → 0.85, bdims 0.81 → 0.84, cancer 0.75 → 0.77), nothing
-    else changed: a ridge has only more arcs below ℓ₀. The fallbacks read ℓ₀ and longer
-    only (olive oils' 14 modes at ℓ₀/√2 agree at 0.94 with ℓ₀'s 9: ARI 0.49).
-
-    The persistence count is for ridges whose support noise joins: scikit-learn's moons
-    with noise 0.1 at 1,000 to 5,000 points gave 14 to 30 arcs (the best-persisting
-    modes, ARI 0.07-0.15), and give the two moons (ARI 1.00); the persistence of the
-    younger moon is 0.29-0.77 of the landscape's depth, 4-9 times the next group's. On 27
-    single Gaussian blobs (2-5-D, 200-1,500 points) and the 19 other sets nothing changed.
-    The two thresholds were set by looking at those moons and blobs (a blob's spurious
-    groups: at most 0.095 of the depth; one inducing blob 2.9 times the next group).
-    """
-    # the readings are compared on the points whose flows shape the landscape (all of them,
-    # or the inducing subsample); every other point is assigned once, in the fit kept
-    fits: list[tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int]] = []
-    agreement: list[tuple[float, int]] = []  # (ARI with the next fit's modes, fit index)
-    at: list[float] = []  # the factor of every fit
-    for factor in MODE_FACTORS:
-        if fits and fits[-1][4] < 2:  # the last fit found no modes: a longer ℓ only merges
-            if factor > 1.0:
-                break
-            if factor < 1.0:
-                continue  # on to ℓ₀, whose support is read in any case
-        fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        own = fit.flow.assignment
-        modes, n_big, cut = count_components(fit.Z, fit.edges, own, fit.S.shape[0],
-                                             min_cluster_size, fit.sep_var)
-        fits.append((fit, own, modes, cut, n_big))
-        at.append(factor)
-        if len(fits) >= 2:  # a fit after one without modes makes no pair (p_big < 2)
-            _, p_own, p_modes, _, p_big = fits[-2]
-            agree = adjusted_rand_score(p_modes[p_own], modes[own])
-            if 2 <= p_big <= np.sqrt(p_own.size / 2):  # at most √(n/2) clusters
-                if p_big == n_big and agree >= MODE_STABLE_ARI:
-                    return _modes(fits[-2], X, opts)
-                if at[-2] >= 1.0:  # the fallback below reads ℓ₀ and longer only
-                    agreement.append((agree, len(fits) - 2))
-    ell0 = at.index(1.0)  # the fit whose support is the paper's cut
-    fit = fits[ell0][0]
-    basins = landscape_basins(fit, X, opts)
-    cut, groups = _data_level(fit, basins, plan, min_cluster_size)
-    counts = np.bincount(groups[basins])
-    if np.sum(counts >= min_cluster_size) >= 2:
-        return fit, basins, cut, groups
-    # the support is one piece: a count the persistences give clearly (noisy ridges)
-    own = fits[ell0][1]
-    k = _clear_count(fit, own, min_cluster_size)
-    if k >= 2:
-        modes, n_big, level = persistent_components(fit.Z, fit.edges, own, k,
-                                                    min_cluster_size, fit.sep_var)
-        return _modes((fit, own, modes, level, n_big), X, opts)
-    best = max(agreement, default=(0.0, 0))
-    if best[0] >= MODE_PERSIST_ARI:
-        # no modes are stable and no count is clear: the modes that persist best
-        # (standardised olive oils, 8-D: the support gives 571 + 1 points, ARI 0.00; the
-        # modes at 1.41 ℓ₀ agree at 0.86 with the next ones: 6 clusters, ARI 0.80). One
-        # Gaussian blob (200 points, 2 to 10-D, 4 seeds) never persists above 0.44: it
-        # stays one cluster, with the warning. Readings into more than √(n/2) clusters (the
-        # textbook rule of thumb for a count) are not candidates: they are the arcs of a
-        # ridge (scikit-learn's moons with noise 0.1 at 20,000 points, inducing: the support
-        # is one piece and about 78 arcs persist at 0.7; the persistence count above now
-        # gives the two moons, ARI 1.00, 3 s).
-        return _modes(fits[best[1]], X, opts)
-    return fit, basins, cut, groups
-
-
-def _clear_count(fit: Landscape, basins: NDArray[np.intp], min_cluster_size: int) -> int:
-    """The count of clusters the persistences of ``fit`` give clearly, or 1.
-
-    With the persistences p₁ ≥ p₂ ≥ … of :func:`~._cuts.group_persistence` (p after the
-    last is 0), k clusters are clear when p_{k−1} ≥ ``PERSISTENCE_RATIO`` · p_k and p_{k−1}
-    ≥ ``PERSISTENCE_SHARE`` × the depth; of several such k, the largest ratio.
-    """
-    pers = group_persistence(fit.Z, fit.edges, basins, fit.sep_var, min_cluster_size)
-    if pers.size == 0:
-        return 1
-    nxt = np.r_[pers[1:], 0.0]
-    depth = fit.r_star - float(fit.sep_var.min())
-    clear = (pers >= PERSISTENCE_RATIO * nxt) & (pers >= PERSISTENCE_SHARE * depth)
-    if not clear.any():
-        return 1
-    ratio = np.where(clear, pers / np.maximum(nxt, 1e-300), -np.inf)
-    return int(np.argmax(ratio)) + 2
-
-
-def _modes(
-    found: tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int],
-    X: FloatArray, opts: FlowOptions,
-) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
-    """The modes partition of one fit with the basins of all training points, its groups
-    left small (-1) each a group of its own (noise by size, in ``_noise_groups``)."""
-    fit, _, modes, cut, _ = found
-    small = modes < 0
-    modes = modes.copy()
-    modes[small] = modes.max() + 1 + np.arange(int(small.sum()))
-    return fit, landscape_basins(fit, X, opts), cut, modes
-
-
-def _data_level(
-    fit: Landscape, basins: NDArray[np.intp], plan: InducingPlan | None, min_cluster_size: int
-) -> tuple[float, NDArray[np.intp]]:
-    """``level=None``: the level and the SEP groups chosen from the data.
-
-    The level is r* over the points of basins with at least ``min_cluster_size`` points: one
-    outlier in its own basin does not define the support (standardised penguins: an
-    isolated point at σ² = 1.508 lifted r* above the saddle, 1.491, between the Gentoo
-    penguins and the others; without it r* = 1.461). The groups are
-    :func:`~._cuts.data_level_components` at that level.
-    """
-    own = basins if plan is None else basins[plan.subsample]
-    v = fit.point_variance  # of the points that shape the landscape, computed once in the fit
-    size = np.bincount(own, minlength=fit.S.shape[0])
-    inside = size[own] >= min_cluster_size
-    level = float(v[inside].max()) if inside.any() else fit.r_star
-    return level, data_level_components(fit.Z, fit.edges, level, own, v, min_cluster_size)
-
-
-def _noise_groups(
-    groups: NDArray[np.intp], basins: NDArray[np.intp], min_cluster_size: int
-) -> NDArray[np.intp]:
-    """``groups`` with every group of fewer than ``min_cluster_size`` training points set to
-    -1 (noise, as HDBSCAN labels points outside its clusters)."""
-    counts = np.bincount(groups[basins], minlength=int(groups.max()) + 1)
-    return np.where(counts[groups] >= min_cluster_size, groups, -1).astype(np.intp)
 
 
 def _warn_degenerate(
