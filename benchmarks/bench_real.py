@@ -90,6 +90,27 @@ SETS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {
     "skulls": lambda: _rdata("HSAUR", "skulls", "epoch"),
     "leaf": lambda: _rdata("modeldata", "leaf_id_flavia", "species"),
     "cells": lambda: _rdata("modeldata", "cells", "class"),
+    # ... and seven more, added in a third session after every default was set, run once
+    # and reported as they came: commercial oils by type (modeldata oils, 96 × 7, 7 types),
+    # scats by species (modeldata scat, the 8 measurements, 91 × 8 without missing values),
+    # possums by population (DAAG possum, 9 body measurements), psychiatric groups by
+    # neurocognitive scores (heplots NeuroCog, 242 × 7), blue jays by sex (Stat2Data
+    # BlueJays, 123 × 6), football players' heads by group (heplots FootHead, 90 × 6) and
+    # tissues by gene expression (dslabs tissue_gene_expression, 189 × 500, 7 tissues)
+    "oils": lambda: _rdata("modeldata", "oils", "class"),
+    "scat": lambda: _rdata("modeldata", "scat", "Species",
+                           ["Length", "Diameter", "Taper", "TI", "Mass", "d13C", "d15N", "CN"]),
+    "possum": lambda: _rdata("DAAG", "possum", "Pop",
+                             ["hdlngth", "skullw", "totlngth", "taill", "footlgth", "earconch",
+                              "eye", "chest", "belly"]),
+    "neurocog": lambda: _rdata("heplots", "NeuroCog", "Dx",
+                               ["Speed", "Attention", "Memory", "Verbal", "Visual", "ProbSolv",
+                                "SocialCog"]),
+    "bluejays": lambda: _rdata("Stat2Data", "BlueJays", "KnownSex",
+                               ["BillDepth", "BillWidth", "BillLength", "Head", "Mass", "Skull"]),
+    "foothead": lambda: _rdata("heplots", "FootHead", "group",
+                               ["width", "circum", "front.back", "eye.top", "ear.top", "jaw"]),
+    "tissue": lambda: _rdata("dslabs", "tissue_gene_expression", "y"),
 }
 
 
