@@ -29,9 +29,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
-from threadpoolctl import threadpool_limits
 
-from .._parallel import usable_threads
+from .._parallel import single_blas_thread, usable_threads
 from .._progress import start_progress
 from ..kernels import DenseKernelOperator, KernelOperator
 
@@ -70,7 +69,7 @@ def _kernel_times(op: KernelOperator, W: Any) -> FloatArray:
         work(0)
         return out
     starts = range(0, n, _ROW_BLOCK)
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(usable_threads()) as pool:
+    with single_blas_thread(), ThreadPoolExecutor(usable_threads()) as pool:
         list(pool.map(work, starts))
     return out
 
@@ -92,7 +91,7 @@ def _times_features(C: FloatArray, F: FloatArray) -> FloatArray:
         b = min(a + _FEATURE_BLOCK, n)
         out[:, a:b] = Cf @ F[a:b].T
 
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(usable_threads()) as pool:
+    with single_blas_thread(), ThreadPoolExecutor(usable_threads()) as pool:
         list(pool.map(work, range(0, n, _FEATURE_BLOCK)))
     return out
 

@@ -28,9 +28,8 @@ from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from scipy.linalg import get_blas_funcs
 from sklearn.utils._param_validation import Interval, StrOptions
-from threadpoolctl import threadpool_limits
 
-from .._parallel import usable_threads
+from .._parallel import single_blas_thread, usable_threads
 from .._progress import progress_bar
 from .._validation import FloatArray
 from ._base import Kernel, check_kernel_input
@@ -197,7 +196,7 @@ def _fill_dense(kernel: Kernel, X: FloatArray, K: FloatArray, n_threads: int) ->
             for t in tiles:
                 step(t)
         else:
-            with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(n_threads) as pool:
+            with single_blas_thread(), ThreadPoolExecutor(n_threads) as pool:
                 list(pool.map(step, tiles))
     noise = kernel.diagonal_noise()
     if noise:
@@ -281,7 +280,7 @@ class ChunkedKernelOperator(KernelOperator):
             for a in starts:
                 work(a)
         else:
-            with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(self.n_threads) as pool:
+            with single_blas_thread(), ThreadPoolExecutor(self.n_threads) as pool:
                 list(pool.map(work, starts))
         return out.ravel() if vec else out
 

@@ -23,8 +23,8 @@ import numpy as np
 from scipy.linalg import LinAlgError, cholesky
 from scipy.linalg.blas import dtrsm
 from scipy.linalg.lapack import dpotri
-from threadpoolctl import ThreadpoolController
 
+from ..._parallel import single_blas_thread
 from ..._validation import FloatArray
 from ...kernels import Kernel, make_operator
 
@@ -36,7 +36,6 @@ _BLOCK = 2048
 _SMALL_FLOPS = 512 * 2000**2
 #: the factorisation and inverse of C run on one BLAS thread up to this N³.
 _FACTOR_FLOPS = 4096**3
-_CONTROLLER: ThreadpoolController | None = None
 
 
 class VarianceFunction(Protocol):
@@ -261,12 +260,9 @@ def blas_threads(
     factorisation and inverse of C (``limit=_FACTOR_FLOPS``: N ≤ 4,096) too: at N = 2,000
     they take 0.15 s and 0.2 s on one thread, and took 2-7 s each with two at load 8.
     """
-    global _CONTROLLER
     if float(rows) * width * width >= limit:
         return contextlib.nullcontext()
-    if _CONTROLLER is None:
-        _CONTROLLER = ThreadpoolController()  # scans the loaded libraries once
-    return _CONTROLLER.limit(limits=1, user_api="blas")
+    return single_blas_thread()
 
 
 def _inverse_from_cholesky(L: FloatArray) -> FloatArray:
