@@ -155,3 +155,36 @@ def test_auto_beta_is_ten_over_the_data_spread_and_scale_free() -> None:
     assert b.beta_ == pytest.approx(a.beta_ * 1e-6)
     np.testing.assert_allclose(a.predict_proba(X[:5]), b.predict_proba(1000.0 * X[:5]),
                                atol=1e-8)
+
+
+def _plain_fixed_point(K, R, beta, max_iter, tol):
+    """The plain iteration R <- softmax(-beta d(R)) of eq. 4 and 7, dense and unaccelerated."""
+    for it in range(1, max_iter + 1):
+        coef = R / R.sum(axis=0)
+        KC = K @ coef
+        dist = np.maximum(np.diag(K)[:, None] - 2 * KC + np.einsum("ij,ij->j", coef, KC), 0)
+        logits = -beta * dist
+        new = np.exp(logits - logits.max(axis=1, keepdims=True))
+        new /= new.sum(axis=1, keepdims=True)
+        if np.abs(new - R).max() <= tol:
+            return new, it
+        R = new
+    return R, max_iter
+
+
+@pytest.mark.parametrize(("n_clusters", "seed"), [(3, 0), (8, 1), (12, 2)])
+def test_squarem_reaches_the_plain_fixed_point_in_fewer_products(n_clusters, seed) -> None:
+    X, _ = make_blobs(300, centers=n_clusters, cluster_std=2.5, random_state=seed)
+    K = RBF(gamma=1.0 / (2 * X.var() * X.shape[1]))(X)
+    R0 = np.eye(n_clusters)[np.random.default_rng(seed).integers(0, n_clusters, 300)]
+    beta = 10.0
+    plain, n_plain = _plain_fixed_point(K, R0, beta, 5000, 1e-9)
+    R, _, J, n_iter = _soft_kernel_kmeans(make_operator(Precomputed(), K), R0, beta,
+                                         max_iter=5000, tol=1e-9)
+    np.testing.assert_allclose(R, plain, atol=1e-6)
+    assert n_iter < n_plain
+    # and the free energy is that of the plain fixed point
+    dist, _, _ = _soft_distances(make_operator(Precomputed(), K), plain, np.ones(300), np.diag(K))
+    from kernel_patterns.cluster._soft_kernel_kmeans import _free_energy
+
+    assert J == pytest.approx(_free_energy(plain, dist, np.ones(300), beta)[1], rel=1e-9)

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
+from scipy.special import xlogy
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -63,7 +63,10 @@ def _auto_beta(op: KernelOperator, w: FloatArray, diag: FloatArray) -> float:
 def _responsibilities(dist: FloatArray, beta: float) -> FloatArray:
     """Eq. 7 by log-sum-exp: R_tj = exp(−β d_tj − logsumexp_i(−β d_ti))."""
     logits = -beta * dist
-    return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+    logits -= logits.max(axis=1, keepdims=True)  # the largest term is exp(0): no overflow
+    R = np.exp(logits)
+    R /= R.sum(axis=1, keepdims=True)
+    return R
 
 
 def _reseed_vanished(R: FloatArray, dist: FloatArray | None, weights: FloatArray) -> FloatArray:
@@ -89,9 +92,7 @@ def _free_energy(
 ) -> tuple[float, float]:
     """Expected energy and the free energy J of eq. 3 (weighted)."""
     energy = float(np.sum(weights[:, None] * R * dist))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rlogr = np.where(R > 0, R * np.log(np.where(R > 0, R, 1.0)), 0.0)
-    return energy, energy + float(np.sum(weights[:, None] * rlogr)) / beta
+    return energy, energy + float(np.sum(weights[:, None] * xlogy(R, R))) / beta
 
 
 def _soft_kernel_kmeans_runs(
@@ -104,7 +105,17 @@ def _soft_kernel_kmeans_runs(
     diag: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
     """Several runs (restarts, ``R0`` of shape (r, n, K)) in lock step: each iteration is one
-    product of K with the centroid coefficients of every active run (one pass over K)."""
+    product of K with the centroid coefficients of every active run (one pass over K).
+
+    The iteration ``R ← F(R)`` (centroids from R, eq. 4, then eq. 7) is accelerated by
+    SQUAREM (Varadhan & Roland, Scand. J. Statist. 2008): from R₀, R₁ = F(R₀) and
+    R₂ = F(R₁), the step ``R₀ − 2αr + α²v`` (r = R₁ − R₀, v = R₂ − 2R₁ + R₀,
+    α = −‖r‖/‖v‖ ≤ −1), projected onto the rows' simplex, then one more F; kept when its
+    free energy is no higher than after R₂'s own step, else the plain F(R₂). It reaches the
+    same fixed point (the test checks the objective and labels against the plain
+    iteration): near it the plain iteration converges linearly and slowly (32 leaf species:
+    300 iterations without meeting ``tol``). ``max_iter`` counts products with K.
+    """
     R = np.array(R0, dtype=np.float64, copy=True)
     r, n, k = R.shape
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
@@ -114,32 +125,71 @@ def _soft_kernel_kmeans_runs(
     active = np.ones(r, dtype=bool)
     n_iter = np.zeros(r, dtype=np.intp)
 
-    def distances(runs: np.ndarray) -> FloatArray:
-        W = R[runs] * w[None, :, None]  # (m, n, k)
+    def distances(states: FloatArray) -> FloatArray:
+        W = states * w[None, :, None]  # (m, n, k)
         gamma = W.sum(axis=1)
         coef = W / np.where(gamma > 0, gamma, 1.0)[:, None, :]
         flat = np.ascontiguousarray(coef.transpose(1, 0, 2).reshape(n, -1))
         KC = _kernel_times(op, flat.astype(op.dtype, copy=False)).astype(np.float64, copy=False)
-        KC = KC.reshape(n, len(runs), k).transpose(1, 0, 2)
+        KC = KC.reshape(n, states.shape[0], k).transpose(1, 0, 2)
         within = np.einsum("mij,mij->mj", coef, KC)
         return np.maximum(d[None, :, None] - 2.0 * KC + within[:, None, :], 0.0)
 
+    def step(states: FloatArray, energy: bool = False) -> tuple[FloatArray, FloatArray]:
+        """F for every state (one product with K) and, if asked, the free energy after it."""
+        dist = distances(states)
+        out = np.empty_like(states)
+        J = np.full(states.shape[0], np.nan)
+        for t in range(states.shape[0]):
+            out[t] = _reseed_vanished(_responsibilities(dist[t], beta), dist[t], w)
+            if energy:
+                J[t] = _free_energy(out[t], dist[t], w, beta)[1]
+        return out, J
+
+    def settle(runs: NDArray[np.intp], old: FloatArray, new: FloatArray, it: int) -> NDArray[
+            np.bool_]:
+        """Store the new states; the runs that changed by at most tol stop. Returns them."""
+        change = np.abs(new - old).max(axis=(1, 2))
+        R[runs] = new
+        n_iter[runs] = it
+        done = change <= tol
+        active[runs[done]] = False
+        return done
+
     bar = start_progress(max_iter, "soft kernel k-means")
-    for it in range(1, max_iter + 1):
-        bar.update(1)
+    it = shown = 0
+    while it < max_iter and active.any():
+        bar.update(it - shown)
+        shown = it
         runs = np.flatnonzero(active)
-        if runs.size == 0:
-            break
-        dist = distances(runs)
-        for t, j in enumerate(runs.tolist()):
-            R_new = _reseed_vanished(_responsibilities(dist[t], beta), dist[t], w)
-            change = float(np.max(np.abs(R_new - R[j])))
-            R[j] = R_new
-            n_iter[j] = it
-            if change <= tol:
-                active[j] = False
+        X0 = R[runs]
+        X1, _ = step(X0)
+        it += 1
+        keep = ~settle(runs, X0, X1, it)
+        if it >= max_iter or not keep.any():
+            continue
+        runs, X0, X1 = runs[keep], X0[keep], X1[keep]
+        X2, J2 = step(X1, energy=True)
+        it += 1
+        keep = ~settle(runs, X1, X2, it)
+        if it + 1 >= max_iter or not keep.any():
+            continue
+        runs, X0, X1, X2, J2 = runs[keep], X0[keep], X1[keep], X2[keep], J2[keep]
+        rr, vv = X1 - X0, X2 - 2.0 * X1 + X0
+        nr = np.sqrt(np.einsum("mij,mij->m", rr, rr))
+        nv = np.sqrt(np.einsum("mij,mij->m", vv, vv))
+        alpha = np.minimum(-nr / np.where(nv > 0, nv, 1.0), -1.0)[:, None, None]
+        Xp = np.maximum(X0 - 2.0 * alpha * rr + alpha**2 * vv, 0.0)
+        rows = Xp.sum(axis=2, keepdims=True)
+        Xp = np.where(rows > 0, Xp / np.where(rows > 0, rows, 1.0), X2)
+        X3, J3 = step(Xp, energy=True)
+        it += 1
+        better = J2 + 1e-12 * np.abs(J2) >= J3
+        # a step that raised the free energy is dropped for the plain F(R₂), on the next pass
+        settle(runs[better], X2[better], X3[better], it)
+    bar.update(it - shown)
     bar.close()
-    dist = distances(np.arange(r))
+    dist = distances(R)
     energy = np.empty(r)
     J = np.empty(r)
     for j in range(r):
@@ -176,6 +226,10 @@ class SoftKernelKMeans(_KernelKMeansBase):
         Restarts; the run of lowest free energy (eq. 3) is kept (``"auto"``: 10, or 1 when
         ``init`` is an array of labels).
     max_iter : int, default=300
+        Largest number of iterations, each one product of the kernel matrix with the
+        centroids' coefficients. The fixed point of eq. 4 and 7 is reached by SQUAREM steps
+        (three products each): 1.5 to 6 times fewer products than the plain iteration to the
+        same fixed point (``benchmarks/results/soft_kernel_kmeans.md``).
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
     random_state, operator, dtype, approximation, n_landmarks, landmarks, memory_budget, \
@@ -199,6 +253,7 @@ feature_transform
     objective_ : float
         The free energy J of eq. 3.
     n_iter_ : int
+        Iterations run (products with the kernel matrix) by the run kept.
     kernel_ : Kernel
     feature_transform_ : sklearn Pipeline or None
         The fitted feature transform (``feature_transform``), or None.
