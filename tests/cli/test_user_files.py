@@ -311,3 +311,21 @@ def test_rank_carries_the_id_column_into_both_prediction_files(tmp_path) -> None
         frame["id"].iloc[:80].tolist()
     assert pd.read_csv(out / "predictions.csv")["id"].tolist() == \
         frame["id"].iloc[80:100].tolist()
+
+
+def test_estimator_warnings_are_one_line_and_kept_in_the_summary(tmp_path) -> None:
+    # one Gaussian blob: GPClustering finds one cluster and warns, naming what to change
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    src = tmp_path / "blob.csv"
+    pd.DataFrame(X, columns=["a", "b", "c"]).to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("cluster", str(src), "--method", "gp", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("gp: 1 cluster") and "1 clusters" not in r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if "warning" in ln.lower()]
+    assert lines and all(ln.startswith("kernel-patterns cluster: warning: ") for ln in lines)
+    assert "GPClustering found one cluster" in lines[0] and "n_clusters" in lines[0]
+    assert ".py:" not in r.stderr and "return func" not in r.stderr  # no Python source lines
+    res = json.loads((out / "summary.json").read_text())["result"]
+    assert res["n_clusters"] == 1
+    assert res["warnings"][0].startswith("GPClustering found one cluster")

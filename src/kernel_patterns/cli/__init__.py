@@ -16,11 +16,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__, _progress
 from ..io import write_json_atomic, write_text_atomic
 from . import _cluster, _demo, _embed, _rank, _reproduce  # noqa: F401  (they register)
+from ._common import warning_line
 from ._registry import COMMANDS, UsageError
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "write_json_atomic",
@@ -69,10 +72,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quiet:
         _progress.QUIET = True
     try:
-        return int(COMMANDS[args.command].run(args))
+        with warnings.catch_warnings():
+            if not args.debug:  # one line each, as the command's own messages
+                warnings.showwarning = _one_line_warnings(args.command)
+            return int(COMMANDS[args.command].run(args))
     except (UsageError, ValueError, OSError, ImportError) as exc:
         if args.debug:
             raise
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"kernel-patterns {args.command}: error: {msg}", file=sys.stderr)
         return 2
+
+
+def _one_line_warnings(command: str) -> Any:
+    """A ``warnings.showwarning`` that prints :func:`~._common.warning_line` on stderr."""
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        print(warning_line(command, message), file=sys.stderr)
+
+    return show

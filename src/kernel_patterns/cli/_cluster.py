@@ -170,7 +170,8 @@ def _run(args: argparse.Namespace) -> int:
             est = common.build_estimator(METHODS[args.method], args, _fixed(args, X.shape[0]))
         with staged_output(out, args.force) as tmp:
             with timer("fit"):
-                labels = np.asarray(est.fit_predict(X))
+                fitted, notes = common.noting_warnings("cluster", lambda: est.fit_predict(X))
+                labels = np.asarray(fitted)
             frame = pd.DataFrame({table.id_name: table.ids, "label": labels})
             resp = getattr(est, "responsibilities_", None)
             if resp is not None:
@@ -183,6 +184,8 @@ def _run(args: argparse.Namespace) -> int:
             for attr in ("level_", "inertia_", "n_iter_"):
                 if hasattr(est, attr):
                     result[attr.rstrip("_")] = float(getattr(est, attr))
+            if notes:
+                result["warnings"] = notes
             _report(tmp, args, table, est, labels, table.labels, result, timer, figs)
     print(f"{args.method}: {_found(result)}; wrote {out}/")
     return 0
@@ -211,9 +214,10 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, labels: n
 
 
 def _found(result: dict[str, Any]) -> str:
-    """"3 clusters" or "2 clusters and 32 noise points" for the closing line."""
-    noise = result.get("n_noise", 0)
-    return f"{result['n_clusters']} clusters" + (f" and {noise} noise points" if noise else "")
+    """"3 clusters", "1 cluster" or "2 clusters and 32 noise points" for the closing line."""
+    k, noise = result["n_clusters"], result.get("n_noise", 0)
+    return (f"{k} cluster{'' if k == 1 else 's'}"
+            + (f" and {noise} noise point{'' if noise == 1 else 's'}" if noise else ""))
 
 
 #: rows of the figures drawn for a Nyström fit on a scheduler (a uniform sample).

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +231,22 @@ class _Stage:
 def sizes(labels: np.ndarray) -> dict[str, int]:
     vals, counts = np.unique(labels, return_counts=True)
     return {str(v): int(c) for v, c in zip(vals, counts, strict=True)}
+
+
+def warning_line(command: str, message: object) -> str:
+    """A warning as the command line prints it: one line, no source path."""
+    text = " ".join(str(message).split())
+    return f"kernel-patterns {command}: warning: {text}"
+
+
+def noting_warnings(command: str, fit: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """``fit()``, with every distinct warning it raised printed as one line on stderr
+    (:func:`warning_line`) and returned, for the summary, instead of Python's
+    ``path:line: Category: message`` and source line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = fit()
+    notes = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
+    for note in notes:
+        print(warning_line(command, note), file=sys.stderr)
+    return value, notes
