@@ -117,3 +117,24 @@ def test_modes_stable_below_the_data_driven_length_scale_are_found() -> None:
     assert np.isclose(1.0 / np.sqrt(est.kernel_.l), ell0 / 2)
     assert est.labels_.max() + 1 == 5
     assert adjusted_rand_score(y, est.labels_) > 0.75
+
+
+@pytest.mark.parametrize("name", ["blobs", "rings"])
+def test_the_ladder_fitted_in_threads_equals_one_at_a_time(name, monkeypatch) -> None:
+    from threadpoolctl import threadpool_info
+
+    from kernel_patterns.cluster.gp import _readings
+
+    if name == "rings":
+        X, _ = datasets.make_rings(random_state=0)
+        X = datasets.scale_unit_interval(X)
+    else:
+        X, _ = make_blobs(400, n_features=5, centers=4, cluster_std=2.0, random_state=1)
+    before = [lib["num_threads"] for lib in threadpool_info()]
+    threaded = GPClustering(random_state=0).fit(X)
+    # the fits' one-BLAS-thread sections ran inside the ladder's: nothing is left limited
+    assert [lib["num_threads"] for lib in threadpool_info()] == before
+    monkeypatch.setattr(_readings, "LADDER_THREADS", 1)
+    alone = GPClustering(random_state=0).fit(X)
+    np.testing.assert_array_equal(threaded.labels_, alone.labels_)
+    np.testing.assert_allclose(threaded.equilibria_, alone.equilibria_, rtol=1e-10, atol=1e-12)
