@@ -139,16 +139,20 @@ def _read_ladder(
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
-    start(1.0)
-    start(2.0 ** -0.5)  # read unless ℓ₀'s modes are a ridge's arcs
+    ladder = [f for f in MODE_FACTORS if f >= 1.0]
+    below = sorted((f for f in MODE_FACTORS if f < 1.0), reverse=True)
+    start(ladder[0])
+    start(ladder[1])  # read on every set but those with a stable reading below ℓ₀
 
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
         return reading(factor)[4] > np.sqrt(reading(factor)[1].size / 2)
 
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
     # a ridge's arcs further (rings 28 modes at ℓ₀, 32 at ℓ₀/2), so none is fitted there
-    ladder = [f for f in MODE_FACTORS if f >= 1.0]
-    for factor in sorted((f for f in MODE_FACTORS if f < 1.0), reverse=True):
+    if not too_many(1.0):
+        for factor in below:  # fitted together (ℓ₀/2 is wasted only if ℓ₀/√2 has arcs)
+            start(factor)
+    for factor in below:
         if too_many(ladder[0]):
             break
         ladder.insert(0, factor)
