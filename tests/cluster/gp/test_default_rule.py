@@ -138,3 +138,12 @@ def test_the_ladder_fitted_in_threads_equals_one_at_a_time(name, monkeypatch) ->
     alone = GPClustering(random_state=0).fit(X)
     np.testing.assert_array_equal(threaded.labels_, alone.labels_)
     np.testing.assert_allclose(threaded.equilibria_, alone.equilibria_, rtol=1e-10, atol=1e-12)
+
+
+def test_a_support_in_more_pieces_than_a_count_can_be_is_not_read() -> None:
+    # 20,000 10-D blobs with 300 inducing points: at l0 the landscape has a basin at 290 of
+    # them and its support 202 pieces (ARI 0.05); the best-persisting modes are the blobs
+    X, y = make_blobs(20000, n_features=10, centers=5, cluster_std=1.5, random_state=0)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 5
+    assert adjusted_rand_score(y, gp.labels_) > 0.95
