@@ -146,9 +146,11 @@ def _soft_kernel_kmeans_runs(
                 J[t] = _free_energy(out[t], dist[t], w, beta)[1]
         return out, J
 
-    def settle(runs: NDArray[np.intp], old: FloatArray, new: FloatArray, it: int) -> NDArray[
-            np.bool_]:
-        """Store the new states; the runs that changed by at most tol stop. Returns them."""
+    def settle(
+        runs: NDArray[np.intp], old: FloatArray, new: FloatArray, it: int
+    ) -> NDArray[np.bool_]:
+        """Store ``new = F(old)``; the runs whose step moved no responsibility by more than
+        tol (the fixed-point residual) stop. Returns which did."""
         change = np.abs(new - old).max(axis=(1, 2))
         R[runs] = new
         n_iter[runs] = it
@@ -185,8 +187,10 @@ def _soft_kernel_kmeans_runs(
         X3, J3 = step(Xp, energy=True)
         it += 1
         better = J2 + 1e-12 * np.abs(J2) >= J3
-        # a step that raised the free energy is dropped for the plain F(R₂), on the next pass
-        settle(runs[better], X2[better], X3[better], it)
+        # kept where the free energy did not rise (else R stays F(R₁)); X3 is not compared
+        # with X2, which is no step of F: the next pass's first step tests the residual
+        R[runs[better]] = X3[better]
+        n_iter[runs] = it
     bar.update(it - shown)
     bar.close()
     dist = distances(R)
