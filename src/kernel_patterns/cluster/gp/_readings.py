@@ -184,8 +184,8 @@ def _read_ladder(
         return fit, basins, cut, groups
     # the support is one piece, or split past √(n/2) pieces (a landscape too fine for its
     # inducing points: 20,000 10-D blobs had a basin at 290 of the 300 and gave 202
-    # clusters, ARI 0.05): a count the persistences give clearly (noisy ridges), else the
-    # best-persisting modes (those blobs: 6 clusters at 2 ℓ₀, ARI 0.94)
+    # clusters, ARI 0.05): a count the persistences give clearly (noisy ridges; those
+    # blobs: 5 at ℓ₀, ARI 1.00), else the best-persisting modes
     k = _clear_count(fit, own, min_cluster_size)
     if k >= 2:
         modes, n_big, level = persistent_components(fit.Z, fit.edges, own, k,
