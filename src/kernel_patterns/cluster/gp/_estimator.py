@@ -76,9 +76,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
         stay the same clusters as it grows by √2 (blobs: the paper's Gaussians, touching
         blobs; commercial oils at ℓ₀/2), else the support at
         ℓ₀ (ridges: rings, moons, spirals, whose basins are arcs that keep joining), and
-        the modes that persist best when that support is one piece. Measured on 19 sets in
-        ``benchmarks/results/gp_default_rule.md``; ``level_`` and ``kernel_`` give the
-        reading chosen. Up to six landscape fits.
+        the modes that persist best when that support is one piece (or in more pieces
+        than √(n/2)). Measured on 37 sets in ``benchmarks/results/gp_default_rule.md``;
+        ``level_`` and ``kernel_`` give the reading chosen. Up to six landscape fits, two
+        at a time.
     n_clusters : int, default=None
         The ``n_clusters`` most persistent groups of the saddle hierarchy, as
         scikit-learn's clusterers return the count they are given
