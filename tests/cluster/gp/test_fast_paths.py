@@ -162,9 +162,10 @@ def test_the_point_higher_up_follows() -> None:
     x = np.array([[0.0, 0.0], [0.01, 0.0], [1.0, 1.0]])
     f = np.array([0.5, 0.4, 0.3])
     g = np.array([[1.0, 0.0], [1.0, 0.01], [0.0, 1.0]])
+    idx = np.arange(3)
     follows = np.full(3, -1)
     active = np.ones(3, dtype=bool)
-    moving = _coalesce(x, f, g, np.arange(3), 0.05, follows, active)
+    moving = _coalesce(x, f, g, idx, 0.05, follows, active, (x, f, g, idx))  # current places
     assert moving.tolist() == [1, 2]
     assert follows.tolist() == [1, -1, -1]
     assert active.tolist() == [False, True, True]
@@ -172,7 +173,7 @@ def test_the_point_higher_up_follows() -> None:
     g_apart = np.array([[1.0, 0.0], [-1.0, 0.2], [0.0, 1.0]])
     follows[:] = -1
     active[:] = True
-    moving = _coalesce(x, f, g_apart, np.arange(3), 0.05, follows, active)
+    moving = _coalesce(x, f, g_apart, idx, 0.05, follows, active, (x, f, g_apart, idx))
     assert moving.tolist() == [0, 1, 2] and (follows == -1).all()
 
 

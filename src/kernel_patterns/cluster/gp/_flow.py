@@ -56,21 +56,18 @@ _TREE_DIMS = 8
 def _coalesce(
     x: FloatArray, f: FloatArray, g: FloatArray, idx: NDArray[np.intp], r: float,
     follows: NDArray[np.intp], active: NDArray[np.bool_],
-    trail: tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]] | None = None,
-    k: int = 16,
+    trail: tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]], k: int = 16,
 ) -> NDArray[np.intp]:
     """Stop every active point that is within ``r`` of a place another point has passed
-    (``trail``: positions, σ², gradients and owners; the moving points' current places when
-    None) lower on σ² than it is now, moving the same way there (gradient cosine ≥
-    ``ALIGNED``); it will end where that point ends (``follows``). Of the ``k`` places
+    (``trail``: positions, σ², gradients and owners) lower on σ² than it is now, moving the
+    same way there (gradient cosine ≥ ``ALIGNED``); it will end where that point ends
+    (``follows``). Of the ``k`` places
     nearest to it, the nearest that qualifies is taken. Returns the points still moving.
 
     A point only follows one that is strictly lower on σ², and trajectories only descend,
     so the one followed ends lower than the follower: no cycle can form, and chains are
     resolved at the end of the flow.
     """
-    if trail is None:
-        trail = (x[idx], f[idx], g[idx], idx)
     tx, tf, tg, owner = trail
     k = min(k, tx.shape[0])
     dist, nb = cKDTree(tx).query(x[idx], k=k, distance_upper_bound=r)
