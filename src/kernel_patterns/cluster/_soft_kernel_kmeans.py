@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import xlogy
+from scipy.special import logsumexp, xlogy
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -63,10 +63,7 @@ def _auto_beta(op: KernelOperator, w: FloatArray, diag: FloatArray) -> float:
 def _responsibilities(dist: FloatArray, beta: float) -> FloatArray:
     """Eq. 7 by log-sum-exp: R_tj = exp(−β d_tj − logsumexp_i(−β d_ti))."""
     logits = -beta * dist
-    logits -= logits.max(axis=1, keepdims=True)  # the largest term is exp(0): no overflow
-    R = np.exp(logits)
-    R /= R.sum(axis=1, keepdims=True)
-    return R
+    return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
 
 
 def _reseed_vanished(R: FloatArray, dist: FloatArray | None, weights: FloatArray) -> FloatArray:
