@@ -329,3 +329,28 @@ def test_estimator_warnings_are_one_line_and_kept_in_the_summary(tmp_path) -> No
     res = json.loads((out / "summary.json").read_text())["result"]
     assert res["n_clusters"] == 1
     assert res["warnings"][0].startswith("GPClustering found one cluster")
+
+
+def test_gp_summary_says_why_this_count(tmp_path) -> None:
+    from sklearn.datasets import make_blobs
+
+    X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    src = tmp_path / "blobs.csv"
+    pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
+    for method in ("gp", "kernel-kmeans"):
+        out = tmp_path / method
+        count = [] if method == "gp" else ["--n-clusters", "3"]
+        r = run_cli("cluster", str(src), "--method", method, *count, "--out", str(out))
+        assert r.returncode == 0, r.stderr
+        res = json.loads((out / "summary.json").read_text())["result"]
+        if method != "gp":
+            assert "count_trace" not in res  # only GP reads a ladder of length scales
+            continue
+        trace = res["count_trace"]
+        assert trace["reading"] == "modes" and res["n_clusters"] == 3
+        ladder = trace["ladder"]
+        scales = [rung["length_scale"] for rung in ladder]
+        assert scales == sorted(scales) and trace["length_scale"] in scales
+        kept = ladder[scales.index(trace["length_scale"])]
+        assert kept["n_modes"] == 3 and kept["agreement"] >= 0.9
+        assert ladder[-1]["agreement"] is None  # the last one read is compared with nothing

@@ -136,6 +136,21 @@ def _dendrogram(gp: GPClustering) -> Any:
     return ax
 
 
+def _trace_summary(trace: Any) -> dict[str, Any]:
+    """GPClustering's ``count_trace_`` for summary.json: the reading kept and, per length
+    scale read, its modes and their agreement with the next (null: not compared)."""
+    return {
+        "reading": trace.reading,
+        "length_scale": float(trace.length_scales[np.isclose(trace.factors, trace.factor)][0]),
+        "ladder": [
+            {"length_scale": float(ell), "n_modes": int(n),
+             "agreement": None if np.isnan(a) else round(float(a), 4)}
+            for ell, n, a in zip(trace.length_scales, trace.n_modes, trace.agreement,
+                                 strict=True)
+        ],
+    }
+
+
 def _fixed(args: argparse.Namespace, n_rows: int) -> dict[str, Any]:
     fixed = {}
     if args.n_clusters is not None:
@@ -184,6 +199,9 @@ def _run(args: argparse.Namespace) -> int:
             for attr in ("level_", "inertia_", "n_iter_"):
                 if hasattr(est, attr):
                     result[attr.rstrip("_")] = float(getattr(est, attr))
+            trace = getattr(est, "count_trace_", None)  # GP: why this count
+            if trace is not None:
+                result["count_trace"] = _trace_summary(trace)
             if notes:
                 result["warnings"] = notes
             _report(tmp, args, table, est, labels, table.labels, result, timer, figs)

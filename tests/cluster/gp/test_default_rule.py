@@ -8,7 +8,8 @@ from sklearn.datasets import make_blobs, make_circles
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import default_kernel
+from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp._readings import MODE_STABLE_ARI
 
 
 def test_blobs_get_the_modes_where_the_support_is_one_piece() -> None:
@@ -147,3 +148,49 @@ def test_a_support_in_more_pieces_than_a_count_can_be_is_not_read() -> None:
     gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 5
     assert adjusted_rand_score(y, gp.labels_) > 0.95
+
+
+def test_the_count_trace_says_which_reading_was_kept_and_why() -> None:
+    X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    gp = GPClustering().fit(X)
+    trace = gp.count_trace_
+    assert trace is gp.landscape_.count_trace
+    assert trace.reading == "modes"
+    assert np.all(np.diff(trace.factors) > 0)
+    np.testing.assert_allclose(trace.length_scales, trace.factors * auto_length_scale(X))
+    # the modes kept are the shortest stable ones: same count at the next length scale and
+    # an agreement of at least MODE_STABLE_ARI; no shorter pair was
+    k = int(np.flatnonzero(np.isclose(trace.factors, trace.factor))[0])
+    assert trace.n_modes[k] == trace.n_modes[k + 1] == gp.n_clusters_ == 3
+    assert trace.agreement[k] >= MODE_STABLE_ARI
+    assert gp.landscape_.length_scale == pytest.approx(trace.length_scales[k])
+    shorter = [j for j in range(k) if not np.isnan(trace.agreement[j])]
+    assert all(trace.n_modes[j] != trace.n_modes[j + 1] or trace.agreement[j] < MODE_STABLE_ARI
+               for j in shorter)
+    table = trace.to_pandas()
+    assert list(table.columns) == ["factor", "length_scale", "n_modes", "agreement", "kept"]
+    assert table["kept"].sum() == 1 and bool(table["kept"].iloc[k])
+
+
+def test_the_count_trace_of_the_other_readings() -> None:
+    X, _ = datasets.make_rings(random_state=0)
+    rings = GPClustering().fit(datasets.scale_unit_interval(X)).count_trace_
+    assert (rings.reading, rings.factor) == ("support", 1.0)
+    assert rings.n_modes[0] == 28  # ℓ₀'s arcs: nothing shorter is fitted
+    from sklearn.datasets import make_moons
+
+    X, _ = make_moons(1000, noise=0.1, random_state=1)
+    moons = GPClustering(random_state=0).fit(X).count_trace_
+    assert (moons.reading, moons.factor) == ("persistence", 1.0)
+    # a count given, or a kernel: nothing was read on a ladder
+    assert GPClustering(n_clusters=2).fit(X[:200]).count_trace_ is None
+    with pytest.warns(UserWarning, match="one cluster"):  # the paper's cut of these moons
+        assert GPClustering(default_kernel(X[:200])).fit(X[:200]).count_trace_ is None
+
+
+def test_one_cluster_warning_quotes_the_most_modes_read() -> None:
+    X = np.random.default_rng(0).normal(size=(200, 2))
+    with pytest.warns(UserWarning, match=r"up to 14 modes .* none stable: count_trace_"):
+        gp = GPClustering().fit(X)
+    assert gp.count_trace_.n_modes.max() == 14
+    assert gp.count_trace_.reading == "support"

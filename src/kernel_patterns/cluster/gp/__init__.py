@@ -52,7 +52,7 @@ from ._graph import segment_levels
 from ._inducing import InducingVarianceModel, choose_inducing_points, fit_inducing_model
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
-from ._results import GPHierarchy, GPLandscape
+from ._results import GPCountTrace, GPHierarchy, GPLandscape
 from ._solver import gp_landscape
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
@@ -63,6 +63,7 @@ __all__ = [
     "FlowOptions",
     "FlowResult",
     "GPClustering",
+    "GPCountTrace",
     "GPHierarchy",
     "GPLandscape",
     "GPVarianceModel",

@@ -192,6 +192,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         the landscape and ``.to_pandas()`` of the SEPs.
     n_iter_ : int
         Descent iterations of the fit (inducing: of the subsample's flow).
+    count_trace_ : GPCountTrace or None
+        Why these clusters (``kernel=None`` with neither ``level`` nor ``n_clusters``; else
+        None): the modes of every landscape read on the ladder of length scales, their
+        agreement with the next one, and the reading kept
+        (:class:`~kernel_patterns.cluster.gp.GPCountTrace`, ``.to_pandas()``).
     n_features_in_ : int
 
     Examples
@@ -301,6 +306,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self.n_iter_ = land.n_iter
         self.labels_ = land.labels
         self.n_clusters_ = land.n_clusters
+        self.count_trace_ = land.count_trace
         return self
 
     def _resolve_kernel(self) -> Kernel | None:

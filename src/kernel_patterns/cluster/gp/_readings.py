@@ -21,6 +21,7 @@ from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components, group_persistence, persistent_components
 from ._kernel import default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
+from ._results import GPCountTrace
 
 #: kernel=None, no level, no n_clusters: length scales (factors of the data-driven ℓ₀, from
 #: ℓ₀/2 to 2√2 ℓ₀) at which the basins are compared, and the agreement (ARI) that makes
@@ -43,13 +44,17 @@ LADDER_THREADS = 2
 #: one reading of a landscape: the fit, its points' basins, the modes (group of every SEP,
 #: -1 small), the level of that cut and the number of groups of min_cluster_size points
 _Reading = tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int]
+#: what auto_partition returns: the landscape kept, the basins of all training points, the
+#: level, the group of every SEP and the trace of the ladder
+_Partition = tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp], GPCountTrace]
 
 
 def auto_partition(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
     min_cluster_size: int,
-) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
-    """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape and SEP groups.
+) -> _Partition:
+    """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
+    the :class:`~._results.GPCountTrace` of the landscapes read.
 
     Two readings of a landscape give clusters, and no one of them is right on all data:
 
@@ -112,7 +117,7 @@ def auto_partition(
 def _read_ladder(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
     min_cluster_size: int, pool: ThreadPoolExecutor | None,
-) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
+) -> _Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
 
@@ -158,6 +163,11 @@ def _read_ladder(
             break
         ladder.insert(0, factor)
     agreement: list[tuple[float, float]] = []  # (ARI with the next fit's modes, factor)
+    compared: dict[float, float] = {}  # every agreement computed, for the trace
+
+    def traced(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
+               how: str, factor: float) -> _Partition:
+        return (*found, _trace(done, compared, how, factor))
     k = 0
     while k < len(ladder) - 1:
         _, p_own, p_modes, _, p_big = reading(ladder[k])
@@ -169,8 +179,9 @@ def _read_ladder(
         _, own, modes, _, n_big = reading(ladder[k + 1])
         if not too_many(ladder[k]):
             agree = adjusted_rand_score(p_modes[p_own], modes[own])
+            compared[ladder[k]] = agree
             if p_big == n_big and agree >= MODE_STABLE_ARI:
-                return _modes(reading(ladder[k]), X, opts)
+                return traced(_modes(reading(ladder[k]), X, opts), "modes", ladder[k])
             if ladder[k] >= 1.0:  # the fallback below reads ℓ₀ and longer only
                 agreement.append((agree, ladder[k]))
         k += 1
@@ -181,7 +192,7 @@ def _read_ladder(
     counts = np.bincount(groups[basins])
     own = ell0[1]
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(own.size / 2):
-        return fit, basins, cut, groups
+        return traced((fit, basins, cut, groups), "support", 1.0)
     # the support is one piece, or split past √(n/2) pieces (a landscape too fine for its
     # inducing points: 20,000 10-D blobs had a basin at 290 of the 300 and gave 202
     # clusters, ARI 0.05): a count the persistences give clearly (noisy ridges; those
@@ -190,7 +201,7 @@ def _read_ladder(
     if k >= 2:
         modes, n_big, level = persistent_components(fit.Z, fit.edges, own, k,
                                                     min_cluster_size, fit.sep_var)
-        return _modes((fit, own, modes, level, n_big), X, opts)
+        return traced(_modes((fit, own, modes, level, n_big), X, opts), "persistence", 1.0)
     best = max(agreement, default=(0.0, 1.0))
     if best[0] >= MODE_PERSIST_ARI:
         # no modes are stable and no count is clear: the modes that persist best
@@ -202,8 +213,23 @@ def _read_ladder(
         # ridge (scikit-learn's moons with noise 0.1 at 20,000 points, inducing: the support
         # is one piece and about 78 arcs persist at 0.7; the persistence count above now
         # gives the two moons, ARI 1.00, 3 s).
-        return _modes(reading(best[1]), X, opts)
-    return fit, basins, cut, groups
+        return traced(_modes(reading(best[1]), X, opts), "persisting modes", best[1])
+    return traced((fit, basins, cut, groups), "support", 1.0)
+
+
+def _trace(
+    done: dict[float, _Reading], compared: dict[float, float], reading: str, factor: float
+) -> GPCountTrace:
+    """The :class:`~._results.GPCountTrace` of the landscapes read (``done``), with the
+    agreements computed (``compared``, by the shorter length scale of each pair)."""
+    factors = sorted(done)
+    return GPCountTrace(
+        factors=np.asarray(factors, dtype=np.float64),
+        length_scales=np.array([done[f][0].ell for f in factors], dtype=np.float64),
+        n_modes=np.array([done[f][4] for f in factors], dtype=np.intp),
+        agreement=np.array([compared.get(f, np.nan) for f in factors], dtype=np.float64),
+        reading=reading, factor=float(factor),
+    )
 
 
 def _clear_count(fit: Landscape, basins: NDArray[np.intp], min_cluster_size: int) -> int:

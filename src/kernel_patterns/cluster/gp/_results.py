@@ -1,4 +1,5 @@
-"""The results of GP variance clustering as objects: :class:`GPHierarchy` and :class:`GPLandscape`.
+"""The results of GP variance clustering as objects: :class:`GPHierarchy`, :class:`GPLandscape`
+and :class:`GPCountTrace`.
 
 :func:`~kernel_patterns.cluster.gp.gp_landscape` returns a :class:`GPLandscape`: the fitted
 variance function, its stable equilibrium points (SEPs), the level, the labels of the training
@@ -36,6 +37,72 @@ def _pandas() -> Any:
             "to_pandas() needs pandas: pip install 'kernel_patterns[data]'."
         ) from exc
     return pd
+
+
+@dataclass(frozen=True)
+class GPCountTrace:
+    """Why ``GPClustering()`` found the clusters it found: the ladder it read.
+
+    With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
+    landscapes fitted at several multiples of the data-driven length scale ℓ₀
+    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the shortest one whose *modes*
+    (basins of at least ``min_cluster_size`` points) stay the same clusters at the next
+    length scale, else the paper's support at ℓ₀, else a count by persistence. The trace
+    lists every landscape read, so a count that surprises can be checked, and a length
+    scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
+    ``kernel=GPCovariance(l=1 / length_scale**2)``).
+
+    Attributes
+    ----------
+    factors : ndarray of shape (n_read,)
+        The length scales read, as multiples of ℓ₀, ascending.
+    length_scales : ndarray of shape (n_read,)
+        The same in the units of the (transformed) features.
+    n_modes : ndarray of shape (n_read,)
+        Modes at each length scale.
+    agreement : ndarray of shape (n_read,)
+        Adjusted Rand index of each length scale's modes with the next one's; NaN where
+        the two were not compared. Modes are stable where the count is the same and the
+        agreement at least 0.9.
+    reading : {"modes", "support", "persistence", "persisting modes"}
+        The reading kept: stable modes, the support at ℓ₀ (also when it is one piece),
+        the count the persistences at ℓ₀ give clearly, or the modes that persist best.
+    factor : float
+        The multiple of ℓ₀ of the landscape kept.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from kernel_patterns import GPClustering
+    >>> X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    >>> trace = GPClustering().fit(X).count_trace_
+    >>> trace.reading, trace.factor  # the modes at √2 ℓ₀ are the same at 2 ℓ₀
+    ('modes', 1.4142135623730951)
+    >>> trace.to_pandas()[["factor", "n_modes", "kept"]].round(2)
+       factor  n_modes   kept
+    0    0.71       16  False
+    1    1.00        6  False
+    2    1.41        3   True
+    3    2.00        3  False
+    """
+
+    factors: FloatArray
+    length_scales: FloatArray
+    n_modes: NDArray[np.intp]
+    agreement: FloatArray
+    reading: str
+    factor: float
+
+    def to_pandas(self) -> Any:
+        """One row per length scale read: ``factor``, ``length_scale``, ``n_modes``,
+        ``agreement`` (with the next one) and ``kept`` (the landscape the labels come
+        from)."""
+        pd = _pandas()
+        return pd.DataFrame({
+            "factor": self.factors, "length_scale": self.length_scales,
+            "n_modes": self.n_modes, "agreement": self.agreement,
+            "kept": np.isclose(self.factors, self.factor),
+        })
 
 
 def relabel(
@@ -194,6 +261,9 @@ class GPLandscape:
         goes through it first, and ``equilibria`` are in its space. None: the input's space.
     input_equilibria : ndarray of shape (n_equilibria, n_features)
         The SEPs in the units of the input (``equilibria`` when there is no transform).
+    count_trace : GPCountTrace or None
+        The landscapes read to choose the clusters (``kernel=None`` with neither ``level``
+        nor ``n_clusters``), else None.
 
     Examples
     --------
@@ -225,6 +295,7 @@ class GPLandscape:
     plan: InducingPlan | None = field(default=None)
     transform: Any = field(default=None)
     input_equilibria: FloatArray = field(default=None)  # type: ignore[arg-type]
+    count_trace: GPCountTrace | None = field(default=None)
 
     def __post_init__(self) -> None:
         if self.input_equilibria is None:

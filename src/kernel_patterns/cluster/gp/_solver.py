@@ -49,7 +49,7 @@ from ._inducing import Landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, noise_groups
-from ._results import GPHierarchy, GPLandscape, relabel
+from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
 #: approximation="inducing": inducing points when n_landmarks is None (at most N).
 DEFAULT_N_COMPONENTS = 300
@@ -161,6 +161,7 @@ feature_transform, random_state
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.with_data_scale(Xv)  # e.g. RBF(gamma="scale") from the training data
+    trace = None  # the ladder read, when the count is the data's (auto_partition)
     opts = FlowOptions(
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
         n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,
@@ -189,7 +190,7 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None:
-        fit, basins, cut, groups = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
+        fit, basins, cut, groups, trace = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
         groups = noise_groups(groups, basins, min_cluster_size)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
@@ -204,7 +205,7 @@ feature_transform, random_state
     if n_clusters is None:
         _warn_degenerate(labels, fit.ell, min_cluster_size,
                          None if plan is None else plan.U.shape[0],
-                         Xv if transform is None else None)
+                         Xv if transform is None else None, trace)
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
@@ -212,7 +213,7 @@ feature_transform, random_state
         hierarchy=GPHierarchy(fit.Z, fit.sep_var, cut), basins=basins, labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
-        input_equilibria=to_input_units(transform, fit.S, Xv),
+        input_equilibria=to_input_units(transform, fit.S, Xv), count_trace=trace,
     )
 
 
@@ -270,13 +271,15 @@ def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int
 def _warn_degenerate(
     labels: NDArray[np.intp], length_scale: float, min_cluster_size: int,
     n_inducing: int | None = None, untransformed: FloatArray | None = None,
+    trace: GPCountTrace | None = None,
 ) -> None:
     """A warning naming what to change when the fit found fewer than two clusters.
 
     ``untransformed``: the features, when no ``feature_transform`` was fitted; the warning
     then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``
     (standardised Pima data, 0.93, just under ``TAIL_KURTOSIS``: one cluster, ARI 0.01;
-    transformed, 2 clusters, 0.15)."""
+    transformed, 2 clusters, 0.15). ``trace``: the ladder read (kernel=None), whose largest
+    count of modes the warning quotes."""
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
@@ -289,6 +292,10 @@ def _warn_degenerate(
              " If the features are heavy-tailed (the median feature's excess kurtosis is "
              f"{median_excess_kurtosis(untransformed):.2f}; feature_transform='auto' acts "
              f"above {TAIL_KURTOSIS:g}), try feature_transform='yeo-johnson'.")
+    if trace is not None and trace.n_modes.size and trace.n_modes.max() >= 2:
+        j = int(np.argmax(trace.n_modes))
+        tails += (f" The landscapes read had up to {int(trace.n_modes[j])} modes (length "
+                  f"scale {trace.length_scales[j]:.3g}), none stable: count_trace_ lists them.")
     warnings.warn(
         f"GPClustering found {what} (length scale {length_scale:.3g}): the variance "
         f"landscape has no split the data can see. Give {more}a kernel with a shorter "
