@@ -63,7 +63,8 @@ numpydoc_validation_checks = {"PR01", "PR02"}
 # resolve_dtype have no Parameters section yet because kernels/_operator.py is at the 500-line
 # module limit (they have examples).
 _UNDOCUMENTED_PARAMETERS = [
-    "cluster.gp.Assignment", "cluster.gp.FlowResult", "cluster.gp.GPHierarchy",
+    "cluster.gp.Assignment", "cluster.gp.FlowResult", "cluster.gp.GPCountTrace",
+    "cluster.gp.GPHierarchy",
     "cluster.gp.GPLandscape", "cluster.gp.GPVarianceModel", "cluster.gp.InducingPlan",
     "cluster.gp.InducingVarianceModel", "cluster.gp.VarianceFunction",
     "distributed.DaskFlowResult", "distributed.DaskKMeansResult", "distributed.NystromMap",
