@@ -177,6 +177,27 @@ def test_empty_cluster_is_reseeded() -> None:
     assert np.isfinite(inertia)
 
 
+@pytest.mark.parametrize("approximation", ["exact", "nystrom"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_duplicates_are_never_split_to_fill_a_cluster(approximation, dtype) -> None:
+    # 3 distinct points, 10 copies each, 5 clusters: re-seeding the 2 spare clusters with
+    # copies would split identical points (the old rule: all 5 clusters held a point)
+    rng = np.random.default_rng(0)
+    X = np.repeat(rng.normal(size=(3, 2)), 10, axis=0)
+    with pytest.warns(ConvergenceWarning, match=r"only 3 of the n_clusters=5 clusters hold a "
+                      r"point.*Number of distinct clusters \(3\).*duplicate points"):
+        km = KernelKMeans(5, approximation=approximation, n_landmarks=20, dtype=dtype,
+                          random_state=0).fit(X)
+    assert sorted(np.unique(km.labels_)) == [0, 1, 2]  # no gaps
+    for group in range(3):  # every point with its copies
+        assert np.unique(km.labels_[10 * group : 10 * group + 10]).size == 1
+    np.testing.assert_array_equal(km.predict(X), km.labels_)
+    new = rng.normal(size=(20, 2))
+    assert km.predict(new).max() <= 2  # the empty clusters have no centroid
+    D = km.transform(new)
+    assert D.shape == (20, 5) and np.isinf(D[:, 3:]).all() and np.isfinite(D[:, :3]).all()
+
+
 def test_input_not_modified(blobs) -> None:
     X, _ = blobs
     X0 = X.copy()

@@ -521,12 +521,6 @@ def test_kmeans_init_fitted_centers(input_data):
     assert_allclose(_cluster_centers(km1), _cluster_centers(km2))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an emptied cluster is re-seeded with the farthest point even when it duplicates "
-    "another, so the duplicates are split and all 4 clusters hold a point (no warning; "
-    "fewer used clusters than n_clusters would be a UserWarning naming what to change)",
-)
 def test_kmeans_warns_less_centers_than_unique_points(global_random_seed):
     # Check KMeans when the number of found clusters is smaller than expected
     X = np.asarray([[0, 0], [0, 1], [1, 0], [1, 0]])  # last point is duplicated
@@ -719,12 +713,6 @@ def test_predict_does_not_change_cluster_centers(csr_container):
 
 
 @pytest.mark.parametrize("array_constr", data_containers, ids=data_containers_ids)
-@pytest.mark.xfail(
-    strict=True,
-    reason="more clusters than distinct points: an emptied cluster is re-seeded with the "
-    "farthest point, a duplicate, so all 5 clusters hold a point (no warning), and "
-    + N_ITER,
-)
 def test_relocating_with_duplicates(array_constr):
     """Check that kmeans stops when there are more centers than non-duplicate samples
 

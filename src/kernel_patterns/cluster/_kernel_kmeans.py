@@ -125,8 +125,14 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     before the first pass, so ``n_iter_`` is one less than ``KMeans``' and ``max_iter=m``
     runs as its ``max_iter=m + 1``; ``tol`` bounds moved points, not a centre shift; the
     precision is the ``dtype`` parameter, not the input's; a point on a centroid is at a
-    distance of about 1e-7 (three kernel terms computed apart), not exactly 0; an emptied
-    cluster takes the farthest point even if it duplicates another.
+    distance of about 1e-7 (three kernel terms computed apart), not exactly 0.
+
+    An emptied cluster is never re-seeded with a point that sits on its centroid (a
+    duplicate of the rest of its cluster): that would split identical points across two
+    clusters. With fewer distinct points than ``n_clusters`` the clusters left empty are
+    numbered last (``labels_`` are 0 … used − 1, no gaps), get no centroid (``predict``
+    never chooses them, ``transform`` gives them an infinite distance) and a
+    ``ConvergenceWarning`` says so, as ``KMeans``' does.
 
     tslearn's ``KernelKMeans`` tests (``tests/peers/test_tslearn_clustering.py``) pass on flat
     feature vectors but for these deliberate differences: ``X`` is 2-D (a time-series set
@@ -241,11 +247,29 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         if moved.any():
             labels = np.where(moved, best, labels).astype(np.intp)
             inertia = float(w @ dist[rows, labels])
+        held = sizes > 0.0
+        if not held.all():
+            # a cluster is left empty only when every point that could re-seed it sits on its
+            # centroid (duplicates): the held clusters are numbered first (labels 0 … used − 1,
+            # no gaps), the empty ones last with no centroid (new points never go there;
+            # transform gives them an infinite distance)
+            order = np.r_[np.flatnonzero(held), np.flatnonzero(~held)]
+            rank = np.empty_like(order)
+            rank[order] = np.arange(order.size)
+            labels = rank[labels].astype(np.intp)
+            coef = coef[:, order]
+            within = np.where(held, within, np.inf)[order]
         self._store_centroids(kernel, Xv, op, coef, within)
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
-        self._warn_degenerate(labels, n_iter, "lower n_clusters or widen the kernel")
+        used = int(np.unique(labels).size)
+        self._warn_degenerate(
+            labels, n_iter,
+            "the points left to re-seed the others sit on their centroids. Number of distinct "
+            f"clusters ({used}) found smaller than n_clusters ({self.n_clusters}). Possibly due "
+            "to duplicate points in X: lower n_clusters",
+        )
         return self
 
     def predict(self, X: ArrayLike) -> IntArray:

@@ -129,14 +129,25 @@ def _hard_distances(
     return dist, sizes, within
 
 
+#: a point whose squared feature-space distance to its centroid is at most this times the
+#: largest K_nn sits on it (the distance is three kernel terms computed apart: about 1e-7 of
+#: K_nn in float32, 0 to 1e-15 in float64)
+ON_CENTROID = 1e-6
+
+
 def _relocate_empty(
-    new_labels: IntArray, own_dist: FloatArray, weights: FloatArray, n_clusters: int
+    new_labels: IntArray, own_dist: FloatArray, weights: FloatArray, n_clusters: int,
+    floor: float = 0.0,
 ) -> IntArray:
     """Empty-cluster policy: an empty cluster takes the point farthest (in feature space,
     weighted by its sample weight) from its centroid, among clusters with two or more points.
 
     ``own_dist[i]`` is the squared distance of point i to the centroid of ``new_labels[i]``.
-    This is scikit-learn's ``KMeans`` rule, applied to feature-space distances.
+    This is scikit-learn's ``KMeans`` rule, applied to feature-space distances, but for
+    points on their centroid (``own_dist ≤ floor``): every such point is a duplicate of the
+    rest of its cluster, and moving one would split identical points across two clusters
+    with the same centroid (where ties keep them). When only such points are left the
+    cluster stays empty and the estimator says so (fewer distinct points than clusters).
     """
     counts = np.bincount(new_labels, minlength=n_clusters)
     empty = np.flatnonzero(counts == 0)
@@ -145,10 +156,11 @@ def _relocate_empty(
     labels = new_labels.copy()
     far = weights * own_dist
     far[~np.isfinite(far)] = 0.0
+    far[own_dist <= floor] = -np.inf
     for k in empty:
         counts = np.bincount(labels, minlength=n_clusters)
-        movable = counts[labels] > 1
-        if not movable.any():  # pragma: no cover - needs n_samples < n_clusters
+        movable = (counts[labels] > 1) & (far > -np.inf)
+        if not movable.any():  # only duplicates of their clusters left (or n < n_clusters)
             break
         cand = np.where(movable, far, -np.inf)
         i = int(np.argmax(cand))
@@ -202,7 +214,8 @@ def _reassign(
     new += (labels - new) * (cur_score <= best)  # ties stay put
     if np.bincount(new, minlength=k).min() == 0:
         own = kzt[new, rows] * a[new] + b[new] + diag
-        new = _relocate_empty(new, own, weights, k)
+        floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
+        new = _relocate_empty(new, own, weights, k, floor)
     return new, inertia
 
 

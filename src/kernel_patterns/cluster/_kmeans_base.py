@@ -150,7 +150,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             warnings.warn(
                 f"{type(self).__name__}: only {used} of the n_clusters={self.n_clusters} "
                 f"clusters hold a point after fitting; {remedy}.",
-                UserWarning,
+                ConvergenceWarning,  # scikit-learn's KMeans warns so (a UserWarning)
                 stacklevel=3,
             )
         if n_iter >= self.max_iter:

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..kernels import KernelOperator
+from ._kernel_kmeans_solver import ON_CENTROID
 
 IntArray = NDArray[np.intp]
 
@@ -57,9 +58,14 @@ def _init_kmeans_plusplus(
 
     The squared feature-space distance between points i and j is
     ``K_ii + K_jj − 2 K_ij``; each new seed costs ``n_local_trials`` kernel rows
-    (``op.take_rows``), never the full matrix.
+    (``op.take_rows``), never the full matrix. Distances of at most ``ON_CENTROID`` times
+    the largest K_nn are 0: a point and its copy are then equally near every seed, so a
+    seed's copies start in its cluster (the self-distance is exactly 0, the copy's a
+    rounding error of K_ij, which used to put each copy chosen as a seed in a cluster of its
+    own: identical points split from the start, and ties keep them so).
     """
     n = op.n_samples
+    floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
     w = sample_weight.astype(np.float64)
@@ -68,6 +74,7 @@ def _init_kmeans_plusplus(
     row = np.asarray(op.take_rows([first]), dtype=np.float64)[0]
     seed_dist = np.empty((n_clusters, n), dtype=np.float64)
     seed_dist[0] = np.maximum(diag + diag[first] - 2.0 * row, 0.0)
+    seed_dist[0][seed_dist[0] <= floor] = 0.0
     closest = seed_dist[0].copy()
     for c in range(1, n_clusters):
         pot = w * closest
@@ -80,6 +87,7 @@ def _init_kmeans_plusplus(
             cand = np.minimum(cand, n - 1)
         rows = np.asarray(op.take_rows(cand), dtype=np.float64)
         d = np.maximum(diag[None, :] + diag[cand][:, None] - 2.0 * rows, 0.0)
+        d[d <= floor] = 0.0
         new_closest = np.minimum(closest[None, :], d)
         best = int(np.argmin((w[None, :] * new_closest).sum(axis=1)))
         seed_dist[c] = d[best]
