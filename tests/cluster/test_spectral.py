@@ -287,3 +287,21 @@ def test_sparse_graph_with_k_components_is_exact(matrix):
     assert adjusted_rand_score(y, sc.labels_) == 1.0
     trivial = 0.0 if matrix == "laplacian" else 1.0
     np.testing.assert_allclose(sc.eigenvalues_, trivial, atol=1e-12)
+
+
+@pytest.mark.parametrize(("kernel", "fix"), [
+    ("nearest_neighbors", r"raise n_neighbors \(now 10\) above .* copies of a row \(30\)"),
+    ("rbf", "drop the duplicate rows or lower n_clusters"),
+])
+def test_identical_rows_split_across_clusters_are_named(kernel, fix):
+    X = np.ones((30, 3))  # 30 copies of one row: nothing tells them apart
+    with pytest.warns(UserWarning, match=r"split 1 group\(s\) of identical rows.*" + fix):
+        SpectralClustering(3, kernel=kernel, random_state=0).fit(X)
+    # copies kept together, or no copies at all: no warning
+    X = np.repeat(np.random.default_rng(0).normal(size=(3, 2)) * 10, 4, axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lab = SpectralClustering(3, kernel="rbf", random_state=0).fit_predict(X)
+        SpectralClustering(3, random_state=0).fit(np.random.default_rng(0).normal(size=(60, 2)))
+    assert all(np.unique(lab[4 * g : 4 * g + 4]).size == 1 for g in range(3))
+

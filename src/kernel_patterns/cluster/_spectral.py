@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -47,6 +48,7 @@ from ..kernels import (
     knn_rows,
     make_kernel,
 )
+from ._duplicates import split_identical_rows
 from ._spectral_assign import _assign_labels_and_state
 from ._spectral_eigen import MATRICES, _spectral_eigen
 from ._spectral_extension import (
@@ -342,6 +344,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             V, solved, k, self.matrix, self.assign, n_init=self.n_init,
             random_state=self.random_state, n_columns=nc,
         )
+        if not (sparse.issparse(X) or isinstance(kernel, Precomputed)
+                or kernel in (KNN_KERNELS[1], "precomputed")):
+            _warn_split_copies(np.asarray(X, dtype=np.float64), labels, n_neighbors)
         n_ext = n_vectors if self.assign == "threshold" else nc
         self._extension = KernelRowProducts(
             op, extension_basis(V[:, :n_ext], lam[:n_ext], self.matrix, scale)
@@ -407,3 +412,23 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             qr,
             cls(kernel="rbf", approximation="nystrom", n_landmarks=20, random_state=0),
         ]
+
+
+def _warn_split_copies(X: np.ndarray, labels: np.ndarray, n_neighbors: int | None) -> None:
+    """Warn when identical rows of ``X`` got different labels (a k-NN graph links only
+    ``n_neighbors`` of a row's copies, so copies beyond that are not each other's neighbours
+    and the embedding can pull them apart: 30 copies of one row came out in 3 clusters)."""
+    n_split, largest = split_identical_rows(X, labels)
+    if n_split == 0:
+        return
+    fix = (f"raise n_neighbors (now {n_neighbors}) above the largest number of copies of a "
+           f"row ({largest}), drop the duplicate rows or lower n_clusters"
+           if n_neighbors is not None else
+           # copies have equal kernel rows: only a degenerate eigenspace splits them
+           "drop the duplicate rows or lower n_clusters")
+    warnings.warn(
+        f"SpectralClustering split {n_split} group(s) of identical rows across clusters: "
+        f"{fix}.",
+        UserWarning,
+        stacklevel=3,
+    )
