@@ -88,7 +88,7 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     assert main(["-q", "cluster", str(src), "--method", "gp", "--label-column", "ring",
                  "--out", str(out)]) == 0
     n_png = len(list(out.glob("*.png")))
-    assert n_png == 3  # clusters, variance landscape, hierarchy
+    assert n_png == 4  # clusters, variance landscape, count trace, hierarchy
     images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
     clusters = images[0]
     assert clusters["alt"] == clusters["caption"]
@@ -98,4 +98,4 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     # two panels side by side, each with its legend beside it: a wide picture, drawn
     assert clusters["w"] > 2 * clusters["h"] and clusters["shown"] > 300
     assert [i["caption"].split(":")[0] for i in images] == [
-        "clusters.png", "variance_landscape.png", "hierarchy.png"]
+        "clusters.png", "variance_landscape.png", "count_trace.png", "hierarchy.png"]

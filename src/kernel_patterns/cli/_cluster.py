@@ -110,6 +110,10 @@ def cluster_figures(
             figs[plotting.save_figure(ax, tmp / "variance_landscape.png")] = (
                 "variance_landscape.png: σ² of the fitted GP, the level contour (solid), "
                 "stable equilibrium points (red crosses)")
+        if gp.count_trace_ is not None:
+            figs[plotting.save_figure(gp.count_trace_.plot(), tmp / "count_trace.png")] = (
+                "count_trace.png: the modes of the GP landscape at every length scale read "
+                "for the count, the agreement of each step (blue) and the one kept (circled)")
         if len(gp.hierarchy_):
             figs[plotting.save_figure(_dendrogram(gp), tmp / "hierarchy.png")] = (
                 "hierarchy.png: equilibrium points merging at their saddle levels; the dashed "

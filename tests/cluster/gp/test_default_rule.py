@@ -194,3 +194,20 @@ def test_one_cluster_warning_quotes_the_most_modes_read() -> None:
         gp = GPClustering().fit(X)
     assert gp.count_trace_.n_modes.max() == 14
     assert gp.count_trace_.reading == "support"
+
+
+def test_the_count_trace_draws_its_ladder() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    trace = GPClustering().fit(X).count_trace_
+    ax = trace.plot()
+    x, y = ax.lines[0].get_data()
+    np.testing.assert_allclose(x, trace.length_scales)
+    np.testing.assert_array_equal(y, trace.n_modes)
+    # one agreement label per step compared, and the kept landscape circled
+    assert len(ax.texts) == int(np.sum(~np.isnan(trace.agreement[:-1])))
+    kept = ax.collections[0].get_offsets()
+    np.testing.assert_allclose(kept, [[trace.length_scales[2], 3]])
+    assert ax.get_xscale() == "log"

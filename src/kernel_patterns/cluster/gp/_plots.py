@@ -1,7 +1,8 @@
 """Drawing of the GP result objects (matplotlib, imported lazily): the variance landscape
-(Figures 4 and 5 of Kim & Lee 2007) and the dendrogram of the saddle-level hierarchy
-(errata 3, the crabs experiment). Called by ``GPLandscape.plot`` and ``GPHierarchy.plot``
-(and through them by :mod:`kernel_patterns.plotting`)."""
+(Figures 4 and 5 of Kim & Lee 2007), the dendrogram of the saddle-level hierarchy
+(errata 3, the crabs experiment) and the modes per length scale of the count's ladder.
+Called by ``GPLandscape.plot``, ``GPHierarchy.plot`` and ``GPCountTrace.plot`` (and through
+them by :mod:`kernel_patterns.plotting`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..._mpl import axes
 from ..._validation import check_matrix
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._results import GPHierarchy, GPLandscape
+    from ._results import GPCountTrace, GPHierarchy, GPLandscape
 
 
 def plot_landscape(
@@ -81,4 +82,29 @@ def plot_hierarchy(tree: GPHierarchy, *, ax: Any = None, title: str | None = Non
     ax.set_ylabel("merge level σ²")
     if title:
         ax.set_title(title)
+    return ax
+
+
+def plot_count_trace(trace: GPCountTrace, *, ax: Any = None, title: str | None = None) -> Any:
+    """Modes against length scale (log), each step labelled with the agreement (ARI) of the
+    two readings, the landscape kept circled."""
+    ax = axes(ax)
+    ell = np.asarray(trace.length_scales)
+    ax.plot(ell, trace.n_modes, "o-", c="k", ms=5)
+    ax.set_xscale("log")
+    for j in np.flatnonzero(~np.isnan(trace.agreement)):
+        if j + 1 < ell.size:  # the agreement of rung j with rung j + 1, between them
+            ax.annotate(f"{trace.agreement[j]:.2f}",
+                        (np.sqrt(ell[j] * ell[j + 1]),
+                         0.5 * (trace.n_modes[j] + trace.n_modes[j + 1])),
+                        ha="center", va="bottom", fontsize="small", color="tab:blue")
+    kept = np.isclose(trace.factors, trace.factor)
+    ax.scatter(ell[kept], trace.n_modes[kept], s=160, facecolors="none", edgecolors="r",
+               linewidths=2, zorder=3, label=f"kept: {trace.reading}")
+    ax.set_xlabel("length scale")
+    ax.set_ylabel("modes (basins of ≥ min_cluster_size points)")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.legend(loc="upper right")
+    ax.set_title(title if title is not None else
+                 "GP count: modes per length scale (blue: agreement with the next)")
     return ax

@@ -93,6 +93,19 @@ class GPCountTrace:
     reading: str
     factor: float
 
+    def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
+        """The modes against the length scale (log axis), each step labelled with the
+        agreement of its two readings and the landscape kept circled (matplotlib, imported
+        lazily).
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        from ._plots import plot_count_trace
+
+        return plot_count_trace(self, ax=ax, title=title)
+
     def to_pandas(self) -> Any:
         """One row per length scale read: ``factor``, ``length_scale``, ``n_modes``,
         ``agreement`` (with the next one) and ``kept`` (the landscape the labels come
