@@ -130,10 +130,22 @@ def test_bad_input(blobs) -> None:
 def test_absorbed_clusters_are_named_with_the_parameter_to_change() -> None:
     X, _ = make_blobs(n_samples=[40, 40], centers=[[0, 0], [10, 0]], cluster_std=0.3,
                       random_state=0)
-    with pytest.warns(UserWarning, match=r"only \d of the n_clusters=6 clusters hold a point.*"
+    with pytest.warns(UserWarning, match=r"only 1 of the n_clusters=6 clusters is distinct.*"
                                          r"raise beta"):
         est = SoftKernelKMeans(6, beta=0.01, random_state=0).fit(X)
     assert np.unique(est.labels_).size < 6
+    # above the critical beta but not enough for 6: the two blobs, each cluster counted
+    # three times over (equal responsibilities), whichever of them a label names
+    with pytest.warns(UserWarning, match=r"only 2 of the n_clusters=6 clusters are distinct; "
+                                         r"the others coincide.*beta=3"):
+        est = SoftKernelKMeans(6, beta=3.0, random_state=0).fit(X)
+    # labels are 0 … used − 1 (no gaps) and still the argmax of responsibilities_
+    with pytest.warns(UserWarning, match="only 2 of the n_clusters=6 clusters are distinct"):
+        est = SoftKernelKMeans(6, beta=1.5, random_state=0).fit(X)
+    used = np.unique(est.labels_)
+    np.testing.assert_array_equal(used, np.arange(used.size))
+    np.testing.assert_array_equal(est.labels_, est.responsibilities_.argmax(axis=1))
+    np.testing.assert_allclose(est.predict_proba(X), est.responsibilities_, atol=1e-6)
 
 
 def test_auto_beta_is_ten_over_the_data_spread_and_scale_free() -> None:
@@ -188,3 +200,30 @@ def test_squarem_reaches_the_plain_fixed_point_in_fewer_products(n_clusters, see
     from kernel_patterns.cluster._soft_kernel_kmeans import _free_energy
 
     np.testing.assert_allclose(J, _free_energy(plain, dist, np.ones(300), beta)[1], rtol=1e-9)
+
+
+def test_critical_beta_equals_the_dense_eigenvalue() -> None:
+    from kernel_patterns.cluster._soft_kernel_kmeans import _critical_beta
+    from kernel_patterns.experiments.geodesic import critical_beta, rbf_K
+    from kernel_patterns.kernels import Precomputed, make_operator
+
+    X, _ = make_blobs(n_samples=90, centers=3, random_state=1)
+    K = rbf_K(X, 2.0)
+    assert _critical_beta(make_operator(Precomputed(), K)) == pytest.approx(critical_beta(K))
+
+
+def test_uniform_responsibilities_are_named_with_beta() -> None:
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = make_blobs(n_samples=[40, 40, 40], centers=[[0, 0], [6, 0], [0, 6]],
+                      cluster_std=0.5, random_state=0)
+    auto = SoftKernelKMeans(3, random_state=0).fit(X)
+    # below the critical beta the uniform assignment is the only fixed point
+    with pytest.warns(ConvergenceWarning, match=r"responsibilities are uniform.*"
+                      r"beta=0\.001 is too small.*beta='auto' gives " + f"{auto.beta_:.3g}"):
+        low = SoftKernelKMeans(3, beta=1e-3, random_state=0).fit(X)
+    np.testing.assert_allclose(low.responsibilities_, 1 / 3, atol=1e-3)
+    with warnings.catch_warnings():  # the default beta: decisive, no warning
+        warnings.simplefilter("error")
+        SoftKernelKMeans(3, random_state=0).fit(X)
+    assert auto.responsibilities_.max(axis=1).mean() > 0.9
