@@ -305,3 +305,15 @@ def test_identical_rows_split_across_clusters_are_named(kernel, fix):
         SpectralClustering(3, random_state=0).fit(np.random.default_rng(0).normal(size=(60, 2)))
     assert all(np.unique(lab[4 * g : 4 * g + 4]).size == 1 for g in range(3))
 
+
+
+def test_clusters_left_without_a_point_are_numbered_last_and_named():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = make_blobs(100, centers=2, random_state=0)
+    # the book's eigenvector rule: argmax of rows of 6 eigenvectors of 2 blobs, one unused
+    with pytest.warns(ConvergenceWarning, match=r"only 5 of the n_clusters=6 clusters hold a "
+                      r"point after assign='eigenvector'.*assign='recluster'"):
+        sc = SpectralClustering(6, kernel="rbf", assign="eigenvector", random_state=0).fit(X)
+    np.testing.assert_array_equal(np.unique(sc.labels_), np.arange(5))  # no gaps
+    np.testing.assert_array_equal(sc.predict(X), sc.labels_)  # new points numbered alike

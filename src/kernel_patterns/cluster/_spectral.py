@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -344,6 +345,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             V, solved, k, self.matrix, self.assign, n_init=self.n_init,
             random_state=self.random_state, n_columns=nc,
         )
+        labels = _compact(labels, state, k, self.assign)
         if not (sparse.issparse(X) or isinstance(kernel, Precomputed)
                 or kernel in (KNN_KERNELS[1], "precomputed")):
             _warn_split_copies(np.asarray(X, dtype=np.float64), labels, n_neighbors)
@@ -432,3 +434,27 @@ def _warn_split_copies(X: np.ndarray, labels: np.ndarray, n_neighbors: int | Non
         UserWarning,
         stacklevel=3,
     )
+
+
+def _compact(labels: np.ndarray, state: dict[str, Any], k: int, assign: str) -> np.ndarray:
+    """Labels 0 … used − 1 with no gaps: an assignment rule that leaves clusters without a
+    point (the eigenvector argmax on 2 blobs asked for 6 clusters held 5, labels 0, 1, 2, 4,
+    5) gets its clusters renumbered, the held ones first in their order, in ``state`` too
+    (``predict`` numbers new points the same way), and a warning naming the parameters."""
+    held = np.zeros(k, dtype=bool)
+    held[labels] = True
+    if held.all():
+        return labels
+    order = np.r_[np.flatnonzero(held), np.flatnonzero(~held)]
+    relabel = np.empty(k, dtype=np.int64)
+    relabel[order] = np.arange(k)
+    state["relabel"] = relabel
+    warnings.warn(
+        f"SpectralClustering: only {int(held.sum())} of the n_clusters={k} clusters hold a "
+        f"point after assign={assign!r}: lower n_clusters"
+        + ("" if assign == "recluster" else " or use assign='recluster' (k-means on the rows)")
+        + ".",
+        ConvergenceWarning,
+        stacklevel=3,
+    )
+    return relabel[labels]

@@ -130,7 +130,16 @@ class KernelRowProducts:
 
 
 def predict_labels(rows: FloatArray, state: dict[str, Any]) -> np.ndarray:
-    """Labels of new embedding rows by the fitted assignment rule (see ``assignment_state``)."""
+    """Labels of new embedding rows by the fitted assignment rule (see ``assignment_state``),
+    renumbered as the training labels were (``state["relabel"]``: clusters that held no
+    training point after the others)."""
+    labels = _rule_labels(rows, state)
+    relabel = state.get("relabel")
+    return labels if relabel is None else relabel[labels]
+
+
+def _rule_labels(rows: FloatArray, state: dict[str, Any]) -> np.ndarray:
+    """The fitted assignment rule's own labels of embedding rows."""
     kind = state["kind"]
     if kind == "threshold":
         return (rows[:, 1] > state["threshold"]).astype(np.int64)
