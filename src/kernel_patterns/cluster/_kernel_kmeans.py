@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from ._degenerate import held_first
 from ._kernel_kmeans_solver import (
     FloatArray,
     IntArray,
@@ -247,18 +248,16 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         if moved.any():
             labels = np.where(moved, best, labels).astype(np.intp)
             inertia = float(w @ dist[rows, labels])
-        held = sizes > 0.0
-        if not held.all():
+        rank = held_first(labels, self.n_clusters)
+        if rank is not None:
             # a cluster is left empty only when every point that could re-seed it sits on its
             # centroid (duplicates): the held clusters are numbered first (labels 0 … used − 1,
             # no gaps), the empty ones last with no centroid (new points never go there;
             # transform gives them an infinite distance)
-            order = np.r_[np.flatnonzero(held), np.flatnonzero(~held)]
-            rank = np.empty_like(order)
-            rank[order] = np.arange(order.size)
-            labels = rank[labels].astype(np.intp)
+            order = np.argsort(rank)
+            labels = rank[labels]
             coef = coef[:, order]
-            within = np.where(held, within, np.inf)[order]
+            within = np.where(sizes > 0.0, within, np.inf)[order]
         self._store_centroids(kernel, Xv, op, coef, within)
         self.labels_ = labels
         self.inertia_ = inertia

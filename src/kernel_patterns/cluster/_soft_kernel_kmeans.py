@@ -33,6 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._progress import start_progress
 from ..kernels import KernelOperator
+from ._degenerate import held_first
 from ._kernel_kmeans_solver import IntArray, _kernel_times
 from ._kmeans_base import _best_run, _KernelKMeansBase
 
@@ -379,15 +380,15 @@ feature_transform
         R, energy, J, n_iter = Rs[b], float(energies[b]), float(Js[b]), int(n_iters[b])
         _, coef, within = _soft_distances(op, R, w, diag)
         labels = np.argmax(R, axis=1).astype(np.intp)
-        held = np.zeros(self.n_clusters, dtype=bool)
-        held[labels] = True
-        if not held.all():
+        rank = held_first(labels, self.n_clusters)
+        if rank is not None:
             # clusters no point has as its largest (absorbed: their centroids coincide with
             # others') come last, so that labels_ are 0 … used − 1 with no gaps and still the
-            # argmax of responsibilities_ (the order of the held ones is kept)
-            order = np.r_[np.flatnonzero(held), np.flatnonzero(~held)]
+            # argmax of responsibilities_ (the held ones keep their order, so the first
+            # largest stays the first)
+            order = np.argsort(rank)
             R, coef, within = R[:, order], coef[:, order], within[order]
-            labels = np.argmax(R, axis=1).astype(np.intp)
+            labels = rank[labels]
         self._store_centroids(kernel, Xv, op, coef, within)
         self.beta_ = beta
         self.responsibilities_ = R

@@ -49,7 +49,7 @@ from ..kernels import (
     knn_rows,
     make_kernel,
 )
-from ._duplicates import split_identical_rows
+from ._degenerate import held_first, split_identical_rows
 from ._spectral_assign import _assign_labels_and_state
 from ._spectral_eigen import MATRICES, _spectral_eigen
 from ._spectral_extension import (
@@ -347,7 +347,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         )
         labels = _compact(labels, state, k, self.assign)
         if not (sparse.issparse(X) or isinstance(kernel, Precomputed)
-                or kernel in (KNN_KERNELS[1], "precomputed")):
+                or kernel == KNN_KERNELS[1]):
             _warn_split_copies(np.asarray(X, dtype=np.float64), labels, n_neighbors)
         n_ext = n_vectors if self.assign == "threshold" else nc
         self._extension = KernelRowProducts(
@@ -441,16 +441,12 @@ def _compact(labels: np.ndarray, state: dict[str, Any], k: int, assign: str) -> 
     point (the eigenvector argmax on 2 blobs asked for 6 clusters held 5, labels 0, 1, 2, 4,
     5) gets its clusters renumbered, the held ones first in their order, in ``state`` too
     (``predict`` numbers new points the same way), and a warning naming the parameters."""
-    held = np.zeros(k, dtype=bool)
-    held[labels] = True
-    if held.all():
+    relabel = held_first(labels, k)
+    if relabel is None:
         return labels
-    order = np.r_[np.flatnonzero(held), np.flatnonzero(~held)]
-    relabel = np.empty(k, dtype=np.int64)
-    relabel[order] = np.arange(k)
     state["relabel"] = relabel
     warnings.warn(
-        f"SpectralClustering: only {int(held.sum())} of the n_clusters={k} clusters hold a "
+        f"SpectralClustering: only {np.unique(labels).size} of the n_clusters={k} clusters hold a "
         f"point after assign={assign!r}: lower n_clusters"
         + ("" if assign == "recluster" else " or use assign='recluster' (k-means on the rows)")
         + ".",

@@ -1,4 +1,5 @@
-"""Identical rows split across clusters: a degenerate result the estimators name."""
+"""Degenerate clusterings the estimators name and tidy: identical rows split across clusters,
+and clusters left without a point (numbered last, so that labels have no gaps)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,26 @@ def split_identical_rows(X: NDArray[np.floating], labels: NDArray[np.intp]) -> t
     np.minimum.at(lo, group, labels)
     np.maximum.at(hi, group, labels)
     return int(np.count_nonzero(lo != hi)), int(counts.max())
+
+
+def held_first(labels: NDArray[np.intp], n_clusters: int) -> NDArray[np.intp] | None:
+    """The renumbering that keeps labels 0 … used − 1 with no gaps: ``rank[old] = new``, the
+    clusters holding a label first (in their order), the empty ones last; None when every
+    cluster holds one. Arrays indexed by cluster follow with ``[np.argsort(rank)]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rank = held_first(np.array([0, 2, 2, 4]), 5)
+    >>> rank, rank[np.array([0, 2, 2, 4])]
+    (array([0, 3, 1, 4, 2]), array([0, 1, 1, 2]))
+    >>> held_first(np.array([1, 0]), 2) is None
+    True
+    """
+    held = np.zeros(n_clusters, dtype=bool)
+    held[labels] = True
+    if held.all():
+        return None
+    rank = np.empty(n_clusters, dtype=np.intp)
+    rank[np.r_[np.flatnonzero(held), np.flatnonzero(~held)]] = np.arange(n_clusters)
+    return rank
