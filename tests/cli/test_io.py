@@ -122,3 +122,39 @@ def test_parse_params() -> None:
         "gamma": 0.5, "l": [400, 200], "matrix": "normalized"}
     with pytest.raises(UsageError, match="--x expects KEY=VALUE"):
         parse_params(["gamma"], "--x")
+
+
+def test_european_csv_is_read_with_semicolons_and_decimal_commas(tmp_path, frame) -> None:
+    src = tmp_path / "eu.csv"
+    frame.to_csv(src, sep=";", decimal=",", index=False)  # as a spreadsheet in Europe writes it
+    table = read_table(src, label_column="truth")
+    np.testing.assert_allclose(table.X, frame[["a", "b"]].to_numpy())
+    assert table.feature_names == ["a", "b"] and table.id_column == "name"
+    assert table.read_notes == ["read with ';' between fields and ',' as the decimal mark"]
+    # integers only: the separator, no decimal mark
+    (tmp_path / "int.csv").write_text("a;b;c\n1;2;3\n4;5;6\n7;8;9\n")
+    table = read_table(tmp_path / "int.csv")
+    np.testing.assert_array_equal(table.X, [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    assert table.read_notes == ["read with ';' between fields"]
+
+
+def test_a_comma_csv_with_semicolons_in_quoted_text_stays_a_comma_csv(tmp_path) -> None:
+    (tmp_path / "q.csv").write_text('name,note,x,y\nA,"p;q",1.5,2\nB,"r;s",2.5,1\nC,t,3.5,0\n')
+    table = read_table(tmp_path / "q.csv")
+    np.testing.assert_allclose(table.X, [[1.5, 2], [2.5, 1], [3.5, 0]])
+    assert table.read_notes == []
+
+
+def test_a_first_row_of_numbers_is_data_not_a_header(tmp_path, capsys) -> None:
+    (tmp_path / "raw.csv").write_text("1,2\n3,4\n5,6\n7,8.5\n")
+    table = read_table(tmp_path / "raw.csv")
+    np.testing.assert_allclose(table.X, [[1, 2], [3, 4], [5, 6], [7, 8.5]])  # 4 rows, not 3
+    assert table.feature_names == ["x0", "x1"]
+    assert table.read_notes[0].startswith("the first row is all numbers: read as data")
+    out = tmp_path / "o"
+    assert main(["-q", "cluster", str(tmp_path / "raw.csv"), "--method", "kernel-kmeans",
+                 "--n-clusters", "2", "--out", str(out)]) == 0
+    assert "note: the first row is all numbers" in capsys.readouterr().err
+    summary = pd.read_json(out / "summary.json", typ="series")
+    assert summary["input"]["read_notes"] == table.read_notes
+    assert summary["input"]["n_rows_used"] == 4

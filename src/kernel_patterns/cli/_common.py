@@ -125,7 +125,7 @@ def read_input(
 
 def tell_columns(args: argparse.Namespace, table: Any) -> None:
     """One note line on stderr: columns left out of the features, a guessed id column."""
-    notes = []
+    notes = list(getattr(table, "read_notes", []))
     if table.dropped_columns:
         notes.append("left out of the features: " + ", ".join(
             f"'{c}' ({why})" for c, why in table.dropped_columns.items()))
@@ -188,7 +188,7 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
         "id_column": table.id_column,
         "label_column": table.label_name,
         "scale": scale,
-    }
+    } | ({"read_notes": table.read_notes} if getattr(table, "read_notes", None) else {})
 
 
 def finish(

@@ -1,6 +1,9 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
-* CSV, TSV and Parquet (pandas); the input file is only ever read.
+* CSV, TSV and Parquet (pandas); the input file is only ever read. A ``.csv`` whose first
+  lines split into more fields at ``;`` than at ``,`` is read with ``;`` (and ``,`` as the
+  decimal mark when its numbers have one: the European CSV), and a first row of numbers only
+  is data, not a header (columns ``x0``, ``x1``, …); both are told in a note.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -16,7 +19,10 @@
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -45,6 +51,43 @@ class Table:
     dropped_rows: list[Any] = field(default_factory=list)
     id_column: str | None = None
     dropped_columns: dict[str, str] = field(default_factory=dict)
+    #: how the file was read when it was not as given (separator, decimal mark, no header)
+    read_notes: list[str] = field(default_factory=list)
+
+
+#: bytes of a CSV read to tell its separator and decimal mark
+_SNIFF_BYTES = 65536
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
+
+
+def _csv_dialect(p: Path, sep: str) -> tuple[str, str, list[str]]:
+    """Separator, decimal mark and a note for a ``.csv`` file (``sep`` is ``,``): ``;`` when
+    the first lines all split into the same number (> 1) of fields at ``;`` (quotes
+    respected) and at ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as
+    the decimal mark when a field is a number written with one."""
+    if sep != ",":
+        return sep, ".", []
+    with open(p, encoding="utf-8", errors="replace", newline="") as fh:
+        lines = [ln for ln in fh.read(_SNIFF_BYTES).splitlines()[:20] if ln.strip()]
+    if len(lines) > 1:
+        lines = lines[:-1]  # the last may be cut by the sample
+    rows = {d: list(csv.reader(io.StringIO("\n".join(lines)), delimiter=d)) for d in ",;"}
+    semi = {len(r) for r in rows[";"]}
+    comma = {len(r) for r in rows[","]}
+    if not lines or len(semi) != 1 or min(semi) < 2 or (len(comma) == 1 and
+                                                        min(comma) >= min(semi)):
+        return ",", ".", []
+    decimal = any(_DECIMAL_COMMA.match(f) for row in rows[";"][1:] for f in row)
+    note = "read with ';' between fields" + (" and ',' as the decimal mark" if decimal else "")
+    return ";", "," if decimal else ".", [note]
+
+
+def _is_number(text: Any) -> bool:
+    try:
+        float(str(text).replace(",", "."))
+    except ValueError:
+        return False
+    return True
 
 
 def read_frame(path: str | Path) -> Any:
@@ -67,10 +110,20 @@ def read_frame(path: str | Path) -> Any:
     if p.stat().st_size == 0:
         raise UsageError(f"input file '{p}' is empty")
     try:
+        notes: list[str] = []
         if _READERS[suffix] is None:
             df = pd.read_parquet(p)
         else:
-            df = pd.read_csv(p, sep=_READERS[suffix])
+            sep, decimal, notes = _csv_dialect(p, str(_READERS[suffix]))
+            df = pd.read_csv(p, sep=sep, decimal=decimal)
+            # a header of numbers only is the first data row (pandas suffixes repeats ".1")
+            if df.shape[1] and all(_is_number(str(c).split(".")[0] if str(c).count(".") > 1
+                                              else c) for c in df.columns):
+                df = pd.read_csv(p, sep=sep, decimal=decimal, header=None)
+                df.columns = [f"x{j}" for j in range(df.shape[1])]
+                notes.append("the first row is all numbers: read as data, the columns named "
+                             f"x0 … x{df.shape[1] - 1} (give the file a header row to name "
+                             "them)")
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
@@ -80,6 +133,7 @@ def read_frame(path: str | Path) -> Any:
         raise UsageError(f"input file '{p}' has no columns")
     if df.shape[0] == 0:
         raise UsageError(f"input file '{p}' has a header but no data rows")
+    df.attrs["read_notes"] = notes
     return df
 
 
@@ -209,7 +263,7 @@ def read_table(
                  id_name=str(id_column) if id_column else "row", labels=labels,
                  label_name=label_column, n_dropped=n_bad if drop_na else 0,
                  dropped_rows=dropped, id_column=str(id_column) if id_column else None,
-                 dropped_columns=dropped_cols)
+                 dropped_columns=dropped_cols, read_notes=list(df.attrs.get("read_notes", [])))
 
 
 _ID_NAMES = {"id", "rownames"}
