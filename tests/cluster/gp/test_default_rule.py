@@ -211,3 +211,13 @@ def test_the_count_trace_draws_its_ladder() -> None:
     kept = ax.collections[0].get_offsets()
     np.testing.assert_allclose(kept, [[trace.length_scales[2], 3]])
     assert ax.get_xscale() == "log"
+
+
+def test_fewer_points_than_min_cluster_size_is_said_so() -> None:
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [5.0, 5.0]])
+    with pytest.warns(UserWarning, match=r"the 4 training points are fewer than "
+                                         r"min_cluster_size=5.*smaller min_cluster_size\.$"):
+        gp = GPClustering().fit(X)
+    assert (gp.labels_ == -1).all()
+    with pytest.warns(UserWarning, match="found one cluster"):  # the usual warning again
+        assert GPClustering(min_cluster_size=2).fit(X).n_clusters_ == 1

@@ -283,6 +283,14 @@ def _warn_degenerate(
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
+    if labels.size < min_cluster_size:  # no cluster can be that large: say so, nothing else
+        warnings.warn(
+            f"GPClustering found every point is noise: the {labels.size} training points are "
+            f"fewer than min_cluster_size={min_cluster_size}, the smallest cluster; give a "
+            "smaller min_cluster_size.",
+            UserWarning, stacklevel=3,
+        )
+        return
     what = "every point is noise" if n_found == 0 else "one cluster"
     # inducing points too coarse for the length scale blur the landscape: 3,000 of
     # scikit-learn's moons give one cluster with 300 inducing points, two with 600
