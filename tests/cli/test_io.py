@@ -158,3 +158,14 @@ def test_a_first_row_of_numbers_is_data_not_a_header(tmp_path, capsys) -> None:
     summary = pd.read_json(out / "summary.json", typ="series")
     assert summary["input"]["read_notes"] == table.read_notes
     assert summary["input"]["n_rows_used"] == 4
+
+
+def test_a_windows_1252_file_is_read_with_its_accents(tmp_path) -> None:
+    # a spreadsheet's "CSV" export in Western Europe: Windows-1252, ';' and decimal commas
+    (tmp_path / "w.csv").write_bytes("nom;pétale;sépale\nA;1,5;2\nB;2,5;1\nC;3,5;0\n"
+                                     .encode("cp1252"))
+    table = read_table(tmp_path / "w.csv")
+    assert table.feature_names == ["pétale", "sépale"] and table.id_column == "nom"
+    np.testing.assert_allclose(table.X, [[1.5, 2], [2.5, 1], [3.5, 0]])
+    assert table.read_notes == ["read with ';' between fields and ',' as the decimal mark",
+                                "the file is not UTF-8: read as cp1252"]

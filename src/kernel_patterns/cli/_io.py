@@ -90,6 +90,34 @@ def _is_number(text: Any) -> bool:
     return True
 
 
+def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
+    """A CSV or TSV as pandas reads it, with the fixes :func:`read_frame` tells in notes: the
+    European dialect, a file that is not UTF-8 (Windows-1252, as spreadsheets export in
+    Western Europe, else Latin-1, which reads any byte) and a header-less first row."""
+    import pandas as pd
+
+    sep, decimal, notes = _csv_dialect(p, sep)
+    encoding = "utf-8"
+    try:
+        df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding)
+    except UnicodeDecodeError:
+        for encoding in ("cp1252", "latin-1"):
+            try:
+                df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+        notes.append(f"the file is not UTF-8: read as {encoding}")
+    # a header of numbers only is the first data row (pandas suffixes repeats ".1")
+    if df.shape[1] and all(_is_number(str(c).split(".")[0] if str(c).count(".") > 1 else c)
+                           for c in df.columns):
+        df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding, header=None)
+        df.columns = [f"x{j}" for j in range(df.shape[1])]
+        notes.append("the first row is all numbers: read as data, the columns named "
+                     f"x0 … x{df.shape[1] - 1} (give the file a header row to name them)")
+    return df, notes
+
+
 def read_frame(path: str | Path) -> Any:
     """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors)."""
     try:
@@ -114,16 +142,7 @@ def read_frame(path: str | Path) -> Any:
         if _READERS[suffix] is None:
             df = pd.read_parquet(p)
         else:
-            sep, decimal, notes = _csv_dialect(p, str(_READERS[suffix]))
-            df = pd.read_csv(p, sep=sep, decimal=decimal)
-            # a header of numbers only is the first data row (pandas suffixes repeats ".1")
-            if df.shape[1] and all(_is_number(str(c).split(".")[0] if str(c).count(".") > 1
-                                              else c) for c in df.columns):
-                df = pd.read_csv(p, sep=sep, decimal=decimal, header=None)
-                df.columns = [f"x{j}" for j in range(df.shape[1])]
-                notes.append("the first row is all numbers: read as data, the columns named "
-                             f"x0 … x{df.shape[1] - 1} (give the file a header row to name "
-                             "them)")
+            df, notes = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
