@@ -48,10 +48,21 @@ def frame() -> pd.DataFrame:
     })
 
 
+def test_a_european_csv_is_read_as_the_local_path_reads_it(client, frame, tmp_path) -> None:
+    path = tmp_path / "eu.csv"
+    frame.to_csv(path, sep=";", decimal=",", index=False)
+    local = read_table(path, label_column="truth")
+    t = _dask_io.read_table(str(path), _args(), client, "truth")
+    assert t.read_notes == local.read_notes == [
+        "read with ';' between fields and ',' as the decimal mark"]
+    assert t.feature_names == local.feature_names == ["block", "a", "b"]
+    np.testing.assert_allclose(np.asarray(t.X.compute()), local.X)
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)
-    assert _dask_io.read_frame(str(path), 600).npartitions >= 3
+    assert _dask_io.read_frame(str(path), 600)[0].npartitions >= 3
     local = read_table(path, label_column="truth")
     t = _dask_io.read_table(str(path), _args(), client, "truth")
     assert t.feature_names == local.feature_names == ["block", "a", "b"]

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, choose_columns
+from ._io import _READERS, Table, choose_columns, csv_dialect
 from ._registry import UsageError
 
 #: rows of the first partition the column choice looks at (dtypes, names).
@@ -46,6 +46,7 @@ class DaskTable:
     dropped_rows: list[Any] = field(default_factory=list)
     id_column: str | None = None
     dropped_columns: dict[str, str] = field(default_factory=dict)
+    read_notes: list[str] = field(default_factory=list)
 
     @property
     def n_rows(self) -> int:
@@ -69,8 +70,10 @@ def _files(path: str) -> list[str]:
     return [path]
 
 
-def read_frame(path: str, blocksize: str | int | None = None) -> Any:
-    """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported)."""
+def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list[str]]:
+    """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported) and
+    the notes on how it was read (a European CSV, told from the first file's first lines as
+    the local reader does)."""
     import dask.dataframe as dd
 
     files = _files(path)
@@ -85,8 +88,10 @@ def read_frame(path: str, blocksize: str | int | None = None) -> Any:
     sep = _READERS[suffixes.pop()]
     try:
         if sep is None:
-            return dd.read_parquet(files)
-        return dd.read_csv(files, sep=sep, blocksize=blocksize or "default")
+            return dd.read_parquet(files), []
+        sep, decimal, notes = csv_dialect(Path(files[0]), sep)
+        return dd.read_csv(files, sep=sep, decimal=decimal,
+                           blocksize=blocksize or "default"), notes
     except (ValueError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"could not read '{path}': {first}") from None
@@ -162,7 +167,7 @@ def read_table(
     import dask
     import dask.dataframe as dd
 
-    ddf = read_frame(path, getattr(args, "blocksize", None))
+    ddf, notes = read_frame(path, getattr(args, "blocksize", None))
     try:  # the first partition (the cluster reads it)
         sample = client.compute(ddf.partitions[0]).result().head(SAMPLE_ROWS)
     except (ValueError, OSError) as exc:
@@ -212,7 +217,7 @@ def read_table(
         id_name=str(choice.id_column) if choice.id_column is not None else "row",
         label_name=label_column, n_dropped=n_bad if args.drop_na else 0,
         dropped_rows=dropped, id_column=None if choice.id_column is None
-        else str(choice.id_column), dropped_columns=choice.dropped_columns)
+        else str(choice.id_column), dropped_columns=choice.dropped_columns, read_notes=notes)
 
 
 def _minmax_block(Xb: np.ndarray, scaler: Any) -> np.ndarray:

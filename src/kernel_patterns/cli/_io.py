@@ -60,7 +60,7 @@ _SNIFF_BYTES = 65536
 _DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
 
 
-def _csv_dialect(p: Path, sep: str) -> tuple[str, str, list[str]]:
+def csv_dialect(p: Path, sep: str) -> tuple[str, str, list[str]]:
     """Separator, decimal mark and a note for a ``.csv`` file (``sep`` is ``,``): ``;`` when
     the first lines all split into the same number (> 1) of fields at ``;`` (quotes
     respected) and at ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as
@@ -96,7 +96,7 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
     Western Europe, else Latin-1, which reads any byte) and a header-less first row."""
     import pandas as pd
 
-    sep, decimal, notes = _csv_dialect(p, sep)
+    sep, decimal, notes = csv_dialect(p, sep)
     encoding = "utf-8"
     try:
         df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding)
