@@ -1,9 +1,10 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
-* CSV, TSV and Parquet (pandas); the input file is only ever read. A ``.csv`` whose first
-  lines split into more fields at ``;`` than at ``,`` is read with ``;`` (and ``,`` as the
-  decimal mark when its numbers have one: the European CSV), and a first row of numbers only
-  is data, not a header (columns ``x0``, ``x1``, …); both are told in a note.
+* CSV, TSV and Parquet (pandas); the input file is only ever read. A European ``.csv``
+  (``;`` between fields, ``,`` as the decimal mark: :func:`csv_dialect`), a file that is not
+  UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
+  header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
+  (:attr:`Table.read_notes`).
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
