@@ -59,6 +59,22 @@ def test_a_european_csv_is_read_as_the_local_path_reads_it(client, frame, tmp_pa
     np.testing.assert_allclose(np.asarray(t.X.compute()), local.X)
 
 
+def test_windows_1252_and_header_less_files_read_as_the_local_path_reads_them(
+    client, tmp_path
+) -> None:
+    (tmp_path / "w.csv").write_bytes("nom;pétale;sépale\n" .encode("cp1252") + "".join(
+        f"p{i};{i % 7},5;{i % 3}\n" for i in range(40)).encode("cp1252"))
+    (tmp_path / "raw.csv").write_text("".join(f"{(i * 3) % 11},{(i * 7) % 5}.5\n"
+                                              for i in range(40)))
+    for name in ("w.csv", "raw.csv"):
+        local = read_table(tmp_path / name)
+        t = _dask_io.read_table(str(tmp_path / name), _args(), client, None)
+        assert t.read_notes == local.read_notes and t.read_notes
+        assert t.feature_names == local.feature_names
+        np.testing.assert_allclose(np.asarray(t.X.compute()), local.X)
+    assert local.feature_names == ["x0", "x1"] and local.X.shape == (40, 2)
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, choose_columns, csv_dialect
+from ._io import _READERS, Table, choose_columns, csv_options
 from ._registry import UsageError
 
 #: rows of the first partition the column choice looks at (dtypes, names).
@@ -72,8 +72,8 @@ def _files(path: str) -> list[str]:
 
 def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list[str]]:
     """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported) and
-    the notes on how it was read (a European CSV, told from the first file's first lines as
-    the local reader does)."""
+    the notes on how it was read (a European CSV, another encoding, no header row: told from
+    the first file's first bytes, as the local reader does, :func:`~._io.csv_options`)."""
     import dask.dataframe as dd
 
     files = _files(path)
@@ -89,9 +89,11 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
     try:
         if sep is None:
             return dd.read_parquet(files), []
-        sep, decimal, notes = csv_dialect(Path(files[0]), sep)
-        return dd.read_csv(files, sep=sep, decimal=decimal,
-                           blocksize=blocksize or "default"), notes
+        opts, notes = csv_options(Path(files[0]), sep)
+        ddf = dd.read_csv(files, blocksize=blocksize or "default", **opts)
+        if opts["header"] is None:  # the first row was data: columns x0, x1, ...
+            ddf.columns = [f"x{j}" for j in range(len(ddf.columns))]
+        return ddf, notes
     except (ValueError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"could not read '{path}': {first}") from None

@@ -4,7 +4,7 @@
   (``;`` between fields, ``,`` as the decimal mark: :func:`csv_dialect`), a file that is not
   UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
   header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
-  (:attr:`Table.read_notes`).
+  (:attr:`Table.read_notes`); :func:`csv_options` tells them, for the Dask reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -91,31 +91,58 @@ def _is_number(text: Any) -> bool:
     return True
 
 
+def _sample_encoding(sample: bytes) -> str:
+    """UTF-8 when the sample decodes as it (a character cut at its end allowed), else
+    Windows-1252 (as spreadsheets export in Western Europe), else Latin-1 (any byte)."""
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            sample.decode(encoding)
+            return encoding
+        except UnicodeDecodeError as exc:
+            if encoding == "utf-8" and exc.start >= len(sample) - 3:
+                return encoding
+    return "latin-1"
+
+
+def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
+    """``pandas.read_csv`` / ``dask.dataframe.read_csv`` options for a CSV or TSV told from
+    its first bytes, and a note for each that is not the default: the European dialect
+    (:func:`csv_dialect`), the encoding when not UTF-8, and ``header=None`` when the first
+    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …)."""
+    sep, decimal, notes = csv_dialect(p, sep)
+    with open(p, "rb") as fh:
+        sample = fh.read(_SNIFF_BYTES)
+    encoding = _sample_encoding(sample)
+    if encoding != "utf-8":
+        notes.append(f"the file is not UTF-8: read as {encoding}")
+    text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
+    first = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    header: int | None = 0
+    if first and all(_is_number(f) for f in first):
+        header = None
+        notes.append("the first row is all numbers: read as data, the columns named "
+                     f"x0 … x{len(first) - 1} (give the file a header row to name them)")
+    return {"sep": sep, "decimal": decimal, "encoding": encoding, "header": header}, notes
+
+
 def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
-    """A CSV or TSV as pandas reads it, with the fixes :func:`read_frame` tells in notes: the
-    European dialect, a file that is not UTF-8 (Windows-1252, as spreadsheets export in
-    Western Europe, else Latin-1, which reads any byte) and a header-less first row."""
+    """A CSV or TSV read with :func:`csv_options`; a byte past the sample that is not UTF-8
+    still falls back to Windows-1252, else Latin-1."""
     import pandas as pd
 
-    sep, decimal, notes = csv_dialect(p, sep)
-    encoding = "utf-8"
+    opts, notes = csv_options(p, sep)
     try:
-        df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding)
+        df = pd.read_csv(p, **opts)
     except UnicodeDecodeError:
         for encoding in ("cp1252", "latin-1"):
             try:
-                df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding)
+                df = pd.read_csv(p, **(opts | {"encoding": encoding}))
                 break
             except UnicodeDecodeError:
                 continue
         notes.append(f"the file is not UTF-8: read as {encoding}")
-    # a header of numbers only is the first data row (pandas suffixes repeats ".1")
-    if df.shape[1] and all(_is_number(str(c).split(".")[0] if str(c).count(".") > 1 else c)
-                           for c in df.columns):
-        df = pd.read_csv(p, sep=sep, decimal=decimal, encoding=encoding, header=None)
+    if opts["header"] is None:
         df.columns = [f"x{j}" for j in range(df.shape[1])]
-        notes.append("the first row is all numbers: read as data, the columns named "
-                     f"x0 … x{df.shape[1] - 1} (give the file a header row to name them)")
     return df, notes
 
 
