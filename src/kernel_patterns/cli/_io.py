@@ -140,6 +140,7 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
                 break
             except UnicodeDecodeError:
                 continue
+        notes = [n for n in notes if not n.startswith("the file is not UTF-8")]
         notes.append(f"the file is not UTF-8: read as {encoding}")
     if opts["header"] is None:
         df.columns = [f"x{j}" for j in range(df.shape[1])]
