@@ -90,10 +90,7 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
         if sep is None:
             return dd.read_parquet(files), []
         opts, notes = csv_options(Path(files[0]), sep)
-        ddf = dd.read_csv(files, blocksize=blocksize or "default", **opts)
-        if opts["header"] is None:  # the first row was data: columns x0, x1, ...
-            ddf.columns = [f"x{j}" for j in range(len(ddf.columns))]
-        return ddf, notes
+        return dd.read_csv(files, blocksize=blocksize or "default", **opts), notes
     except (ValueError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"could not read '{path}': {first}") from None

@@ -1,7 +1,7 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
 * CSV, TSV and Parquet (pandas); the input file is only ever read. A European ``.csv``
-  (``;`` between fields, ``,`` as the decimal mark: :func:`csv_dialect`), a file that is not
+  (``;`` between fields, ``,`` as the decimal mark), a file that is not
   UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
   header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
   (:attr:`Table.read_notes`); :func:`csv_options` tells them, for the Dask reader too.
@@ -61,17 +61,11 @@ _SNIFF_BYTES = 65536
 _DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
 
 
-def csv_dialect(p: Path, sep: str) -> tuple[str, str, list[str]]:
-    """Separator, decimal mark and a note for a ``.csv`` file (``sep`` is ``,``): ``;`` when
-    the first lines all split into the same number (> 1) of fields at ``;`` (quotes
-    respected) and at ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as
-    the decimal mark when a field is a number written with one."""
-    if sep != ",":
-        return sep, ".", []
-    with open(p, encoding="utf-8", errors="replace", newline="") as fh:
-        lines = [ln for ln in fh.read(_SNIFF_BYTES).splitlines()[:20] if ln.strip()]
-    if len(lines) > 1:
-        lines = lines[:-1]  # the last may be cut by the sample
+def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
+    """Separator, decimal mark and a note for the first lines of a ``.csv`` file: ``;`` when
+    they all split into the same number (> 1) of fields at ``;`` (quotes respected) and at
+    ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as the decimal mark
+    when a field is a number written with one; else ``,`` and ``.``."""
     rows = {d: list(csv.reader(io.StringIO("\n".join(lines)), delimiter=d)) for d in ",;"}
     semi = {len(r) for r in rows[";"]}
     comma = {len(r) for r in rows[","]}
@@ -107,22 +101,29 @@ def _sample_encoding(sample: bytes) -> str:
 def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
     """``pandas.read_csv`` / ``dask.dataframe.read_csv`` options for a CSV or TSV told from
     its first bytes, and a note for each that is not the default: the European dialect
-    (:func:`csv_dialect`), the encoding when not UTF-8, and ``header=None`` when the first
-    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …)."""
-    sep, decimal, notes = csv_dialect(p, sep)
+    (``;`` and decimal commas), the encoding when not UTF-8, and ``header=None`` when the first
+    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …). The
+    sample is read once, in binary, and decoded in the encoding found."""
     with open(p, "rb") as fh:
         sample = fh.read(_SNIFF_BYTES)
     encoding = _sample_encoding(sample)
+    text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
+    decimal = "."
+    notes: list[str] = []
+    if sep == ",":  # a .csv: perhaps the European dialect
+        lines = [ln for ln in text.splitlines()[:20] if ln.strip()]
+        if len(lines) > 1:
+            lines = lines[:-1]  # the last may be cut by the sample
+        sep, decimal, notes = _dialect(lines)
     if encoding != "utf-8":
         notes.append(f"the file is not UTF-8: read as {encoding}")
-    text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
+    opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
     first = next(csv.reader(io.StringIO(text), delimiter=sep), [])
-    header: int | None = 0
     if first and all(_is_number(f) for f in first):
-        header = None
+        opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
         notes.append("the first row is all numbers: read as data, the columns named "
                      f"x0 … x{len(first) - 1} (give the file a header row to name them)")
-    return {"sep": sep, "decimal": decimal, "encoding": encoding, "header": header}, notes
+    return opts, notes
 
 
 def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
@@ -142,8 +143,6 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
                 continue
         notes = [n for n in notes if not n.startswith("the file is not UTF-8")]
         notes.append(f"the file is not UTF-8: read as {encoding}")
-    if opts["header"] is None:
-        df.columns = [f"x{j}" for j in range(df.shape[1])]
     return df, notes
 
 
