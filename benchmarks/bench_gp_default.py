@@ -92,8 +92,8 @@ def _reading(gp: Any) -> str:
     trace = gp.count_trace_
     names = {0.5: "ℓ₀/2", 0.71: "ℓ₀/√2", 1.0: "ℓ₀", 1.41: "√2ℓ₀", 2.0: "2ℓ₀", 2.83: "2√2ℓ₀"}
     at = names.get(round(trace.factor, 2), f"{trace.factor:.2f}ℓ₀")
-    modes = " ".join(f"**{n}**" if np.isclose(f, trace.factor) else str(n)
-                     for f, n in zip(trace.factors, trace.n_modes, strict=True))
+    modes = " ".join(f"**{n}**" if j == trace.kept else str(n)
+                     for j, n in enumerate(trace.n_modes))
     return f"{trace.reading} at {at}; modes {modes}"
 
 

@@ -145,7 +145,7 @@ def _trace_summary(trace: Any) -> dict[str, Any]:
     scale read, its modes and their agreement with the next (null: not compared)."""
     return {
         "reading": trace.reading,
-        "length_scale": float(trace.length_scales[np.isclose(trace.factors, trace.factor)][0]),
+        "length_scale": float(trace.length_scales[trace.kept]),
         "ladder": [
             {"length_scale": float(ell), "n_modes": int(n),
              "agreement": None if np.isnan(a) else round(float(a), 4)}

@@ -160,7 +160,8 @@ def test_the_count_trace_says_which_reading_was_kept_and_why() -> None:
     np.testing.assert_allclose(trace.length_scales, trace.factors * auto_length_scale(X))
     # the modes kept are the shortest stable ones: same count at the next length scale and
     # an agreement of at least MODE_STABLE_ARI; no shorter pair was
-    k = int(np.flatnonzero(np.isclose(trace.factors, trace.factor))[0])
+    k = trace.kept
+    assert trace.factors[k] == trace.factor
     assert trace.n_modes[k] == trace.n_modes[k + 1] == gp.n_clusters_ == 3
     assert trace.agreement[k] >= MODE_STABLE_ARI
     assert gp.landscape_.length_scale == pytest.approx(trace.length_scales[k])

@@ -98,7 +98,7 @@ def plot_count_trace(trace: GPCountTrace, *, ax: Any = None, title: str | None =
                         (np.sqrt(ell[j] * ell[j + 1]),
                          0.5 * (trace.n_modes[j] + trace.n_modes[j + 1])),
                         ha="center", va="bottom", fontsize="small", color="tab:blue")
-    kept = np.isclose(trace.factors, trace.factor)
+    kept = trace.kept
     ax.scatter(ell[kept], trace.n_modes[kept], s=160, facecolors="none", edgecolors="r",
                linewidths=2, zorder=3, label=f"kept: {trace.reading}")
     ax.set_xlabel("length scale")

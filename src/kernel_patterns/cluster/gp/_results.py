@@ -93,6 +93,11 @@ class GPCountTrace:
     reading: str
     factor: float
 
+    @property
+    def kept(self) -> int:
+        """Index (into ``factors``) of the landscape the labels come from."""
+        return int(np.argmin(np.abs(self.factors - self.factor)))
+
     def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
         """The modes against the length scale (log axis), each step labelled with the
         agreement of its two readings and the landscape kept circled (matplotlib, imported
@@ -114,7 +119,7 @@ class GPCountTrace:
         return pd.DataFrame({
             "factor": self.factors, "length_scale": self.length_scales,
             "n_modes": self.n_modes, "agreement": self.agreement,
-            "kept": np.isclose(self.factors, self.factor),
+            "kept": np.arange(self.factors.size) == self.kept,
         })
 
 
