@@ -143,10 +143,11 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         )
         return Xv, kernel, op, w, diag, init
 
-    def _warn_degenerate(self, labels: IntArray, n_iter: int, remedy: str) -> None:
-        """Name a degenerate fit: clusters that hold no point, or no convergence."""
+    def _warn_degenerate(self, labels: IntArray, n_iter: int, remedy: str | None) -> None:
+        """Name a degenerate fit: clusters that hold no point (with ``remedy``; None when the
+        caller has named them already), or no convergence."""
         used = int(np.unique(labels).size)
-        if used < self.n_clusters:
+        if remedy is not None and used < self.n_clusters:
             warnings.warn(
                 f"{type(self).__name__}: only {used} of the n_clusters={self.n_clusters} "
                 f"clusters hold a point after fitting; {remedy}.",

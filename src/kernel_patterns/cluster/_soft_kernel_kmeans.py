@@ -400,9 +400,9 @@ feature_transform
         # coincident clusters; the base check then looks at the iterations only
         coincide = self._warn_coincident(R, beta, op, w, diag)
         self._warn_degenerate(
-            np.arange(self.n_clusters) if coincide else labels, n_iter,
-            f"the others are absorbed by their neighbours at beta={beta:g}: raise beta "
-            "(harder assignments) or lower n_clusters",
+            labels, n_iter,
+            None if coincide else f"the others are absorbed by their neighbours at "
+            f"beta={beta:g}: raise beta (harder assignments) or lower n_clusters",
         )
         return self
 
