@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.datasets import make_blobs
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
@@ -210,6 +211,40 @@ def test_critical_beta_equals_the_dense_eigenvalue() -> None:
     X, _ = make_blobs(n_samples=90, centers=3, random_state=1)
     K = rbf_K(X, 2.0)
     assert _critical_beta(make_operator(Precomputed(), K)) == pytest.approx(critical_beta(K))
+
+
+def test_weighted_critical_beta_counts_a_weight_as_copies() -> None:
+    from kernel_patterns.cluster._soft_kernel_kmeans import _critical_beta
+    from kernel_patterns.experiments.geodesic import critical_beta, rbf_K
+    from kernel_patterns.kernels import Precomputed, make_operator
+
+    X, _ = make_blobs(n_samples=60, centers=3, random_state=2)
+    w = np.random.default_rng(0).integers(1, 4, 60)
+    copies = np.repeat(X, w, axis=0)  # the dense reference: every point w times
+    weighted = _critical_beta(make_operator(Precomputed(), rbf_K(X, 2.0)), w.astype(float))
+    assert weighted == pytest.approx(critical_beta(rbf_K(copies, 2.0)))
+    assert weighted != pytest.approx(critical_beta(rbf_K(X, 2.0)))  # the weights matter
+
+
+def test_weighted_fit_is_uniform_below_its_critical_beta_only() -> None:
+    from kernel_patterns.cluster._soft_kernel_kmeans import _critical_beta
+    from kernel_patterns.kernels import Precomputed, make_operator
+
+    X, _ = make_blobs(n_samples=[60, 20], centers=[[0, 0], [4, 0]], random_state=0)
+    w = np.r_[np.full(60, 0.2), np.full(20, 3.0)]  # the small blob weighs most
+    K = RBF(gamma=0.1)(X)
+    bc = _critical_beta(make_operator(Precomputed(), K), w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low = SoftKernelKMeans(2, kernel="precomputed", beta=0.8 * bc, max_iter=3000,
+                               tol=1e-10, random_state=0).fit(K, sample_weight=w)
+    np.testing.assert_allclose(low.responsibilities_, 0.5, atol=1e-3)
+    high = SoftKernelKMeans(2, kernel="precomputed", beta=1.5 * bc, max_iter=3000,
+                            random_state=0).fit(K, sample_weight=w)
+    assert np.ptp(high.responsibilities_[:, 0]) > 0.1
+    with pytest.warns(ConvergenceWarning, match=f"raise beta above {bc:.3g}"):
+        SoftKernelKMeans(2, kernel="precomputed", beta=0.1 * bc,
+                         random_state=0).fit(K, sample_weight=w)
 
 
 def test_uniform_responsibilities_are_named_with_beta() -> None:

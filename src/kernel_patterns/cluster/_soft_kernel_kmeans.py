@@ -69,22 +69,28 @@ def _auto_beta(op: KernelOperator, w: FloatArray, diag: FloatArray) -> float:
     return 10.0 / s if s > 0 and np.isfinite(s) else 10.0
 
 
-def _critical_beta(op: KernelOperator) -> float:
-    """β_c = 1 / (2 λ₁(H K H / n)), H the centring: below it the uniform responsibilities are
-    the only fixed point of eq. 7 (the first phase transition of deterministic annealing,
-    Rose 1998, in feature space). λ₁ by Lanczos on products with K (unweighted)."""
+def _critical_beta(op: KernelOperator, w: FloatArray | None = None) -> float:
+    """β_c = 1 / (2 λ₁(C)), C the covariance of the points in feature space with the weights
+    ``w`` (None: equal): below it the uniform responsibilities are the only fixed point of
+    eq. 7 (the first phase transition of deterministic annealing, Rose 1998, in feature
+    space). With p = w / Σw, λ₁(C) is that of D^½ (I − 1pᵀ) K (I − p1ᵀ) D^½, D = diag(p)
+    (for equal weights H K H / n, H the centring): by Lanczos on products with K. A weight
+    of 2 counts as the point twice (tested against the dense eigenvalue of the duplicated
+    rows)."""
     from scipy.sparse.linalg import LinearOperator, eigsh
 
     n = op.n_samples
-
-    def centred(v: FloatArray) -> FloatArray:
-        v = np.asarray(v, dtype=np.float64).reshape(n, -1)
-        v = v - v.mean(axis=0)
-        Kv = np.asarray(op.matmat(v.astype(op.dtype)), dtype=np.float64)
-        return (Kv - Kv.mean(axis=0)) / n
-
     if n < 3:
         return float("nan")
+    p = np.full(n, 1.0 / n) if w is None else np.asarray(w, dtype=np.float64) / np.sum(w)
+    root = np.sqrt(p)[:, None]
+
+    def centred(v: FloatArray) -> FloatArray:
+        u = root * np.asarray(v, dtype=np.float64).reshape(n, -1)
+        u = u - p[:, None] * u.sum(axis=0)  # (I − p1ᵀ) u
+        Ku = np.asarray(op.matmat(u.astype(op.dtype)), dtype=np.float64)
+        return root * (Ku - p @ Ku)  # D^½ (I − 1pᵀ) K u
+
     lam = eigsh(LinearOperator((n, n), matvec=centred, matmat=centred, dtype=np.float64),
                 k=1, which="LA", return_eigenvectors=False, v0=np.linspace(-1.0, 1.0, n))[0]
     return float(1.0 / (2.0 * lam)) if lam > 0 else float("inf")
@@ -423,7 +429,7 @@ feature_transform
             what = (f"only 1 of the n_clusters={k} clusters is distinct: the responsibilities "
                     f"are uniform (every point 1/{k} in each cluster), so the labels are "
                     f"arbitrary: beta={beta:g} is too small for this kernel's scale; raise "
-                    f"beta above {_critical_beta(op):.3g}, the value below which the uniform "
+                    f"beta above {_critical_beta(op, w):.3g}, the value below which the uniform "
                     f"assignment is the only fixed point{auto}")
         else:
             what = (f"only {distinct} of the n_clusters={k} clusters are distinct; the others "
