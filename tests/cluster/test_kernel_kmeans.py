@@ -309,3 +309,20 @@ def test_failed_fit_leaves_the_model_unfitted(method):
         km.fit(X)
     with pytest.raises(NotFittedError):
         getattr(km, method)(X)
+
+
+def test_transform_is_exactly_zero_on_a_centroid_and_exact_off_it() -> None:
+    X, _ = make_blobs(n_samples=90, centers=3, random_state=0)
+    km = KernelKMeans(3, kernel=Linear(), random_state=0).fit(X)
+    centres = np.array([X[km.labels_ == j].mean(axis=0) for j in range(3)])
+    D = km.transform(centres)
+    np.testing.assert_array_equal(np.diagonal(D), 0.0)  # was sqrt(round-off), ~1e-7
+    off = centres + np.array([1e-4, 0.0])  # a real distance this small is kept
+    np.testing.assert_allclose(np.diagonal(km.transform(off)), 1e-4, rtol=1e-3)
+    np.testing.assert_allclose(D, np.linalg.norm(centres[:, None] - centres[None], axis=2))
+    # precomputed: a point alone in its cluster is at distance 0 from it
+    Xs = np.r_[X, [[50.0, 50.0]]]
+    K = Linear()(Xs)
+    pre = KernelKMeans(4, kernel="precomputed", random_state=0)
+    Dp = pre.fit_transform(K)
+    assert Dp[-1, pre.labels_[-1]] == 0.0 and np.sum(pre.labels_ == pre.labels_[-1]) == 1

@@ -410,11 +410,6 @@ def test_transform(global_random_seed):
     assert_allclose(Xt, pairwise_distances(X, _cluster_centers(km)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="feature-space distances are k(x, x) - 2 k(x, .) coef + ||mu||^2, three terms "
-    "computed apart: a point at a centroid gets sqrt(round-off), about 1e-7, not an exact 0",
-)
 def test_transform_centres(global_random_seed):
     km = _kmeans(n_clusters=n_clusters, random_state=global_random_seed).fit(X)
 

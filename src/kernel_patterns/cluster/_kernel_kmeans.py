@@ -17,7 +17,7 @@ from ._kernel_kmeans_solver import (
     _hard_distances,
     _lloyd_kernel_kmeans_runs,
 )
-from ._kmeans_base import _best_run, _KernelKMeansBase
+from ._kmeans_base import _best_run, _clip_roundoff, _KernelKMeansBase
 
 
 class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMeansBase):
@@ -303,8 +303,9 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         if not self._is_precomputed():
             return self.transform(X)
         K = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        d2 = self._centroid_scores(K) + np.diagonal(K).astype(np.float64)[:, None]
-        return np.sqrt(np.maximum(d2, 0.0))
+        kxx = np.diagonal(K).astype(np.float64)
+        d2 = self._centroid_scores(K) + kxx[:, None]
+        return np.sqrt(_clip_roundoff(d2, kxx, self._centroid_sq_norms, K.shape[1]))
 
     def score(
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None

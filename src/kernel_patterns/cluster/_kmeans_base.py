@@ -350,8 +350,9 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         Exact fits: ``within − 2 K(X, X_train) coef``. Nyström fits: the features of the new
         points ``K(X, L) U_r Λ_r^{-1/2}`` against the k centroids in feature space.
         ``self_term=True`` adds k(x, x) (the squared distances ``‖φ(x) − μ_k‖²``, clipped at
-        0; Nyström: ``‖φ̃(x)‖²`` of the approximate kernel), which a precomputed kernel block
-        between new and training points does not hold.
+        0 and 0 within round-off, :func:`_clip_roundoff`; Nyström: ``‖φ̃(x)‖²`` of the
+        approximate kernel), which a precomputed kernel block between new and training
+        points does not hold.
         """
         check_is_fitted(self, "labels_")  # set last: a failed fit leaves the model unfitted
         if self._nystrom is not None:
@@ -361,8 +362,9 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             Fx = Fx.astype(np.float64) @ feature_map
             out = self._centroid_sq_norms[None, :] - 2.0 * (Fx @ centroids)
             if self_term:
-                out += np.einsum("ij,ij->i", Fx, Fx)[:, None]
-                np.maximum(out, 0.0, out=out)
+                kxx = np.einsum("ij,ij->i", Fx, Fx)
+                out += kxx[:, None]
+                _clip_roundoff(out, kxx, self._centroid_sq_norms, Fx.shape[1])
             return out
         if self_term and self._is_precomputed():
             raise ValueError(
@@ -374,9 +376,9 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         assert self._centroid_coef is not None
         out = self._centroid_sq_norms[None, :] - 2.0 * (Kx @ self._centroid_coef)
         if self_term:
-            Xv = self._new_points(X)
-            out += np.asarray(self.kernel_.diag(Xv), dtype=np.float64)[:, None]
-            np.maximum(out, 0.0, out=out)
+            kxx = np.asarray(self.kernel_.diag(self._new_points(X)), dtype=np.float64)
+            out += kxx[:, None]
+            _clip_roundoff(out, kxx, self._centroid_sq_norms, Kx.shape[1])
         return out
 
     def _new_points(self, X: ArrayLike) -> FloatArray:
@@ -424,3 +426,17 @@ def _best_run(objectives: ArrayLike) -> int:
     v = np.asarray(objectives, dtype=np.float64)
     lo = float(v.min())
     return int(np.flatnonzero(v <= lo + 1e-12 * max(abs(lo), 1e-300))[0])
+
+
+def _clip_roundoff(
+    d2: FloatArray, kxx: FloatArray, mu2: FloatArray, n_terms: int
+) -> FloatArray:
+    """Squared feature-space distances ``d2 = k(x, x) − 2⟨φ(x), μ⟩ + ‖μ‖²`` (in place) with
+    what is round-off set to 0 (below 0, or at most ``8 (n_terms + 2) ε (k(x, x) + ‖μ‖²)``,
+    the error bound of the three terms, the middle one a sum of ``n_terms`` products). A
+    point on its centroid got √(round-off), about 1e-7, for an exact 0 (scikit-learn's
+    ``test_transform_centres``)."""
+    tol = 8.0 * (n_terms + 2) * np.finfo(np.float64).eps
+    scale = np.abs(kxx)[:, None] + np.abs(mu2)[None, :]
+    d2[(d2 <= tol * scale) & np.isfinite(d2)] = 0.0  # an empty cluster stays at +inf
+    return d2
