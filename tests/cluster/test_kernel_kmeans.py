@@ -326,3 +326,32 @@ def test_transform_is_exactly_zero_on_a_centroid_and_exact_off_it() -> None:
     pre = KernelKMeans(4, kernel="precomputed", random_state=0)
     Dp = pre.fit_transform(K)
     assert Dp[-1, pre.labels_[-1]] == 0.0 and np.sum(pre.labels_ == pre.labels_[-1]) == 1
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 3, 300])
+def test_max_iter_and_n_iter_count_as_kmeans_does(max_iter: int) -> None:
+    # the assignment of init is iteration 1: max_iter=m stops where KMeans(max_iter=m) does
+    X, _ = make_blobs(n_samples=200, centers=4, cluster_std=2.5, random_state=3)
+    C = X[:4].copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = KernelKMeans(4, kernel=Linear(), init=lambda X, k, rs: C, n_init=1,
+                            max_iter=max_iter).fit(X)
+        sk = KMeans(4, init=C, n_init=1, max_iter=max_iter, tol=0.0).fit(X)
+    np.testing.assert_array_equal(ours.labels_, sk.labels_)
+    assert ours.n_iter_ == sk.n_iter_
+    assert ours.inertia_ == pytest.approx(sk.inertia_, rel=1e-9)
+
+
+def test_converging_at_exactly_max_iter_is_no_warning() -> None:
+    X, _ = make_blobs(n_samples=200, centers=4, cluster_std=2.5, random_state=3)
+    t = KernelKMeans(4, n_init=1, random_state=0).fit(X).n_iter_
+    assert t >= 3
+    # at t - 1 the labels are the fixed point already (the t-th iteration only confirms it):
+    # the reassignment that follows the last iteration finds no point moving, no warning
+    for m in (t, t - 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            assert KernelKMeans(4, n_init=1, max_iter=m, random_state=0).fit(X).n_iter_ == m
+    with pytest.warns(ConvergenceWarning, match=f"did not converge in max_iter={t - 2}"):
+        KernelKMeans(4, n_init=1, max_iter=t - 2, random_state=0).fit(X)

@@ -47,6 +47,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Restarts from different initialisations; the run of lowest ``inertia_`` is kept.
         ``"auto"``: 10, or 1 when ``init`` is an array of labels.
     max_iter : int, default=300
+        Iterations at most, counted as ``KMeans`` counts them: the assignment of ``init``
+        and the centroids it gives are the first, each reassignment after it the next.
     tol : float, default=0.0
         Stop when at most ``tol · n_samples`` points change cluster in a pass (0: iterate to
         a fixed point, which exists because every pass lowers eq. 8.12).
@@ -100,7 +102,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Σ_i w_i ‖φ(x_i) − C_{f(x_i)}‖², eq. 8.12 in feature space (= ss(A) of Prop. 8.24),
         of ``labels_`` against the final centroids.
     n_iter_ : int
-        Reassignment passes of the kept run.
+        Iterations of the kept run, counted as ``KMeans`` counts them: the assignment of
+        ``init`` and its centroids is the first.
     kernel_ : Kernel
         The kernel used (fitted on X for data-dependent kernels such as the geodesic one).
     feature_transform_ : sklearn Pipeline or None
@@ -122,11 +125,10 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     With ``kernel="linear"`` this is scikit-learn's ``KMeans``, whose own test suite passes
     (``tests/peers/test_sklearn_k_means.py``) but for these deliberate differences: an array
     ``init`` holds initial labels (centres come through a callable ``init``, called once per
-    restart, without ``KMeans``' one-init warning); the assignment to given centres comes
-    before the first pass, so ``n_iter_`` is one less than ``KMeans``' and ``max_iter=m``
-    runs as its ``max_iter=m + 1``; ``tol`` bounds moved points, not a centre shift; the
-    precision is the ``dtype`` parameter, not the input's; a point on a centroid is at a
-    distance of about 1e-7 (three kernel terms computed apart), not exactly 0.
+    restart, without ``KMeans``' one-init warning); ``tol`` bounds moved points, not a
+    centre shift; the precision is the ``dtype`` parameter, not the input's. ``max_iter``
+    and ``n_iter_`` count iterations as ``KMeans`` does (the assignment of ``init`` is the
+    first), and a point on its centroid is at distance exactly 0.
 
     An emptied cluster is never re-seeded with a point that sits on its centroid (a
     duplicate of the rest of its cluster): that would split identical points across two
@@ -219,14 +221,19 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
         if self.verbose:
             print(f"Initialization complete: {init.shape[0]} restart(s)")
-        labs, inertias, n_iters = _lloyd_kernel_kmeans_runs(
-            op, init, self.n_clusters, w, self.max_iter, self.tol, diag,
+        # iterations as scikit-learn's KMeans counts them: the first is the assignment of
+        # init (labels, or the assignment to its centres) with the centroids it gives; each
+        # pass of the solver after it is the next (its reassignment and centroids), so
+        # max_iter=m is KMeans' max_iter=m and n_iter_ is its n_iter_ (with the linear kernel)
+        labs, inertias, passes = _lloyd_kernel_kmeans_runs(
+            op, init, self.n_clusters, w, self.max_iter - 1, self.tol, diag,
             callback=_print_pass if self.verbose else None,
         )
+        n_iters = passes + 1
         b = _best_run(inertias)
         if self.verbose:
             for j, (e, t) in enumerate(zip(inertias, n_iters, strict=True)):
-                print(f"Restart {j}: inertia {e:.6g} after {t} pass(es)")
+                print(f"Restart {j}: inertia {e:.6g} after {t} iteration(s)")
             print(f"Kept restart {b}")
             it = int(n_iters[b])
             if it >= self.max_iter:
@@ -245,7 +252,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         # moves only to a strictly nearer one), so that labels_ == predict(X_train)
         best = np.argmin(dist, axis=1)
         moved = dist[rows, best] < dist[rows, labels]
-        if moved.any():
+        still_moving = bool(moved.any())
+        if still_moving:
             labels = np.where(moved, best, labels).astype(np.intp)
             inertia = float(w @ dist[rows, labels])
         rank = held_first(labels, self.n_clusters)
@@ -264,7 +272,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         self.n_iter_ = n_iter
         used = int(np.unique(labels).size)
         self._warn_degenerate(
-            labels, n_iter,
+            labels, n_iter if still_moving else 0,  # a fixed point at max_iter converged
             "the points left to re-seed the others sit on their centroids. Number of distinct "
             f"clusters ({used}) found smaller than n_clusters ({self.n_clusters}). Possibly due "
             "to duplicate points in X: lower n_clusters",
@@ -325,6 +333,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
 
 
 def _print_pass(iteration: int, runs: IntArray, inertias: FloatArray) -> None:
-    """``verbose`` output of one pass: the inertia of each restart still running."""
+    """``verbose`` output of one pass of the solver: the inertia of each restart still
+    running, of its labels at the start of the pass (those of ``iteration``, the pass making
+    the next)."""
     shown = ", ".join(f"{j}: {e:.6g}" for j, e in zip(runs, inertias, strict=True))
     print(f"Iteration {iteration}, inertia by restart {{{shown}}}")

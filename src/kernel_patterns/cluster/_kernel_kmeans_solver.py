@@ -169,6 +169,27 @@ def _relocate_empty(
     return labels
 
 
+def _seed_empty(kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray) -> bool:
+    """Re-seed (in place) the clusters ``labels`` leave empty, by :func:`_relocate_empty` on
+    the squared distances of the points to the centroids of ``labels`` (``kzt = (K Z)ᵀ`` of
+    them). True when a label changed."""
+    k, n = kzt.shape
+    counts = np.bincount(labels, minlength=k)
+    if counts.min() > 0:
+        return False
+    rows = np.arange(n)
+    sizes = np.bincount(labels, weights=weights, minlength=k)
+    cur = kzt[labels, rows]
+    zkz = np.bincount(labels, weights=weights * cur, minlength=k)
+    s = np.where(sizes > 0.0, sizes, 1.0)[labels]
+    own = diag - 2.0 * cur / s + zkz[labels] / s**2
+    floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
+    new = _relocate_empty(labels, own, weights, k, floor)
+    changed = bool(np.any(new != labels))
+    labels[:] = new
+    return changed
+
+
 def _reassign(
     kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray, w_diag: float,
     work: list[np.ndarray] | None = None,
@@ -324,6 +345,12 @@ def _lloyd_kernel_kmeans_runs(
             KZt[j * k : (j + 1) * k] = prod[:, t * k : (t + 1) * k].T
 
     full_product(np.arange(r))
+    # a cluster the initial labels leave empty is re-seeded before the first pass, as part of
+    # the first iteration (scikit-learn relocates in the update that follows the first
+    # assignment): a pass of its own would count one iteration more than KMeans
+    seeded = [j for j in range(r) if _seed_empty(KZt[j * k : (j + 1) * k], lab[j], w, d)]
+    if seeded:
+        full_product(np.asarray(seeded))
     since_full = 0
     bar = start_progress(max_iter, "kernel k-means")
     for it in range(1, max_iter + 1):
