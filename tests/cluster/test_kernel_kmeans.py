@@ -11,7 +11,7 @@ from sklearn.datasets import make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
-from kernel_patterns import KernelKMeans
+from kernel_patterns import KernelKMeans, SoftKernelKMeans
 from kernel_patterns.cluster._kernel_kmeans_solver import _hard_distances, _lloyd_kernel_kmeans_runs
 from kernel_patterns.datasets import make_rings
 from kernel_patterns.kernels import RBF, Linear, Precomputed, make_operator
@@ -265,7 +265,8 @@ def test_bad_params_and_kernels() -> None:
     km = KernelKMeans(2, kernel="precomputed", random_state=0).fit(RBF()(X))
     with pytest.raises(ValueError, match="expecting 10 features"):
         km.predict(np.ones((3, 4)))
-    with pytest.warns(UserWarning, match="n_init is ignored"):
+    with pytest.warns(RuntimeWarning, match="Explicit initial labels passed: performing only "
+                      "one init in KernelKMeans instead of n_init=3"):
         KernelKMeans(2, init=np.arange(10) % 2, n_init=3).fit(X)
 
 
@@ -355,3 +356,30 @@ def test_converging_at_exactly_max_iter_is_no_warning() -> None:
             assert KernelKMeans(4, n_init=1, max_iter=m, random_state=0).fit(X).n_iter_ == m
     with pytest.warns(ConvergenceWarning, match=f"did not converge in max_iter={t - 2}"):
         KernelKMeans(4, n_init=1, max_iter=t - 2, random_state=0).fit(X)
+
+
+def test_init_as_an_array_of_centres_as_kmeans_takes_it() -> None:
+    X, _ = make_blobs(n_samples=150, centers=3, cluster_std=2.0, random_state=1)
+    C = X[[0, 50, 100]] + 0.5
+    ours = KernelKMeans(3, kernel=Linear(), init=C).fit(X)
+    sk = KMeans(3, init=C, n_init=1, tol=0.0).fit(X)
+    np.testing.assert_array_equal(ours.labels_, sk.labels_)
+    assert ours.n_iter_ == sk.n_iter_ and ours.inertia_ == pytest.approx(sk.inertia_)
+    # centres are in the units of X: with heavy-tailed features Gaussianised
+    # (feature_transform), they are transformed as X is
+    Z = np.exp(X / 4.0)
+    with warnings.catch_warnings():  # one iteration: the initial labels are compared
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = KernelKMeans(3, init=Z[[0, 50, 100]], max_iter=1).fit(Z)
+        assert fitted.feature_transform_ is not None
+        Ct = fitted.feature_transform_.transform(Z[[0, 50, 100]])
+        same = KernelKMeans(3, init=lambda Xt, k, rs: Ct, n_init=1, max_iter=1).fit(Z)
+    np.testing.assert_array_equal(fitted.labels_, same.labels_)
+    soft = SoftKernelKMeans(3, init=C, random_state=0).fit(X)
+    assert soft.labels_.shape == (150,)
+    with pytest.raises(ValueError, match=r"init as centres must be a numeric array of shape "
+                                         r"\(n_clusters, n_features\) = \(3, 2\); got shape "
+                                         r"\(2, 2\)"):
+        KernelKMeans(3, init=C[:2]).fit(X)
+    with pytest.raises(ValueError, match=r"init as centres .* kernel='precomputed'"):
+        KernelKMeans(3, kernel="precomputed", init=C).fit(Linear()(X))

@@ -201,11 +201,6 @@ def test_all_init(input_data, init):
     _check_fitted_model(km)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an array init holds initial labels, one per sample (kernel k-means has no "
-    "centres in input space to start from); centres are given by a callable",
-)
 def test_array_init_as_centres():
     km = KernelKMeans(kernel="linear", init=centers, n_clusters=n_clusters, n_init=1).fit(X)
     _check_fitted_model(km)
@@ -265,11 +260,6 @@ def test_kmeans_verbose(tol, capsys):
         assert re.search(r"center shift .* within tolerance", captured.out)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with centres given by a callable each of the n_init restarts calls it (as KMeans "
-    "does with a callable); an array init (labels) warns with a UserWarning instead",
-)
 def test_warning_n_init_precomputed_centers():
     # Check that a warning is raised when n_init > 1 and an array is passed for
     # the init parameter.
@@ -277,7 +267,7 @@ def test_warning_n_init_precomputed_centers():
         RuntimeWarning,
         match="Explicit initial center position passed: performing only one init",
     ):
-        _kmeans(init=_centres(centers), n_clusters=n_clusters, n_init=10).fit(X)
+        _kmeans(init=centers, n_clusters=n_clusters, n_init=10).fit(X)
 
 
 def test_kmeans_copyx():

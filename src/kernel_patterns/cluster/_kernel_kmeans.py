@@ -34,11 +34,14 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         ``kernel_params``), ``"precomputed"`` (then ``X`` is the square kernel matrix, checked
         to be symmetric and positive semidefinite, else ``ValueError``) or a callable.
     kernel_params : dict, default=None
-    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array of shape (n_samples,)
+    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array
         ``"random"``: random balanced assignments; ``"kmeans"``: the labels of standard
         k-means in input space; ``"n-k+1"``: N − K + 1 points in cluster 0 and K − 1 random
         points alone (file ``003``); ``"k-means++"``: k-means++ seeding in feature space; an
-        array: initial labels (then ``n_init`` is ignored). A callable is called as
+        array of shape (n_samples,): initial labels; of shape (n_clusters, n_features):
+        initial centres in the units of ``X``, as ``KMeans`` takes them (each point starts
+        in the nearest φ(c_j) in feature space). With an array ``n_init`` is ignored (one
+        run). A callable is called as
         scikit-learn's ``KMeans`` calls it, ``init(X, n_clusters, random_state)`` (once per
         restart, ``random_state`` a ``RandomState``), and returns initial centres of shape
         (n_clusters, n_features) (each point starts in the nearest φ(c_j) in feature space)
@@ -124,8 +127,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
 
     With ``kernel="linear"`` this is scikit-learn's ``KMeans``, whose own test suite passes
     (``tests/peers/test_sklearn_k_means.py``) but for these deliberate differences: an array
-    ``init`` holds initial labels (centres come through a callable ``init``, called once per
-    restart, without ``KMeans``' one-init warning); ``tol`` bounds moved points, not a
+    ``init`` may hold initial labels as well as centres (a callable ``init`` is called once
+    per restart, without ``KMeans``' one-init warning); ``tol`` bounds moved points, not a
     centre shift; the precision is the ``dtype`` parameter, not the input's. ``max_iter``
     and ``n_iter_`` count iterations as ``KMeans`` does (the assignment of ``init`` is the
     first), and a point on its centroid is at distance exactly 0.

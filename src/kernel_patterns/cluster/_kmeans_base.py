@@ -290,6 +290,21 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             return _init_kmeans_plusplus(op, diag, k, w, rng)
         if callable(init):
             return self._labels_from_callable(X, op, rng)
+        arr = np.asarray(init)
+        if arr.ndim == 2:  # centres, as KMeans takes them, in the units of the input
+            if self._is_precomputed():
+                raise ValueError(
+                    "init as centres (an array of shape (n_clusters, n_features)) needs the "
+                    "features, which kernel='precomputed' does not have; give initial labels "
+                    f"of shape ({n},) or a string."
+                )
+            if arr.shape != (k, X.shape[1]) or arr.dtype.kind not in "iuf":
+                raise ValueError(
+                    f"init as centres must be a numeric array of shape (n_clusters, "
+                    f"n_features) = ({k}, {X.shape[1]}); got shape {arr.shape}."
+                )
+            C = apply_to(self.feature_transform_, arr.astype(np.float64))
+            return _nearest_centre(op, np.asarray(C, dtype=X.dtype))
         return self._check_init_labels(init, n)
 
     def _labels_from_callable(
@@ -307,11 +322,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         if out.shape == (n,) and out.dtype.kind in "iu":
             return self._check_init_labels(out, n)
         if out.ndim == 2 and out.shape == (k, X.shape[1]) and not self._is_precomputed():
-            C = np.asarray(out, dtype=X.dtype)
-            # ‖φ(x) − φ(c)‖² − k(x, x) = k(c, c) − 2 k(x, c): the nearest centre per point
-            score = np.asarray(op.cross(C), dtype=np.float64).T * -2.0  # (n, k)
-            score += np.asarray(op.cross_diag(C), dtype=np.float64)[None, :]
-            return np.argmin(score, axis=1).astype(np.intp)
+            return _nearest_centre(op, np.asarray(out, dtype=X.dtype))
         want = "" if self._is_precomputed() else f" or centres of shape ({k}, {X.shape[1]})"
         raise ValueError(
             f"init as a callable must return integer labels of shape ({n},){want}; got an "
@@ -335,9 +346,12 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     def _n_runs(self) -> int:
         if not isinstance(self.init, str) and not callable(self.init):
             if self.n_init not in ("auto", 1):
-                warnings.warn(
-                    "init is an array of labels: running once (n_init is ignored).",
-                    UserWarning,
+                what = "center position" if np.ndim(self.init) == 2 else "labels"
+                warnings.warn(  # scikit-learn's KMeans' words and category
+                    f"Explicit initial {what} passed: performing only one init in "
+                    f"{type(self).__name__} instead of n_init={self.n_init} (n_init is "
+                    "ignored).",
+                    RuntimeWarning,
                     stacklevel=3,
                 )
             return 1
@@ -426,6 +440,15 @@ def _best_run(objectives: ArrayLike) -> int:
     v = np.asarray(objectives, dtype=np.float64)
     lo = float(v.min())
     return int(np.flatnonzero(v <= lo + 1e-12 * max(abs(lo), 1e-300))[0])
+
+
+def _nearest_centre(op: KernelOperator, C: FloatArray) -> IntArray:
+    """Initial labels from centres ``C`` (n_clusters × n_features, in the units the kernel
+    takes): each point in the nearest φ(c_j), by ‖φ(x) − φ(c)‖² − k(x, x) = k(c, c) −
+    2 k(x, c)."""
+    score = np.asarray(op.cross(C), dtype=np.float64).T * -2.0  # (n, k)
+    score += np.asarray(op.cross_diag(C), dtype=np.float64)[None, :]
+    return np.argmin(score, axis=1).astype(np.intp)
 
 
 def _clip_roundoff(

@@ -267,11 +267,13 @@ class SoftKernelKMeans(_KernelKMeansBase):
         leaves 3 of 10 clusters empty (ARI 0.41), ``"auto"`` (β = 12.9) uses all 10 (0.57);
         the other real sets of ``benchmarks/bench_real.py`` change by at most 0.03. The value
         used is ``beta_``.
-    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array of labels
-        Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`).
+    init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array
+        Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`:
+        an array holds labels, shape (n_samples,), or centres, shape (n_clusters,
+        n_features)).
     n_init : int or "auto", default="auto"
         Restarts; the run of lowest free energy (eq. 3) is kept (``"auto"``: 10, or 1 when
-        ``init`` is an array of labels).
+        ``init`` is an array).
     max_iter : int, default=300
         Largest number of iterations, each one product of the kernel matrix with the
         centroids' coefficients. The fixed point of eq. 4 and 7 is reached by SQUAREM steps
