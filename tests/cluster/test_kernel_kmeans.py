@@ -381,5 +381,11 @@ def test_init_as_an_array_of_centres_as_kmeans_takes_it() -> None:
                                          r"\(n_clusters, n_features\) = \(3, 2\); got shape "
                                          r"\(2, 2\)"):
         KernelKMeans(3, init=C[:2]).fit(X)
+    bad = C.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match=r"init contains NaN \(1 value\)"):
+        KernelKMeans(3, init=bad).fit(X)
+    with pytest.raises(ValueError, match=r"got shape \(3, 2\) and dtype <U1"):
+        KernelKMeans(3, init=np.full((3, 2), "a")).fit(X)
     with pytest.raises(ValueError, match=r"init as centres .* kernel='precomputed'"):
         KernelKMeans(3, kernel="precomputed", init=C).fit(Linear()(X))

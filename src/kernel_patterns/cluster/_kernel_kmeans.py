@@ -48,7 +48,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         or initial labels of shape (n_samples,).
     n_init : int or "auto", default="auto"
         Restarts from different initialisations; the run of lowest ``inertia_`` is kept.
-        ``"auto"``: 10, or 1 when ``init`` is an array of labels.
+        ``"auto"``: 10, or 1 when ``init`` is an array (labels or centres).
     max_iter : int, default=300
         Iterations at most, counted as ``KMeans`` counts them: the assignment of ``init``
         and the centroids it gives are the first, each reassignment after it the next.

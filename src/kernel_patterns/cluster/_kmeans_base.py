@@ -27,7 +27,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._tails import apply_to, fit_estimator_transform
-from .._validation import check_n_clusters
+from .._validation import check_matrix, check_n_clusters
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -301,9 +301,10 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
             if arr.shape != (k, X.shape[1]) or arr.dtype.kind not in "iuf":
                 raise ValueError(
                     f"init as centres must be a numeric array of shape (n_clusters, "
-                    f"n_features) = ({k}, {X.shape[1]}); got shape {arr.shape}."
+                    f"n_features) = ({k}, {X.shape[1]}); got shape {arr.shape} and dtype "
+                    f"{arr.dtype}."
                 )
-            C = apply_to(self.feature_transform_, arr.astype(np.float64))
+            C = apply_to(self.feature_transform_, check_matrix(arr, "init", dtype=np.float64))
             return _nearest_centre(op, np.asarray(C, dtype=X.dtype))
         return self._check_init_labels(init, n)
 
