@@ -385,6 +385,8 @@ def test_init_as_an_array_of_centres_as_kmeans_takes_it() -> None:
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match=r"init contains NaN \(1 value\)"):
         KernelKMeans(3, init=bad).fit(X)
+    with pytest.raises(ValueError, match=r"the centres init returned contains NaN"):
+        KernelKMeans(3, init=lambda X, k, rs: bad).fit(X)
     with pytest.raises(ValueError, match=r"got shape \(3, 2\) and dtype <U1"):
         KernelKMeans(3, init=np.full((3, 2), "a")).fit(X)
     with pytest.raises(ValueError, match=r"init as centres .* kernel='precomputed'"):

@@ -323,7 +323,8 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         if out.shape == (n,) and out.dtype.kind in "iu":
             return self._check_init_labels(out, n)
         if out.ndim == 2 and out.shape == (k, X.shape[1]) and not self._is_precomputed():
-            return _nearest_centre(op, np.asarray(out, dtype=X.dtype))
+            return _nearest_centre(op, check_matrix(out, "the centres init returned",
+                                                    dtype=X.dtype))
         want = "" if self._is_precomputed() else f" or centres of shape ({k}, {X.shape[1]})"
         raise ValueError(
             f"init as a callable must return integer labels of shape ({n},){want}; got an "
