@@ -275,7 +275,9 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         self.n_iter_ = n_iter
         used = int(np.unique(labels).size)
         self._warn_degenerate(
-            labels, n_iter if still_moving else 0,  # a fixed point at max_iter converged
+            # converged unless max_iter stopped it with points still moving (a fixed point
+            # reached at max_iter has converged)
+            labels, n_iter < self.max_iter or not still_moving,
             "the points left to re-seed the others sit on their centroids. Number of distinct "
             f"clusters ({used}) found smaller than n_clusters ({self.n_clusters}). Possibly due "
             "to duplicate points in X: lower n_clusters",

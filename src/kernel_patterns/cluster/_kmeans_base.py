@@ -143,9 +143,9 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         )
         return Xv, kernel, op, w, diag, init
 
-    def _warn_degenerate(self, labels: IntArray, n_iter: int, remedy: str | None) -> None:
+    def _warn_degenerate(self, labels: IntArray, converged: bool, remedy: str | None) -> None:
         """Name a degenerate fit: clusters that hold no point (with ``remedy``; None when the
-        caller has named them already), or no convergence."""
+        caller has named them already), or no convergence (``converged`` False)."""
         used = int(np.unique(labels).size)
         if remedy is not None and used < self.n_clusters:
             warnings.warn(
@@ -154,7 +154,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                 ConvergenceWarning,  # scikit-learn's KMeans warns so (a UserWarning)
                 stacklevel=3,
             )
-        if n_iter >= self.max_iter:
+        if not converged:
             warnings.warn(
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
                 "iterations (assignments still changing); raise max_iter or tol.",

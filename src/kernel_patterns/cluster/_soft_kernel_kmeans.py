@@ -408,7 +408,7 @@ feature_transform
         # coincident clusters; the base check then looks at the iterations only
         coincide = self._warn_coincident(R, beta, op, w, diag)
         self._warn_degenerate(
-            labels, n_iter,
+            labels, n_iter < self.max_iter,
             None if coincide else f"the others are absorbed by their neighbours at "
             f"beta={beta:g}: raise beta (harder assignments) or lower n_clusters",
         )
