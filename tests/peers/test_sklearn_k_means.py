@@ -9,10 +9,9 @@ its assertions. Translations of API, not of behaviour:
 
 * ``KMeans(...)`` -> ``_kmeans(...)``: ``KernelKMeans(kernel="linear", ...)``;
   ``algorithm`` ("lloyd"/"elkan": the same answer by design) is dropped, one run for both.
-* ``init=<array of centres>`` -> ``init=_centres(array)``: an array ``init`` of
-  ``KernelKMeans`` holds initial *labels*; centres are given by a callable (as
-  ``KMeans`` calls it). That the array itself is refused is the xfail
-  ``test_array_init_as_centres``.
+* ``init=<array of centres>`` is kept as it is: ``KernelKMeans`` takes an array of
+  centres, shape (n_clusters, n_features), as ``KMeans`` does (and an array of initial
+  labels, shape (n_samples,), besides).
 * ``km.cluster_centers_`` -> ``_cluster_centers(km)``: kernel k-means keeps each centroid as
   weights over the training points (it lives in feature space); with the linear kernel it
   is the point ``coefᵀ X`` of input space.
@@ -58,16 +57,6 @@ def _kmeans(**kw: Any) -> KernelKMeans:
     return KernelKMeans(kernel="linear", **kw)
 
 
-def _centres(C: Any) -> Any:
-    """``init=C`` (initial centres) of KMeans, as KernelKMeans takes centres: a callable."""
-    C = np.asarray(C)
-
-    def init(X: Any, n_clusters: int, random_state: Any) -> np.ndarray:
-        return C.copy()
-
-    return init
-
-
 def _cluster_centers(km: KernelKMeans) -> np.ndarray:
     """``cluster_centers_`` of the linear kernel: the centroids' weights times the data."""
     X = km._X_fit
@@ -109,7 +98,7 @@ def test_kmeans_results(array_constr, dtype):
     expected_inertia = 0.375
     expected_centers = np.array([[0.125, 0], [0.875, 1]], dtype=dtype)
 
-    kmeans = _kmeans(n_clusters=2, n_init=1, init=_centres(init_centers))
+    kmeans = _kmeans(n_clusters=2, n_init=1, init=init_centers)
     kmeans.fit(X, sample_weight=sample_weight)
 
     assert_array_equal(kmeans.labels_, expected_labels)
@@ -119,7 +108,7 @@ def test_kmeans_results(array_constr, dtype):
 
 def test_kmeans_results_n_iter():
     X = np.array([[0, 0], [0.5, 0], [0.5, 1], [1, 1]])
-    kmeans = _kmeans(n_clusters=2, n_init=1, init=_centres([[0, 0], [1, 1]]))
+    kmeans = _kmeans(n_clusters=2, n_init=1, init=np.array([[0, 0], [1, 1]]))
     kmeans.fit(X, sample_weight=[3, 1, 1, 3])
     expected_n_iter = 2
     assert kmeans.n_iter_ == expected_n_iter
@@ -133,7 +122,7 @@ def test_kmeans_relocated_clusters(array_constr):
     # second center too far from others points will be empty at first iter
     init_centers = np.array([[0.5, 0.5], [3, 3]])
 
-    kmeans = _kmeans(n_clusters=2, n_init=1, init=_centres(init_centers))
+    kmeans = _kmeans(n_clusters=2, n_init=1, init=init_centers)
     kmeans.fit(X)
 
     expected_n_iter = 3
@@ -189,7 +178,7 @@ def _check_fitted_model(km):
 @pytest.mark.parametrize("input_data", [X, *X_as_any_csr], ids=data_containers_ids)
 @pytest.mark.parametrize(
     "init",
-    ["random", "k-means++", _centres(centers), lambda X, k, random_state: centers.copy()],
+    ["random", "k-means++", centers, lambda X, k, random_state: centers.copy()],
     ids=["random", "k-means++", "ndarray", "callable"],
 )
 def test_all_init(input_data, init):
@@ -212,12 +201,12 @@ def test_fortran_aligned_data(global_random_seed):
     centers_fortran = np.asfortranarray(centers)
 
     km_c = _kmeans(
-        n_clusters=n_clusters, init=_centres(centers), n_init=1,
+        n_clusters=n_clusters, init=centers, n_init=1,
         random_state=global_random_seed,
     ).fit(X)
     km_f = _kmeans(
         n_clusters=n_clusters,
-        init=_centres(centers_fortran),
+        init=centers_fortran,
         n_init=1,
         random_state=global_random_seed,
     ).fit(X_fortran)
@@ -345,7 +334,7 @@ def test_dense_sparse(X_csr, global_random_seed):
 
 @pytest.mark.parametrize("X_csr", X_as_any_csr)
 @pytest.mark.parametrize(
-    "init", ["random", "k-means++", _centres(centers)], ids=["random", "k-means++", "ndarray"]
+    "init", ["random", "k-means++", centers], ids=["random", "k-means++", "ndarray"]
 )
 def test_predict_dense_sparse(init, X_csr):
     # check that models trained on sparse input also works for dense input at
@@ -369,7 +358,7 @@ def test_integer_input(array_constr, dtype, init, global_random_seed):
     X = array_constr(X_dense, dtype=dtype)
 
     n_init = 1 if init == "ndarray" else 10
-    init = _centres(X_dense[:2]) if init == "ndarray" else init
+    init = X_dense[:2] if init == "ndarray" else init
 
     km = _kmeans(n_clusters=2, init=init, n_init=n_init, random_state=global_random_seed)
 
@@ -491,7 +480,7 @@ def test_kmeans_init_fitted_centers(input_data):
     # Check that starting fitting from a local optimum shouldn't change the
     # solution
     km1 = _kmeans(n_clusters=n_clusters).fit(input_data)
-    km2 = _kmeans(n_clusters=n_clusters, init=_centres(_cluster_centers(km1)), n_init=1).fit(
+    km2 = _kmeans(n_clusters=n_clusters, init=_cluster_centers(km1), n_init=1).fit(
         input_data
     )
 
@@ -530,7 +519,7 @@ def test_weighted_vs_repeated(global_random_seed):
     X_repeat = np.repeat(X, sample_weight, axis=0)
 
     km = _kmeans(
-        init=_centres(centers), n_init=1, n_clusters=n_clusters,
+        init=centers, n_init=1, n_clusters=n_clusters,
         random_state=global_random_seed,
     )
 
@@ -582,7 +571,7 @@ def test_kmeans_empty_cluster_relocated(array_constr):
     sample_weight = [1.9, 0.1]
     init = np.array([[-1], [10]])
 
-    km = _kmeans(n_clusters=2, init=_centres(init), n_init=1)
+    km = _kmeans(n_clusters=2, init=init, n_init=1)
     km.fit(X, sample_weight=sample_weight)
 
     assert len(set(km.labels_)) == 2
@@ -620,7 +609,7 @@ def test_k_means_1_iteration(array_constr, global_random_seed):
 
     py_labels, py_centers = py_kmeans(X, init_centers)
 
-    cy_kmeans = _kmeans(n_clusters=5, n_init=1, init=_centres(init_centers), max_iter=1)
+    cy_kmeans = _kmeans(n_clusters=5, n_init=1, init=init_centers, max_iter=1)
     with pytest.warns(ConvergenceWarning):
         cy_kmeans.fit(X)
     cy_labels = cy_kmeans.labels_
@@ -641,7 +630,7 @@ def test_sample_weight_unchanged():
 
 @pytest.mark.parametrize(
     "kwargs",
-    ({"init": np.str_("k-means++")}, {"init": _centres([[0, 0], [1, 1]]), "n_init": 1}),
+    ({"init": np.str_("k-means++")}, {"init": np.array([[0, 0], [1, 1]]), "n_init": 1}),
 )
 def test_kmeans_with_array_like_or_np_scalar_init(kwargs):
     """Check that init works with numpy scalar strings.
@@ -702,7 +691,7 @@ def test_relocating_with_duplicates(array_constr):
     https://github.com/scikit-learn/scikit-learn/issues/28055
     """
     X = np.array([[0, 0], [1, 1], [1, 1], [1, 0], [0, 1]])
-    km = _kmeans(n_clusters=5, init=_centres(X))
+    km = _kmeans(n_clusters=5, init=X)
 
     msg = r"Number of distinct clusters \(4\) found smaller than n_clusters \(5\)"
     with pytest.warns(ConvergenceWarning, match=msg):
