@@ -108,3 +108,35 @@ def test_a_kernel_that_cannot_take_sparse_input_is_named(est):
                                         r"sparse input X"):
         est.fit(S)
     assert est.__sklearn_tags__().input_tags.sparse is False
+
+
+def test_knn_affinity_on_sparse_features_equals_dense():
+    # the default affinity of SpectralClustering (and a LaplacianEmbedding option) takes
+    # sparse features, as scikit-learn's SpectralClustering(affinity="nearest_neighbors")
+    docs, y = _corpus()
+    tfidf = TfidfVectorizer().fit_transform(docs)
+    sc = SpectralClustering(3, random_state=0)
+    assert sc.__sklearn_tags__().input_tags.sparse is True
+    sc.fit(tfidf)
+    assert adjusted_rand_score(y, sc.labels_) == 1.0
+    dense = SpectralClustering(3, random_state=0).fit(tfidf.toarray())
+    np.testing.assert_array_equal(sc.labels_, dense.labels_)
+    for fmt in ("csc", "coo"):
+        np.testing.assert_array_equal(
+            SpectralClustering(3, random_state=0).fit(tfidf.asformat(fmt)).labels_, sc.labels_)
+    np.testing.assert_array_equal(sc.predict(tfidf[:30]), dense.predict(tfidf[:30].toarray()))
+    # (50 neighbours: a connected graph across the three topics)
+    emb = LaplacianEmbedding(2, kernel="nearest_neighbors", n_neighbors=50, random_state=0)
+    assert emb.__sklearn_tags__().input_tags.sparse is True
+    np.testing.assert_allclose(
+        np.abs(emb.fit_transform(tfidf)),
+        np.abs(LaplacianEmbedding(2, kernel="nearest_neighbors", n_neighbors=50,
+                                  random_state=0).fit_transform(tfidf.toarray())),
+        atol=1e-8)
+    bad = tfidf.copy()
+    bad.data[0] = np.nan
+    with pytest.raises(ValueError, match=r"X contains NaN \(1 value\)"):
+        SpectralClustering(3).fit(bad)
+    with pytest.raises(ValueError, match="feature_transform='yeo-johnson' needs dense "
+                                         "features; got sparse X"):
+        SpectralClustering(3, feature_transform="yeo-johnson").fit(tfidf)

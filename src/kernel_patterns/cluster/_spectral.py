@@ -87,7 +87,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         ``SpectralClustering(affinity="nearest_neighbors")``, sparse, with a width that is
         local by construction (one rule for all data: it keeps the structure of real data in
         30-64 dimensions where any single RBF width isolates outliers; see
-        ``benchmarks/results/real.md``). ``"precomputed_nearest_neighbors"``: the same graph
+        ``benchmarks/results/real.md``); it takes sparse features (TF-IDF) as they are.
+        ``"precomputed_nearest_neighbors"``: the same graph
         from ``X`` given as the N × N distance matrix (dense or a sparse distance graph).
         ``"precomputed"``: ``X`` is the (dense or scipy.sparse) N × N affinity matrix itself.
         Any other kernel (``"rbf"`` with its data-driven width, a :class:`Kernel`, a callable)
@@ -269,7 +270,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         # X is a kernel or distance matrix: cross-validation splits both axes
         knn_matrix = self.kernel == KNN_KERNELS[1]
         tags.input_tags.pairwise = is_precomputed(self.kernel) or knn_matrix
-        tags.input_tags.sparse = sparse_input_tag(self.kernel, self.kernel_params) or knn_matrix
+        tags.input_tags.sparse = (sparse_input_tag(self.kernel, self.kernel_params)
+                                  or is_knn_kernel(self.kernel))
         return tags
 
     def fit(self, X: ArrayLike, y: Any = None) -> SpectralClustering:
@@ -277,8 +279,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) with
-            ``kernel="precomputed"`` (dense or scipy.sparse)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples,
+            n_samples) with ``kernel="precomputed"``
+            Sparse features work with the k-NN affinity (the default) and with the kernels
+            that take sparse rows (cosine, RBF, ...); a precomputed affinity may be sparse.
         y : ignored
 
         Returns

@@ -216,7 +216,9 @@ class LaplacianEmbedding(_EmbeddingBase):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         if self.kernel == KNN_KERNELS[1]:  # X is a distance matrix, dense or sparse
-            tags.input_tags.pairwise = tags.input_tags.sparse = True
+            tags.input_tags.pairwise = True
+        if is_knn_kernel(self.kernel):  # points or distances, dense or sparse
+            tags.input_tags.sparse = True
         return tags
 
     def _knn_fit_operator(self, X: ArrayLike) -> KernelOperator:

@@ -79,8 +79,9 @@ def knn_affinity(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), or (n_samples, n_samples)
-        Points, or (``precomputed=True``) their distance matrix, dense or sparse.
+    X : ndarray or sparse matrix of shape (n_samples, n_features), or (n_samples, n_samples)
+        Points (dense or sparse), or (``precomputed=True``) their distance matrix, dense or
+        sparse.
     n_neighbors : int
         Neighbours per point, the point itself included; capped at n_samples.
     precomputed : bool
@@ -174,8 +175,9 @@ def knn_operator(
     ----------
     est : BaseEstimator
         The estimator being fitted (``validate_data`` records ``n_features_in_`` on it).
-    X : array-like
-        Points, or the distance matrix with ``kernel="precomputed_nearest_neighbors"``.
+    X : {array-like, sparse matrix}
+        Points (dense or scipy.sparse), or the distance matrix with
+        ``kernel="precomputed_nearest_neighbors"``.
     kernel : {"nearest_neighbors", "precomputed_nearest_neighbors"}
     n_neighbors : int
         Neighbours per point.
@@ -218,12 +220,14 @@ def knn_operator(
             "n_neighbors."
         )
     precomputed = kernel == KNN_KERNELS[1]
+    # sparse features too (TF-IDF, one-hot): the neighbour search takes them as they are,
+    # as scikit-learn's SpectralClustering(affinity="nearest_neighbors") does
     Xa = validate_data(
-        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else False,
+        est, X, reset=True, accept_sparse=("csr", "csc", "coo"),
         dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
     )
     if not precomputed:
-        Xa = check_matrix(Xa, "X", min_samples=2)
+        Xa = check_matrix(Xa, "X", min_samples=2, accept_sparse=True)
     if hasattr(est, "feature_transform"):  # the estimator's Gaussianising of heavy tails
         Xa = fit_estimator_transform(est, Xa, not precomputed, precomputed)
     A, nn, k = knn_affinity(Xa, n_neighbors, precomputed=precomputed)
