@@ -339,7 +339,6 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
 
 def _print_pass(iteration: int, runs: IntArray, inertias: FloatArray) -> None:
     """``verbose`` output of one pass of the solver: the inertia of each restart still
-    running, of its labels at the start of the pass (those of ``iteration``, the pass making
-    the next)."""
+    running, for its labels of iteration ``iteration`` (the pass then makes the next one)."""
     shown = ", ".join(f"{j}: {e:.6g}" for j, e in zip(runs, inertias, strict=True))
     print(f"Iteration {iteration}, inertia by restart {{{shown}}}")
