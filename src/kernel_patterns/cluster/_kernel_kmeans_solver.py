@@ -135,6 +135,12 @@ def _hard_distances(
 ON_CENTROID = 1e-6
 
 
+def on_centroid_floor(diag: FloatArray) -> float:
+    """The squared feature-space distance at or below which a point sits on its centroid:
+    ``ON_CENTROID`` times the largest K_nn."""
+    return ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
+
+
 def _relocate_empty(
     new_labels: IntArray, own_dist: FloatArray, weights: FloatArray, n_clusters: int,
     floor: float = 0.0,
@@ -183,8 +189,7 @@ def _seed_empty(kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: Fl
     zkz = np.bincount(labels, weights=weights * cur, minlength=k)
     s = np.where(sizes > 0.0, sizes, 1.0)[labels]
     own = diag - 2.0 * cur / s + zkz[labels] / s**2
-    floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
-    new = _relocate_empty(labels, own, weights, k, floor)
+    new = _relocate_empty(labels, own, weights, k, on_centroid_floor(diag))
     changed = bool(np.any(new != labels))
     labels[:] = new
     return changed
@@ -235,8 +240,7 @@ def _reassign(
     new += (labels - new) * (cur_score <= best)  # ties stay put
     if np.bincount(new, minlength=k).min() == 0:
         own = kzt[new, rows] * a[new] + b[new] + diag
-        floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
-        new = _relocate_empty(new, own, weights, k, floor)
+        new = _relocate_empty(new, own, weights, k, on_centroid_floor(diag))
     return new, inertia
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..kernels import KernelOperator
-from ._kernel_kmeans_solver import ON_CENTROID
+from ._kernel_kmeans_solver import on_centroid_floor
 
 IntArray = NDArray[np.intp]
 
@@ -65,7 +65,7 @@ def _init_kmeans_plusplus(
     own: identical points split from the start, and ties keep them so).
     """
     n = op.n_samples
-    floor = ON_CENTROID * float(np.max(np.abs(diag), initial=0.0))
+    floor = on_centroid_floor(diag)
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
     w = sample_weight.astype(np.float64)
