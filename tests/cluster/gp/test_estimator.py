@@ -367,3 +367,17 @@ def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) 
     gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
     assert is_valid_linkage(gp.hierarchy_)
     _perfect(y, gp.labels_)
+
+
+def test_sparse_input_is_refused_with_the_cost_of_densifying() -> None:
+    from scipy import sparse
+
+    X, _ = make_blobs(n_samples=60, n_features=4, centers=2, random_state=0)
+    S = sparse.csr_matrix(X)
+    with pytest.raises(TypeError, match=r"GPClustering needs dense coordinates .* sparse "
+                                        r"60 x 4 matrix, 0.00192 MB as a dense array"):
+        GPClustering().fit(S)
+    model = GPClustering(random_state=0).fit(X)
+    with pytest.raises(TypeError, match="TruncatedSVD"):
+        model.predict(S)
+    assert GPClustering().__sklearn_tags__().input_tags.sparse is False

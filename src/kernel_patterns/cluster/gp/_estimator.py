@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -282,6 +283,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self._validate_params()
         if self.level is not None and self.n_clusters is not None:
             raise ValueError("give level or n_clusters, not both.")
+        _refuse_sparse(X)
         Xv = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, copy=True)
         land = gp_landscape(
             Xv, self._resolve_kernel(), level=self.level, n_clusters=self.n_clusters,
@@ -344,6 +346,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     # ------------------------------------------------------------------ queries
     def _check_X(self, X: ArrayLike) -> FloatArray:
         check_is_fitted(self)
+        _refuse_sparse(X)
         return validate_data(self, X, dtype=np.float64, reset=False)
 
     def variance(self, X: ArrayLike) -> FloatArray:
@@ -387,3 +390,18 @@ class GPClustering(ClusterMixin, BaseEstimator):
         inducing = cls(kernel=k, approximation="inducing", n_landmarks=25, subsample=30,
                        random_state=0)
         return [cls(kernel=k), inducing]
+
+
+def _refuse_sparse(X: Any) -> None:
+    """A TypeError for sparse ``X`` that says why the coordinates must be dense and what the
+    dense copy would cost (scikit-learn's own says only "dense data is required")."""
+    if not sparse.issparse(X):
+        return
+    n, d = X.shape
+    nbytes = 8.0 * n * d
+    size = f"{nbytes / 1e6:.3g} MB" if nbytes < 1e9 else f"{nbytes / 1e9:.3g} GB"
+    raise TypeError(
+        "GPClustering needs dense coordinates (it moves every point down the variance "
+        f"gradient); X is a sparse {n} x {d} matrix, {size} as a dense array. Reduce its "
+        "features first (e.g. sklearn.decomposition.TruncatedSVD) or pass X.toarray()."
+    )
