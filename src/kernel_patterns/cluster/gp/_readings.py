@@ -1,11 +1,12 @@
 """How GP clustering reads a fitted landscape into clusters when nobody says how.
 
 With ``kernel=None`` and neither ``level`` nor ``n_clusters``, :func:`auto_partition` fits
-landscapes on a ladder of length scales around the data-driven ℓ₀ and reads the *modes* (every
-basin of at least ``min_cluster_size`` points) where they are stable, else the *support* at ℓ₀
-(the paper's cut, :func:`data_level`), else a count by persistence. :func:`noise_groups` turns
-groups smaller than ``min_cluster_size`` into noise. Arrays in, arrays out; the validated entry
-point is :func:`~._solver.gp_landscape`.
+landscapes on a ladder of length scales around the data-driven ℓ₀ and reads the clusters of
+greatest excess of mass at ℓ₀ (:func:`~._selection.excess_of_mass`), else the *modes* (every
+basin of at least ``min_cluster_size`` points) where they are stable across the ladder, else
+the *support* at ℓ₀ (the paper's cut, :func:`data_level`), else the excess of mass at ℓ₀/√2.
+:func:`noise_groups` turns groups smaller than ``min_cluster_size`` into noise. Arrays in,
+arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
 """
 
 from __future__ import annotations
@@ -18,24 +19,17 @@ from sklearn.metrics import adjusted_rand_score
 
 from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
-from ._cuts import count_components, data_level_components, group_persistence, persistent_components
+from ._cuts import count_components, data_level_components
 from ._kernel import default_kernel
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._results import GPCountTrace
+from ._selection import excess_of_mass
 
 #: kernel=None, no level, no n_clusters: length scales (factors of the data-driven ℓ₀, from
 #: ℓ₀/2 to 2√2 ℓ₀) at which the basins are compared, and the agreement (ARI) that makes
 #: them stable (:func:`auto_partition`).
 MODE_FACTORS = tuple(2.0 ** (k / 2) for k in range(-2, 4))
 MODE_STABLE_ARI = 0.9
-#: ... when the support is one piece, a count of clusters by persistence (:func:`_clear_count`)
-#: needs its last cluster PERSISTENCE_RATIO times as persistent as the next group, and
-#: PERSISTENCE_SHARE of the landscape's depth (r* − the lowest SEP variance)
-PERSISTENCE_RATIO = 3.0
-PERSISTENCE_SHARE = 0.1
-#: ... and, when the support at r* is one piece, the agreement that lets the best-persisting
-#: modes be the clusters instead of one.
-MODE_PERSIST_ARI = 0.5
 #: landscapes of the ladder fitted at once (threads; at most the usable cores): two fits in
 #: two threads took 2.0 s where one after the other took 3.3 s (standardised digits, four
 #: rungs), with the same basins
@@ -56,50 +50,28 @@ def auto_partition(
     """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
     the :class:`~._results.GPCountTrace` of the landscapes read.
 
-    Two readings of a landscape give clusters, and no one of them is right on all data:
+    The landscape's cluster tree has two axes, the variance level and the length scale, and
+    the clusters are read along the first, then the second:
 
-    * **support** (the paper, eq. 4.3): the components of the level set at r*, kept apart
-      where their saddle lies below every training point (``data_level``). Right on
-      shapes whose points lie along low-variance ridges (rings, moons, spirals): a ridge
-      has many SEPs along it, joined below r*. Wrong on blobs: the support at r* of
-      touching or high-dimensional blobs is one piece (the paper's own 10-D Gaussians with
-      the default ℓ: 1 cluster, ARI 0.00; four 8-D blobs: 450 + 150 points, ARI 0.33).
-    * **modes**: every basin of at least ``min_cluster_size`` points is a cluster, tiny
-      basins joining the neighbour they open into (:func:`~._cuts.count_components` with
-      no count). Right on blobs (those two sets: ARI 1.00), wrong on ridges (rings: 28
-      arcs).
-
-    The rule tells them apart by what the modes do as the length scale grows by √2
-    (``MODE_FACTORS``, from ℓ₀/2 up): the basins of blobs stay the same clusters (same
-    count, ARI ≥ ``MODE_STABLE_ARI`` between the two partitions), while the arcs of a ridge
-    keep joining one another (rings 28 → 23 → 18 → 11, spirals 50 → 40 → 29 → 21). The
-    first (shortest) length scale whose modes (at least two clusters) are stable at the
-    next one gives the modes (never more than √(n/2) clusters: a ridge's arcs at a step
-    finer than √2 are stable too, 7 arcs on the paper's two moons at 2^(1/4)); when none
-    is, the support at ℓ₀ (the paper's cut). When that support is one piece (or more than
-    √(n/2) pieces, no count of clusters): the count of clusters the persistence of the
-    basins' groups at ℓ₀ gives clearly
-    (:func:`_clear_count`), else the best-persisting modes (ARI ≥ ``MODE_PERSIST_ARI`` with
-    the next length scale's, in at most √(n/2) clusters). Measured on the 14 shapes and
-    blobs and 23 real sets of ``benchmarks/results/gp_default_rule.md``: the support is
-    kept on every ridge set, the modes are taken on every blob set.
+    1. **excess of mass** at ℓ₀ (:func:`~._selection.excess_of_mass`): the non-nested
+       clusters of the saddle tree of greatest stability, a split counting only when it is
+       deeper than the Poisson noise of the effective count. It reads the shapes (a ridge's
+       arcs meet within the noise: rings, moons), blobs of any density, and uniform noise
+       (one cluster) in the units the data give;
+    2. when that finds one cluster, the **modes** (every basin of at least
+       ``min_cluster_size`` points a cluster) at the shortest length scale, from ℓ₀/2 up
+       (``MODE_FACTORS``), whose modes are the same clusters at the next one, √2 longer
+       (same count, ARI ≥ ``MODE_STABLE_ARI``), in at most √(n/2) clusters (more are a
+       ridge's arcs). In many dimensions the points lie far above the minima, the effective
+       count at the SEPs is low and the test of 1 keeps no split, while the basins of real
+       groups stay the same as the length scale grows (standardised wine, 13-D: 3 modes
+       from ℓ₀/√2 to √2 ℓ₀);
+    3. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
+       to √(n/2) pieces;
+    4. else the excess of mass at ℓ₀/√2, else one cluster (the support at ℓ₀ in one piece).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
-    be longer than the clusters are apart: commercial oils (modeldata ``oils``, 96 points)
-    have 5 stable modes at ℓ₀/2 (ARI 0.80), 4 unstable ones from ℓ₀ up (the support: 3
-    clusters, 0.23). On the 23 real sets of ``benchmarks/bench_real.py`` and the 14 of
-    ``benchmarks/bench_gp_default.py`` six real sets gained (oils, diabetes 0.37 → 0.56,
-    ais 0.79 → 0.85, possum 0.81 → 0.85, bdims 0.81 → 0.84, cancer 0.75 → 0.77), nothing
-    else changed: a ridge has only more arcs below ℓ₀. The fallbacks read ℓ₀ and longer
-    only (olive oils' 14 modes at ℓ₀/√2 agree at 0.94 with ℓ₀'s 9: ARI 0.49).
-
-    The persistence count is for ridges whose support noise joins: scikit-learn's moons
-    with noise 0.1 at 1,000 to 5,000 points gave 14 to 30 arcs (the best-persisting
-    modes, ARI 0.07-0.15), and give the two moons (ARI 1.00); the persistence of the
-    younger moon is 0.29-0.77 of the landscape's depth, 4-9 times the next group's. On 27
-    single Gaussian blobs (2-5-D, 200-1,500 points) and the 19 other sets nothing changed.
-    The two thresholds were set by looking at those moons and blobs (a blob's spurious
-    groups: at most 0.095 of the depth; one inducing blob 2.9 times the next group).
+    be longer than the clusters are apart. Measured in ``benchmarks/results/gp_auto.md``.
     """
     # the landscapes are fitted LADDER_THREADS at a time, each on one BLAS thread (set once
     # for the whole ladder, so that the fits' own one-thread sections never race); on one
@@ -143,12 +115,27 @@ def _read_ladder(
             done[factor] = made[factor].result() if pool is not None else fit_at(factor)
         return done[factor]
 
+    compared: dict[float, float] = {}  # every agreement computed, for the trace
+
+    def traced(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
+               how: str, factor: float) -> _Partition:
+        return (*found, _trace(done, compared, how, factor))
+
+    def by_mass(factor: float) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
+        fit = reading(factor)[0]
+        sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
+                             fit.sep_var, fit.r_star, _noise(fit), min_cluster_size)
+        return fit, landscape_basins(fit, X, opts), fit.r_star, _own_groups(sel.groups)
+
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
     ladder = [f for f in MODE_FACTORS if f >= 1.0]
     below = sorted((f for f in MODE_FACTORS if f < 1.0), reverse=True)
     start(ladder[0])
-    start(ladder[1])  # read on every set but those with a stable reading below ℓ₀
+    start(below[0])  # ℓ₀/√2: read by the modes and the last fallback
+    found = by_mass(1.0)
+    if _n_clusters(found, min_cluster_size) >= 2:
+        return traced(found, "excess of mass", 1.0)
 
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
         return reading(factor)[4] > np.sqrt(reading(factor)[1].size / 2)
@@ -156,18 +143,12 @@ def _read_ladder(
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
     # a ridge's arcs further (rings 28 modes at ℓ₀, 32 at ℓ₀/2), so none is fitted there
     if not too_many(1.0):
-        for factor in below:  # fitted together (ℓ₀/2 is wasted only if ℓ₀/√2 has arcs)
+        for factor in below:
             start(factor)
     for factor in below:
         if too_many(ladder[0]):
             break
         ladder.insert(0, factor)
-    agreement: list[tuple[float, float]] = []  # (ARI with the next fit's modes, factor)
-    compared: dict[float, float] = {}  # every agreement computed, for the trace
-
-    def traced(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
-               how: str, factor: float) -> _Partition:
-        return (*found, _trace(done, compared, how, factor))
     k = 0
     while k < len(ladder) - 1:
         _, p_own, p_modes, _, p_big = reading(ladder[k])
@@ -182,39 +163,38 @@ def _read_ladder(
             compared[ladder[k]] = agree
             if p_big == n_big and agree >= MODE_STABLE_ARI:
                 return traced(_modes(reading(ladder[k]), X, opts), "modes", ladder[k])
-            if ladder[k] >= 1.0:  # the fallback below reads ℓ₀ and longer only
-                agreement.append((agree, ladder[k]))
         k += 1
-    ell0 = reading(1.0)  # the paper's cut: the support at ℓ₀
-    fit = ell0[0]
-    basins = landscape_basins(fit, X, opts)
+    fit = reading(1.0)[0]  # the paper's cut: the support at ℓ₀
+    basins = found[1]
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
     counts = np.bincount(groups[basins])
-    own = ell0[1]
-    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(own.size / 2):
+    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
         return traced((fit, basins, cut, groups), "support", 1.0)
-    # the support is one piece, or split past √(n/2) pieces (a landscape too fine for its
-    # inducing points: 20,000 10-D blobs had a basin at 290 of the 300 and gave 202
-    # clusters, ARI 0.05): a count the persistences give clearly (noisy ridges; those
-    # blobs: 5 at ℓ₀, ARI 1.00), else the best-persisting modes
-    k = _clear_count(fit, own, min_cluster_size)
-    if k >= 2:
-        modes, n_big, level = persistent_components(fit.Z, fit.edges, own, k,
-                                                    min_cluster_size, fit.sep_var)
-        return traced(_modes((fit, own, modes, level, n_big), X, opts), "persistence", 1.0)
-    best = max(agreement, default=(0.0, 1.0))
-    if best[0] >= MODE_PERSIST_ARI:
-        # no modes are stable and no count is clear: the modes that persist best
-        # (standardised olive oils, 8-D: the support gives 571 + 1 points, ARI 0.00; the
-        # modes at 1.41 ℓ₀ agree at 0.86 with the next ones: 6 clusters, ARI 0.80). One
-        # Gaussian blob (200 points, 2 to 10-D, 4 seeds) never persists above 0.44: it
-        # stays one cluster, with the warning. Readings into more than √(n/2) clusters (the
-        # textbook rule of thumb for a count) are not candidates: they are the arcs of a
-        # ridge (scikit-learn's moons with noise 0.1 at 20,000 points, inducing: the support
-        # is one piece and about 78 arcs persist at 0.7; the persistence count above now
-        # gives the two moons, ARI 1.00, 3 s).
-        return traced(_modes(reading(best[1]), X, opts), "persisting modes", best[1])
+    shorter = by_mass(below[0])
+    if _n_clusters(shorter, min_cluster_size) >= 2:
+        return traced(shorter, "excess of mass", below[0])
     return traced((fit, basins, cut, groups), "support", 1.0)
+
+
+def _noise(fit: Landscape) -> float:
+    """The noise variance v2 of the landscape's kernel (the data-driven GPCovariance)."""
+    return float(fit.model.kernel.diagonal_noise())
+
+
+def _own_groups(groups: NDArray[np.intp]) -> NDArray[np.intp]:
+    """``groups`` with every SEP in no group (-1) a group of its own (noise by size, in
+    ``noise_groups``)."""
+    out = groups.copy()
+    alone = out < 0
+    out[alone] = (out.max() if out.size else -1) + 1 + np.arange(int(alone.sum()))
+    return out
+
+
+def _n_clusters(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
+                min_cluster_size: int) -> int:
+    """Groups of at least ``min_cluster_size`` training points in a reading."""
+    _, basins, _, groups = found
+    return int(np.sum(np.bincount(groups[basins]) >= min_cluster_size))
 
 
 def _trace(
@@ -230,25 +210,6 @@ def _trace(
         agreement=np.array([compared.get(f, np.nan) for f in factors], dtype=np.float64),
         reading=reading, factor=float(factor),
     )
-
-
-def _clear_count(fit: Landscape, basins: NDArray[np.intp], min_cluster_size: int) -> int:
-    """The count of clusters the persistences of ``fit`` give clearly, or 1.
-
-    With the persistences p₁ ≥ p₂ ≥ … of :func:`~._cuts.group_persistence` (p after the
-    last is 0), k clusters are clear when p_{k−1} ≥ ``PERSISTENCE_RATIO`` · p_k and p_{k−1}
-    ≥ ``PERSISTENCE_SHARE`` × the depth; of several such k, the largest ratio.
-    """
-    pers = group_persistence(fit.Z, fit.edges, basins, fit.sep_var, min_cluster_size)
-    if pers.size == 0:
-        return 1
-    nxt = np.r_[pers[1:], 0.0]
-    depth = fit.r_star - float(fit.sep_var.min())
-    clear = (pers >= PERSISTENCE_RATIO * nxt) & (pers >= PERSISTENCE_SHARE * depth)
-    if not clear.any():
-        return 1
-    ratio = np.where(clear, pers / np.maximum(nxt, 1e-300), -np.inf)
-    return int(np.argmax(ratio)) + 2
 
 
 def _modes(

@@ -45,9 +45,11 @@ class GPCountTrace:
 
     With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
     landscapes fitted at several multiples of the data-driven length scale ℓ₀
-    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the shortest one whose *modes*
-    (basins of at least ``min_cluster_size`` points) stay the same clusters at the next
-    length scale, else the paper's support at ℓ₀, else a count by persistence. The trace
+    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
+    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), else the shortest
+    length scale whose *modes* (basins of at least ``min_cluster_size`` points) stay the same
+    clusters at the next one, else the paper's support at ℓ₀, else the excess of mass at
+    ℓ₀/√2. The trace
     lists every landscape read, so a count that surprises can be checked, and a length
     scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
     ``kernel=GPCovariance(l=1 / length_scale**2)``).
@@ -64,9 +66,9 @@ class GPCountTrace:
         Adjusted Rand index of each length scale's modes with the next one's; NaN where
         the two were not compared. Modes are stable where the count is the same and the
         agreement at least 0.9.
-    reading : {"modes", "support", "persistence", "persisting modes"}
-        The reading kept: stable modes, the support at ℓ₀ (also when it is one piece),
-        the count the persistences at ℓ₀ give clearly, or the modes that persist best.
+    reading : {"excess of mass", "modes", "support"}
+        The reading kept: the clusters of greatest excess of mass, stable modes, or the
+        support at ℓ₀ (also when it is one piece: one cluster).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
 
@@ -76,14 +78,11 @@ class GPCountTrace:
     >>> from kernel_patterns import GPClustering
     >>> X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
     >>> trace = GPClustering().fit(X).count_trace_
-    >>> trace.reading, trace.factor  # the modes at √2 ℓ₀ are the same at 2 ℓ₀
-    ('modes', 1.4142135623730951)
+    >>> trace.reading, trace.factor  # 6 basins at ℓ₀, 3 clusters of greatest excess of mass
+    ('excess of mass', 1.0)
     >>> trace.to_pandas()[["factor", "n_modes", "kept"]].round(2)
-       factor  n_modes   kept
-    0    0.71       16  False
-    1    1.00        6  False
-    2    1.41        3   True
-    3    2.00        3  False
+       factor  n_modes  kept
+    0     1.0        6  True
     """
 
     factors: FloatArray

@@ -45,14 +45,16 @@ from ._cuts import (
     level_for_n_clusters,
     persistent_components,
 )
-from ._inducing import Landmarks, choose_inducing_points
-from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel
+from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
+from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
-#: approximation="inducing": inducing points when n_landmarks is None (at most N).
+#: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
+#: (auto_n_landmarks), at least DEFAULT_N_COMPONENTS and at most MAX_N_COMPONENTS (and N).
 DEFAULT_N_COMPONENTS = 300
+MAX_N_COMPONENTS = 1000
 #: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
 DEFAULT_SUBSAMPLE = 2000
 #: approximation="auto": exact up to this many points, inducing points beyond.
@@ -166,7 +168,7 @@ feature_transform, random_state
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
         n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,
     )
-    plan = _plan(Xv, approximation, n_landmarks, landmarks, subsample, random_state)
+    plan = _plan(Xv, kernel, approximation, n_landmarks, landmarks, subsample, random_state)
     # the data-driven length scale follows the points that shape the landscape: all of them
     # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
     # distance of 200,000 points is far below what 300 inducing points resolve, and the
@@ -314,19 +316,30 @@ def _warn_degenerate(
 
 
 def _plan(
-    X: FloatArray, approximation: str, n_landmarks: int | None, landmarks: Landmarks,
-    subsample: int | None, random_state: Any,
+    X: FloatArray, kernel: Kernel | None, approximation: str, n_landmarks: int | None,
+    landmarks: Landmarks, subsample: int | None, random_state: Any,
 ) -> InducingPlan | None:
-    """The inducing points and the subsample (all random choices of the fit), or None."""
+    """The subsample and the inducing points (all random choices of the fit, in that
+    order), or None for the exact method.
+
+    With ``n_landmarks=None`` the count follows the length scale
+    (:func:`~._inducing.auto_n_landmarks`): the data-driven ℓ₀ of the subsample, or the
+    given kernel's, so that a landscape read from 1,000 points and from 100,000 points of a
+    distribution is the same landscape."""
     if approximation == "exact" or (approximation == "auto" and X.shape[0] <= AUTO_EXACT_MAX):
         return None
     rng = check_random_state(random_state)
     n = X.shape[0]
-    m = DEFAULT_N_COMPONENTS if n_landmarks is None else int(n_landmarks)
-    U = choose_inducing_points(X, m, landmarks, rng)
     s = DEFAULT_SUBSAMPLE if subsample is None else int(subsample)
     if s >= n:
         sub = np.arange(n, dtype=np.intp)
     else:
         sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+    if n_landmarks is None:
+        Xs = X[sub]
+        ell = auto_length_scale(Xs) if kernel is None else kernel_length_scale(kernel, Xs)
+        m = auto_n_landmarks(Xs, ell, low=min(DEFAULT_N_COMPONENTS, n), high=MAX_N_COMPONENTS)
+    else:
+        m = int(n_landmarks)
+    U = choose_inducing_points(X, m, landmarks, rng)
     return InducingPlan(U=U, subsample=sub)

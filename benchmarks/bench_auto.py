@@ -1,0 +1,160 @@
+"""GPClustering() finding the count itself, beside the label-free peers, at several sizes.
+
+Sets: scikit-learn's toy grid ("Comparing different clustering algorithms on toy datasets":
+circles, moons, varied, aniso, blobs, no structure) at 500, 1,500 and 10,000 points; the
+documentation front page's four sets (``examples/plot_compare_clustering.py``) at 300 and 5,000
+points of the same generators; ``make_blobs(centers=4, random_state=1)`` and scikit-learn's
+moons (noise 0.08) at 800, 3,000 and 30,000 points; and the 23 real sets of
+``bench_real.py``. Every set is standardised; nothing is tuned per set. Peers, all without
+labels: ``HDBSCAN()``, a Gaussian mixture with k = 1..10 by lowest BIC and ``KMeans`` with
+k = 2..10 by highest silhouette (``bench_count.py``). Each cell: ARI (clusters found, seconds).
+
+Run: ``python benchmarks/bench_auto.py [--groups toy front size real] [--quick]``
+(``--quick``: the small sizes only). Table in ``results/gp_auto.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from sklearn import datasets as skd
+from sklearn.cluster import HDBSCAN
+from sklearn.metrics import adjusted_rand_score
+from sklearn.preprocessing import StandardScaler
+
+try:  # run as a script from benchmarks/ or imported as benchmarks.bench_auto
+    from _common import machine, save, table
+    from bench_count import bic_labels, silhouette_labels
+    from bench_real import SETS
+except ImportError:  # pragma: no cover
+    from benchmarks._common import machine, save, table
+    from benchmarks.bench_count import bic_labels, silhouette_labels
+    from benchmarks.bench_real import SETS
+
+from kernel_patterns import GPClustering, datasets
+
+XY = tuple[np.ndarray, np.ndarray]
+
+
+def toy(n: int) -> dict[str, Callable[[], XY]]:
+    """scikit-learn's toy grid at ``n`` points (its own seeds)."""
+
+    def aniso() -> XY:
+        X, y = skd.make_blobs(n, random_state=170)
+        return X @ np.array([[0.6, -0.6], [-0.4, 0.8]]), y
+
+    def uniform() -> XY:
+        return np.random.RandomState(170).rand(n, 2), np.zeros(n, dtype=int)
+
+    return {
+        f"circles {n:,}": lambda: skd.make_circles(n, factor=0.5, noise=0.05, random_state=170),
+        f"moons {n:,}": lambda: skd.make_moons(n, noise=0.05, random_state=170),
+        f"varied {n:,}": lambda: skd.make_blobs(n, cluster_std=[1.0, 2.5, 0.5],
+                                                random_state=170),
+        f"aniso {n:,}": aniso,
+        f"blobs {n:,}": lambda: skd.make_blobs(n, random_state=170),
+        f"no structure {n:,}": uniform,
+    }
+
+
+def front(n: int) -> dict[str, Callable[[], XY]]:
+    """The front page's four sets; at 300 points exactly the figure's."""
+    h = n // 2
+    third = 100 if n == 300 else n // 3
+    return {
+        f"two moons (paper) {n:,}": lambda: datasets.make_two_moons((h, n - h), random_state=0),
+        f"rings (paper) {n:,}": lambda: datasets.make_rings((third, n - third), random_state=0),
+        f"three moons (paper) {n:,}": lambda: datasets.make_three_moons(n, random_state=0),
+        f"blobs std 1/2/0.5 {n:,}": lambda: skd.make_blobs(
+            n, centers=3, cluster_std=[1.0, 2.0, 0.5], random_state=0),
+    }
+
+
+def sizes(n: int) -> dict[str, Callable[[], XY]]:
+    """The two distributions whose count must not change with n."""
+    return {
+        f"make_blobs(centers=4) {n:,}": lambda: skd.make_blobs(n, centers=4, random_state=1),
+        f"moons noise 0.08 {n:,}": lambda: skd.make_moons(n, noise=0.08, random_state=0),
+    }
+
+
+def _cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pred = fit()
+    secs = time.perf_counter() - t0
+    ari = float(adjusted_rand_score(y, pred))
+    return ari, f"{ari:.2f} ({len(np.unique(pred[pred >= 0]))}, {secs:.1f} s)"
+
+
+def _gp_reading(X: np.ndarray) -> tuple[np.ndarray, str]:
+    gp = GPClustering(random_state=0).fit(X)
+    trace = gp.count_trace_
+    return gp.labels_, f"{trace.reading} at {trace.factor:.2f} ℓ₀"
+
+
+def run(groups: list[str], quick: bool) -> str:
+    loads: dict[str, Callable[[], XY]] = {}
+    for n in (500,) if quick else (500, 1500, 10_000):
+        if "toy" in groups:
+            loads.update(toy(n))
+    for n in (300,) if quick else (300, 5000):
+        if "front" in groups:
+            loads.update(front(n))
+    for n in (800, 3000) if quick else (800, 3000, 30_000):
+        if "size" in groups:
+            loads.update(sizes(n))
+    if "real" in groups:
+        loads.update(SETS)
+    rows: list[list[Any]] = []
+    means: dict[str, list[float]] = {k: [] for k in ("gp", "hdb", "bic", "sil")}
+    for name, load in loads.items():
+        X, y = load()
+        X = StandardScaler().fit_transform(np.asarray(X, dtype=float))
+        y = np.asarray(y)
+        reading: dict[str, str] = {}
+
+        def gp(X: np.ndarray = X, reading: dict[str, str] = reading) -> np.ndarray:
+            labels, reading["how"] = _gp_reading(X)
+            return labels
+
+        cells = {
+            "gp": _cell(y, gp),
+            "hdb": _cell(y, lambda X=X: HDBSCAN().fit_predict(X)),
+            "bic": _cell(y, lambda X=X: bic_labels(X)),
+            "sil": _cell(y, lambda X=X: silhouette_labels(X)),
+        }
+        for k, (ari, _) in cells.items():
+            means[k].append(ari)
+        rows.append([name, X.shape[0], len(np.unique(y)), *(c[1] for c in cells.values()),
+                     reading["how"]])
+        print(" | ".join(str(v) for v in rows[-1]), flush=True)
+    rows.append(["**mean ARI**", "", "", *(f"**{np.mean(v):.3f}**" for v in means.values()),
+                 ""])
+    headers = ["set", "n", "classes", "GPClustering()", "HDBSCAN()", "GaussianMixture BIC",
+               "KMeans silhouette", "GP reading kept"]
+    return (f"# GPClustering() finding the count, beside the label-free peers\n\n"
+            f"{machine()}\n\nCells: ARI (clusters found, seconds). Groups: "
+            f"{', '.join(groups)}{' (quick)' if quick else ''}.\n\n{table(headers, rows)}\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--groups", nargs="+", default=["toy", "front", "size", "real"],
+                    choices=["toy", "front", "size", "real"])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    text = run(args.groups, args.quick)
+    suffix = "" if set(args.groups) == {"toy", "front", "size", "real"} else "_" + "_".join(
+        args.groups)
+    save(f"gp_auto{suffix}{'_quick' if args.quick else ''}", text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Excess-of-mass selection over the saddle tree (``cluster/gp/_selection.py``) and the
+default GPClustering() it drives on scikit-learn's toy grid, at two sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn import datasets as skd
+from sklearn.metrics import adjusted_rand_score
+from sklearn.preprocessing import StandardScaler
+
+from kernel_patterns import GPClustering
+from kernel_patterns.cluster.gp import (
+    auto_n_landmarks,
+    effective_count,
+    excess_of_mass,
+)
+
+# two deep basins (SEPs 0, 1) joined high, SEP 2 a ripple of SEP 1
+Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]], dtype=float)
+EDGES = np.array([[1, 2], [0, 1]])
+BASINS = np.repeat([0, 1, 2], 30)
+SEP_VAR = np.array([1.01, 1.01, 1.011])
+
+
+def test_effective_count_is_v2_over_the_excess_variance() -> None:
+    np.testing.assert_allclose(effective_count(np.array([2.0, 1.5]), 0.5), [1 / 3, 0.5])
+
+
+def test_stability_is_the_excess_of_mass_computed_by_hand() -> None:
+    pv = SEP_VAR[BASINS] + 0.05
+    sel = excess_of_mass(Z, EDGES, BASINS, pv, SEP_VAR, top_level=1.3, noise=1.0,
+                         min_cluster_size=5)
+    # the root (born at λ(1.3)) splits at λ(1.4)? No: 1.4 > 1.3, the two sides are apart at
+    # the top, each born at λ(1.3); every point leaves at its own λ
+    lam_b = 1 / 0.3
+    by_hand = [np.sum(1 / (pv[BASINS == 0] - 1) - lam_b),
+               np.sum(1 / (pv[BASINS >= 1] - 1) - lam_b)]
+    assert sel.n_clusters == 2
+    np.testing.assert_array_equal(sel.groups, [0, 1, 1])
+    np.testing.assert_allclose(sel.stability, by_hand)
+
+
+def test_a_split_within_the_noise_is_no_split() -> None:
+    """Sparse SEPs 1 and 2 (effective count 10) part at a saddle of count 5: deeper than
+    their parent lives (excess of mass keeps them apart with no noise test), but within
+    two Poisson standard deviations (10 - 5 < 2 sqrt(10)): one cluster."""
+    Zs = np.array([[1, 2, 1.2, 2], [0, 3, 2.5, 3]], dtype=float)
+    sep_var = np.full(3, 1.1)
+    kw = {"top_level": 2.0, "noise": 1.0, "min_cluster_size": 5}
+    tested = excess_of_mass(Zs, EDGES, BASINS, sep_var[BASINS], sep_var, **kw)
+    every = excess_of_mass(Zs, EDGES, BASINS, sep_var[BASINS], sep_var, significance=0.0,
+                           **kw)
+    np.testing.assert_array_equal(tested.groups, [0, 1, 1])
+    np.testing.assert_array_equal(every.groups, [0, 1, 2])
+
+
+def test_a_branch_smaller_than_min_cluster_size_joins_the_cluster_it_opens_into() -> None:
+    basins = np.r_[np.repeat(0, 30), np.repeat(1, 30), np.repeat(2, 3)]
+    pv = SEP_VAR[basins] + 0.05
+    sel = excess_of_mass(Z, EDGES, basins, pv, SEP_VAR, top_level=1.5, noise=1.0,
+                         min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, [0, 1, 1])
+
+
+def test_auto_n_landmarks_covers_at_half_a_length_scale() -> None:
+    X = np.linspace(0, 100, 1001).reshape(-1, 1)
+    m = auto_n_landmarks(X, 10.0, low=1, high=1000)
+    assert 11 <= m <= 21  # the optimal cover has 11 centres; the greedy one is within 2x
+    assert auto_n_landmarks(X, 10.0, low=50, high=1000) == 50
+    assert auto_n_landmarks(X, 0.001, low=7) == 7  # rows isolated: the low count
+
+
+def _toy(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's 'Comparing clustering algorithms on toy datasets' grid."""
+    X, y = skd.make_blobs(n, random_state=170)
+    sets = {
+        "circles": lambda: skd.make_circles(n, factor=0.5, noise=0.05, random_state=170),
+        "moons": lambda: skd.make_moons(n, noise=0.05, random_state=170),
+        "varied": lambda: skd.make_blobs(n, cluster_std=[1.0, 2.5, 0.5], random_state=170),
+        "aniso": lambda: (X @ np.array([[0.6, -0.6], [-0.4, 0.8]]), y),
+        "blobs": lambda: (X, y),
+    }
+    X, y = sets[name]()
+    return StandardScaler().fit_transform(X), y
+
+
+@pytest.mark.parametrize(("name", "bar"), [("circles", 0.95), ("moons", 0.95),
+                                           ("aniso", 0.95), ("blobs", 0.95),
+                                           ("varied", 0.85)])
+def test_toy_grid_with_defaults(name: str, bar: float) -> None:
+    X, y = _toy(name, 500)
+    gp = GPClustering(random_state=0).fit(X)
+    assert adjusted_rand_score(y, gp.labels_) >= bar
+    assert gp.count_trace_.reading == "excess of mass"
+
+
+def test_no_structure_is_one_cluster_with_the_warning() -> None:
+    X = np.random.RandomState(170).rand(500, 2)
+    with pytest.warns(UserWarning, match="found one cluster"):
+        gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+    assert gp.n_clusters_ == 1
+
+
+@pytest.mark.slow
+def test_the_count_is_the_same_exact_and_with_inducing_points() -> None:
+    """800 points (exact landscape) and 1,500 (inducing points, their count following the
+    length scale) of scikit-learn's moons: two clusters both times (300 inducing points
+    gave one at 3,000)."""
+    counts = []
+    for n in (800, 1500):
+        X, y = skd.make_moons(n, noise=0.08, random_state=0)
+        gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+        assert adjusted_rand_score(y, gp.labels_) >= 0.95
+        counts.append(gp.n_clusters_)
+    assert counts == [2, 2]
