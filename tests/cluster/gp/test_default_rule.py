@@ -34,13 +34,7 @@ def test_the_papers_gaussians_with_defaults(n_features: int) -> None:
     assert np.isfinite(GPClustering(n_clusters=5).fit(X).level_)
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param("rings", marks=pytest.mark.xfail(
-        strict=True, reason="issue 32, open: the excess of mass with the 2-sigma noise test "
-        "cuts the paper's sparse outer ring into arcs (4 clusters, ARI 0.59; 2 at 3 sigma, "
-        "which loses scikit-learn's varied blobs)")),
-    "circles",
-])
+@pytest.mark.parametrize("name", ["rings", "circles"])
 def test_ridges_are_two_clusters(name: str) -> None:
     if name == "rings":
         X, y = datasets.make_rings(random_state=0)
@@ -168,27 +162,26 @@ def test_the_count_trace_says_which_reading_was_kept_and_why() -> None:
     assert table["kept"].sum() == 1 and bool(table["kept"].iloc[trace.kept])
 
 
-def test_the_modes_are_read_where_the_density_test_keeps_no_split() -> None:
+def test_many_dimensions_where_the_density_test_keeps_no_split() -> None:
     """Standardised wine (13-D): the points lie far above the minima and no split clears
-    the noise test; the 3 basins stay the same clusters across length scales."""
+    the noise test of the excess of mass; the support at ℓ₀ holds the 3 groups."""
     from sklearn.datasets import load_wine
     from sklearn.preprocessing import StandardScaler
 
     X, y = load_wine(return_X_y=True)
     gp = GPClustering().fit(StandardScaler().fit_transform(X))
-    trace = gp.count_trace_
-    k = trace.kept
-    assert trace.reading == "modes"
-    assert trace.n_modes[k] == trace.n_modes[k + 1] == gp.n_clusters_ == 3
-    assert trace.agreement[k] >= MODE_STABLE_ARI
+    assert (gp.count_trace_.reading, gp.count_trace_.factor) == ("support", 1.0)
+    assert gp.n_clusters_ == 3
     assert adjusted_rand_score(y, gp.labels_) > 0.8
 
 
 def test_the_count_trace_of_the_other_readings() -> None:
     X, _ = datasets.make_rings(random_state=0)
     rings = GPClustering().fit(datasets.scale_unit_interval(X)).count_trace_
-    assert (rings.reading, rings.factor) == ("excess of mass", 1.0)
-    assert rings.n_modes[0] == 28  # ℓ₀'s arcs: the tree is read at ℓ₀, nothing else
+    # the excess of mass splits the sparse outer ring differently at ℓ₀ and √2 ℓ₀; the
+    # support at ℓ₀ is the two rings
+    assert (rings.reading, rings.factor) == ("support", 1.0)
+    assert rings.n_modes[0] == 28  # ℓ₀'s arcs
     from sklearn.datasets import make_moons
 
     X, _ = make_moons(1000, noise=0.1, random_state=1)

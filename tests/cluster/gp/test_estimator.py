@@ -159,12 +159,11 @@ def test_two_moons_are_clustered_perfectly(l: float) -> None:
 
 
 def test_kernel_none_chooses_a_working_kernel(rings_fit) -> None:
-    _, X, *_ = rings_fit
+    _, X, y, *_ = rings_fit
     gp = GPClustering().fit(X)
     assert isinstance(gp.kernel_, GPCovariance)
     assert 150 < float(np.min(gp.kernel_.l)) < 450  # a length scale near the paper's 0.05
-    # the labels: test_default_rule.py::test_ridges_are_two_clusters[rings], a strict xfail
-    # while issue 32 is open
+    _perfect(y, gp.labels_)
 
 
 @pytest.mark.parametrize(("d", "l"), [(5, 31.0), (10, 5.0)])

@@ -55,20 +55,21 @@ def auto_partition(
 
     1. **excess of mass** at ℓ₀ (:func:`~._selection.excess_of_mass`): the non-nested
        clusters of the saddle tree of greatest stability, a split counting only when it is
-       deeper than the Poisson noise of the effective count. It reads the shapes (a ridge's
-       arcs meet within the noise: rings, moons), blobs of any density, and uniform noise
-       (one cluster) in the units the data give;
-    2. when that finds one cluster, the **modes** (every basin of at least
-       ``min_cluster_size`` points a cluster) at the shortest length scale, from ℓ₀/2 up
-       (``MODE_FACTORS``), whose modes are the same clusters at the next one, √2 longer
-       (same count, ARI ≥ ``MODE_STABLE_ARI``), in at most √(n/2) clusters (more are a
-       ridge's arcs). In many dimensions the points lie far above the minima, the effective
-       count at the SEPs is low and the test of 1 keeps no split, while the basins of real
-       groups stay the same as the length scale grows (standardised wine, 13-D: 3 modes
-       from ℓ₀/√2 to √2 ℓ₀);
-    3. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
-       to √(n/2) pieces;
-    4. else the excess of mass at ℓ₀/√2, else one cluster (the support at ℓ₀ in one piece).
+       deeper than the Poisson noise of the effective count, kept when the same clusters
+       (same count, ARI ≥ ``MODE_STABLE_ARI``) come out at √2 ℓ₀. It reads blobs of any
+       density, shapes and uniform noise (one cluster) in the units the data give;
+    2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
+       to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
+       whose sparse arcs the noise test of 1 can split differently at each length scale;
+    3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
+       at the shortest length scale, from ℓ₀/2 up (``MODE_FACTORS``), whose modes are the
+       same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
+       ridge's arcs). In many dimensions the points lie far above the minima, the
+       effective count at the SEPs is low and the test of 1 keeps no split, while the
+       basins of real groups stay the same as the length scale grows (standardised wine,
+       13-D: 3 modes from ℓ₀/√2 to √2 ℓ₀);
+    4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2, else one
+       cluster (the support at ℓ₀ in one piece).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. Measured in ``benchmarks/results/gp_auto.md``.
@@ -132,10 +133,21 @@ def _read_ladder(
     ladder = [f for f in MODE_FACTORS if f >= 1.0]
     below = sorted((f for f in MODE_FACTORS if f < 1.0), reverse=True)
     start(ladder[0])
-    start(below[0])  # ℓ₀/√2: read by the modes and the last fallback
+    start(ladder[1])  # √2 ℓ₀: the excess of mass and the modes are checked against it
     found = by_mass(1.0)
-    if _n_clusters(found, min_cluster_size) >= 2:
-        return traced(found, "excess of mass", 1.0)
+    n_found = _n_clusters(found, min_cluster_size)
+    if n_found >= 2:
+        longer = by_mass(ladder[1])
+        agree = _agreement(found, longer, plan)
+        if n_found == _n_clusters(longer, min_cluster_size) and agree >= MODE_STABLE_ARI:
+            compared[1.0] = agree
+            return traced(found, "excess of mass", 1.0)
+    fit = reading(1.0)[0]  # the paper's cut: the support at ℓ₀
+    basins = found[1]
+    cut, groups = data_level(fit, basins, plan, min_cluster_size)
+    counts = np.bincount(groups[basins])
+    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
+        return traced((fit, basins, cut, groups), "support", 1.0)
 
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
         return reading(factor)[4] > np.sqrt(reading(factor)[1].size / 2)
@@ -164,16 +176,24 @@ def _read_ladder(
             if p_big == n_big and agree >= MODE_STABLE_ARI:
                 return traced(_modes(reading(ladder[k]), X, opts), "modes", ladder[k])
         k += 1
-    fit = reading(1.0)[0]  # the paper's cut: the support at ℓ₀
-    basins = found[1]
-    cut, groups = data_level(fit, basins, plan, min_cluster_size)
-    counts = np.bincount(groups[basins])
-    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
-        return traced((fit, basins, cut, groups), "support", 1.0)
+    if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
+        return traced(found, "excess of mass", 1.0)
     shorter = by_mass(below[0])
     if _n_clusters(shorter, min_cluster_size) >= 2:
         return traced(shorter, "excess of mass", below[0])
     return traced((fit, basins, cut, groups), "support", 1.0)
+
+
+def _agreement(
+    a: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
+    b: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
+    plan: InducingPlan | None,
+) -> float:
+    """ARI of two readings' clusters over the points that shape the landscape."""
+    la, lb = a[3][a[1]], b[3][b[1]]
+    if plan is not None:
+        la, lb = la[plan.subsample], lb[plan.subsample]
+    return float(adjusted_rand_score(la, lb))
 
 
 def _noise(fit: Landscape) -> float:

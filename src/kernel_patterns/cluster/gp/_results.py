@@ -46,10 +46,10 @@ class GPCountTrace:
     With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
     landscapes fitted at several multiples of the data-driven length scale ℓ₀
     (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
-    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), else the shortest
-    length scale whose *modes* (basins of at least ``min_cluster_size`` points) stay the same
-    clusters at the next one, else the paper's support at ℓ₀, else the excess of mass at
-    ℓ₀/√2. The trace
+    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
+    same at √2 ℓ₀, else the paper's support at ℓ₀, else the shortest length scale whose
+    *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
+    next one, else the excess of mass at ℓ₀ or ℓ₀/√2. The trace
     lists every landscape read, so a count that surprises can be checked, and a length
     scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
     ``kernel=GPCovariance(l=1 / length_scale**2)``).
@@ -63,9 +63,10 @@ class GPCountTrace:
     n_modes : ndarray of shape (n_read,)
         Modes at each length scale.
     agreement : ndarray of shape (n_read,)
-        Adjusted Rand index of each length scale's modes with the next one's; NaN where
-        the two were not compared. Modes are stable where the count is the same and the
-        agreement at least 0.9.
+        Adjusted Rand index of each length scale's reading with the next one's: of the
+        clusters of greatest excess of mass where that reading was kept, else of the modes;
+        NaN where the two were not compared. A reading is stable where the count is the
+        same and the agreement at least 0.9.
     reading : {"excess of mass", "modes", "support"}
         The reading kept: the clusters of greatest excess of mass, stable modes, or the
         support at ℓ₀ (also when it is one piece: one cluster).
@@ -81,8 +82,9 @@ class GPCountTrace:
     >>> trace.reading, trace.factor  # 6 basins at ℓ₀, 3 clusters of greatest excess of mass
     ('excess of mass', 1.0)
     >>> trace.to_pandas()[["factor", "n_modes", "kept"]].round(2)
-       factor  n_modes  kept
-    0     1.0        6  True
+       factor  n_modes   kept
+    0    1.00        6   True
+    1    1.41        3  False
     """
 
     factors: FloatArray
