@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
 
+from .._optional import import_optional
 from ._nu_ranking_smo import _nu_ranking_smo
 
 FloatArray = NDArray[np.float64]
@@ -104,8 +105,7 @@ def _solve_piqp(P: Any, A: Any, b: FloatArray, lo: FloatArray, hi: FloatArray,
 
 def _solve_clarabel(P: Any, A: Any, b: FloatArray, lo: FloatArray,
                     hi: FloatArray, tol: float, max_iter: int) -> tuple[FloatArray, str, int]:
-    import clarabel
-
+    clarabel = import_optional("clarabel", extra="rank", purpose="solver='clarabel'")
     n = P.shape[0]
     free = np.isfinite(lo)  # β of the lifted form is unbounded
     box = np.flatnonzero(free)
