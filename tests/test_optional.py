@@ -28,7 +28,8 @@ def test_import_optional_returns_the_module_or_names_the_extra(monkeypatch) -> N
 
 
 def test_a_dotted_module_is_named_by_its_package(monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "statsmodels", None)
+    for name in ("statsmodels", "statsmodels.miscmodels", "statsmodels.miscmodels.ordinal_model"):
+        monkeypatch.setitem(sys.modules, name, None)  # hidden even when imported before
     with pytest.raises(MissingDependencyError, match=r"needs statsmodels, which is not"):
         import_optional("statsmodels.miscmodels.ordinal_model", extra="experiments",
                         purpose="x")
