@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.kernel_patterns-dev-installed
 
-.PHONY: test demo lint bench bench-scale docs clean
+.PHONY: test demo lint wheel-check bench bench-scale docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The site is built first, so that the suite's browser test of the built pages runs (it would
-# only skip without them): `make test` is the whole check, docs included.
-test: lint docs
+# only skip without them): `make test` is the whole check, docs and the wheel included.
+test: lint docs wheel-check
 	$(BIN)/python -m pytest
+
+# What users install: the sdist and wheel built, the wheel installed into a fresh venv with
+# no extras, and the console script, the demo and every estimator run there.
+wheel-check: $(STAMP)
+	PYTHON=$(BIN)/python bash .ci/wheel_smoke.sh
 
 demo: $(STAMP)
 	$(BIN)/kernel-patterns demo --out demo-output

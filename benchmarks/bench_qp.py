@@ -10,7 +10,14 @@ through its own API on the *same* problem, in two forms:
 Then the estimator end to end (kernel matrix + QP + thresholds) at larger ℓ with the chosen
 default, and scikit-learn's SVC on the same data for scale.
 
-Run: ``python benchmarks/bench_qp.py [--large]`` (``--large`` adds ℓ = 5,000).
+Last, the question of issue 33: piqp is a compiled package; could ν-ranking's default run on
+the pure NumPy decomposition solver (``solver="smo"``) instead, so that piqp need not be a core
+dependency? The same duals by SMO beside piqp, then ``NuRanking()`` with its defaults
+(``nu="auto"``: 48 cross-validation QPs and the final one) with ``solver="piqp"`` (what
+``"auto"`` picks up to 500 points) against ``solver="smo"``: fit time and held-out MAE.
+
+Run: ``python benchmarks/bench_qp.py [--large] [--fallback]`` (``--large`` adds ℓ = 5,000;
+``--fallback`` runs only the last comparison).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from sklearn.svm import SVC
 
 from kernel_patterns import NuRanking
 from kernel_patterns.kernels import RBF
+from kernel_patterns.metrics import mean_absolute_error
 from kernel_patterns.rank._nu_ranking_solver import _nu_ranking_dual
 
 
@@ -44,7 +52,45 @@ def timed(fn, repeat: int = 1):  # type: ignore[no-untyped-def]
     return best, out
 
 
+def fallback() -> None:
+    """piqp (the default up to 500 points) against the pure NumPy SMO, solver and estimator."""
+    nu, kernel = 0.5, RBF(1.0 / 8)
+    print("\n## The ν-ranking dual: piqp (dense) against SMO (pure NumPy), same problems\n")
+    print("| ℓ | piqp (s) | SMO (s) | SMO / piqp | objective rel. diff |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in (100, 200, 300, 500):
+        X, y = data(n)
+        K = kernel(X)
+        out = {}
+        for solver in ("piqp", "smo"):
+            t, (au, al, _) = timed(lambda s=solver, K=K, y=y: _nu_ranking_dual(
+                K, y, nu, solver=s), repeat=3)
+            beta = au - al
+            out[solver] = (t, 0.5 * beta @ K @ beta)
+        (tp, op), (ts, os_) = out["piqp"], out["smo"]
+        print(f"| {n} | {tp:.3f} | {ts:.3f} | {ts / tp:.1f} | {abs(os_ - op) / op:.1e} |")
+    print("\n## NuRanking() defaults (nu='auto'), solver='piqp' against solver='smo'; "
+          "MAE on 1,000 held-out points\n")
+    print("| ℓ | piqp fit (s) | SMO fit (s) | SMO / piqp | piqp MAE | SMO MAE | ν piqp / SMO |")
+    print("|---:|---:|---:|---:|---:|---:|---|")
+    for n in (178, 300, 500):
+        X, y = data(n + 1000, seed=1)
+        Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
+        row = {}
+        for solver in ("piqp", "smo"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t, model = timed(lambda s=solver, X=Xtr, y=ytr: NuRanking(solver=s).fit(X, y))
+            row[solver] = (t, mean_absolute_error(yte, model.predict(Xte)), model.nu_)
+        (tp, mp, nup), (ts, ms, nus) = row["piqp"], row["smo"]
+        print(f"| {n} | {tp:.2f} | {ts:.2f} | {ts / tp:.1f} | {mp:.3f} | {ms:.3f} | "
+              f"{nup:.3g} / {nus:.3g} |")
+
+
 def main() -> None:
+    if "--fallback" in sys.argv:
+        fallback()
+        return
     nu, kernel = 0.5, RBF(1.0 / 8)
     print("## QP solvers on the ν-ranking dual (5 ranks, d = 8, RBF γ = 1/8, ν = 0.5)\n")
     print("| ℓ | solver | form | time (s) | iters | status | objective | max |Δf| vs piqp-dense |")
@@ -83,6 +129,7 @@ def main() -> None:
                     nu=nu, kernel=kernel, solver=s).fit(X, y))
             print(f"| {n} | {solver} | {t_nu:.2f} | {model.n_iter_} | {t_svc:.2f} | "
                   f"{t_nu / t_svc:.1f} |")
+    fallback()
 
 
 if __name__ == "__main__":

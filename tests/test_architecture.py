@@ -131,6 +131,8 @@ def _package(name: str, modules: dict[str, Module]) -> str:
     parts = name.split(".")
     if len(parts) == 1:
         return "root"
+    if parts[1] == "__main__":  # ``python -m kernel_patterns``: an entry point like the
+        return "entry point"    # console script, above every layer (it runs the CLI)
     top = f"{ROOT}.{parts[1]}"
     return parts[1] if modules[top].is_package else "root"
 

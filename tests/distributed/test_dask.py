@@ -376,5 +376,5 @@ def test_bad_input(client):
 
 def test_missing_dask_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
-    with pytest.raises(ImportError, match=r"pip install kernel-patterns\[distributed\]"):
+    with pytest.raises(ImportError, match=r"pip install 'kernel_patterns\[distributed\]'"):
         import_distributed()

@@ -1,4 +1,10 @@
-"""``kernel-patterns cluster INPUT --method ...``: cluster a user's table, write a report."""
+"""``kernel-patterns cluster INPUT [--method ...]``: cluster a user's table, write a report.
+
+Without ``--method`` the method is GP variance clustering (``gp``), which finds the count
+itself; the closing line, ``summary.json`` and ``report.html`` say which method ran, whether
+it was the default, and why the clusters are as many as they are (GP: the count trace, the
+landscapes read at several length scales; the others: ``--n-clusters`` or their default 8).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from . import _common as common
 from . import _dask
 from ._io import staged_output
 from ._registry import UsageError, register
+from ._report import ReportSection, ReportTable
 
 log = logging.getLogger("kernel_patterns")
 
@@ -25,13 +32,18 @@ METHODS: dict[str, type[Any]] = {
     "soft-kernel-kmeans": SoftKernelKMeans,
     "spectral": SpectralClustering,
 }
+#: the method without ``--method``: GP clustering finds the count itself
+DEFAULT_METHOD = "gp"
 
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
-    p.add_argument("--method", required=True, choices=sorted(METHODS))
-    p.add_argument("--n-clusters", type=int, help="number of clusters (default 8 for the k-means "
-                   "and spectral methods, as scikit-learn; GP finds the count itself)")
+    p.add_argument("--method", choices=sorted(METHODS), default=None,
+                   help=f"clustering method (default {DEFAULT_METHOD}: GP variance clustering, "
+                   "which finds the count of clusters itself)")
+    p.add_argument("--n-clusters", type=int, help="number of clusters: for gp, the N most "
+                   "persistent groups of its hierarchy instead of the count it finds; for the "
+                   "k-means and spectral methods the count (default 8, as scikit-learn)")
     common.add_input_arguments(p)
     _dask.add_scheduler_argument(p)
 
@@ -169,9 +181,87 @@ def _fixed(args: argparse.Namespace, n_rows: int) -> dict[str, Any]:
     return fixed
 
 
+def _reading(trace: Any, k: int) -> str:
+    """Why GPClustering() found ``k`` clusters, from its count trace, in one clause."""
+    i = trace.kept
+    ell = float(trace.length_scales[i])
+    n_read = len(trace.length_scales)
+    if trace.reading == "modes":
+        a = trace.agreement[i]
+        agree = "" if np.isnan(a) else f", agreement {a:.2f}"
+        why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
+               f"clusters at the next length scale read{agree}")
+    elif trace.reading == "support":
+        why = (f"no length scale gave stable modes; the support of the GP at the data's "
+               f"length scale {ell:.3g} is {k} piece{'' if k == 1 else 's'}")
+    elif trace.reading == "persistence":
+        why = (f"no length scale gave stable modes; the saddle levels at length scale "
+               f"{ell:.3g} set {k} clusters clearly apart")
+    else:  # "persisting modes"
+        why = (f"no length scale gave stable modes; the {k} modes that persist best "
+               f"(length scale {ell:.3g})")
+    return f"{why} ({n_read} length scales read: the count trace)"
+
+
+def count_reason(est: Any, k: int, n_clusters: int | None) -> str:
+    """Why the fitted ``est`` gave ``k`` clusters, in the words of the command line.
+
+    Parameters
+    ----------
+    est : fitted clustering estimator
+    k : int
+        Clusters in its labels (noise not counted).
+    n_clusters : int or None
+        ``--n-clusters``, when given.
+
+    Returns
+    -------
+    reason : str
+        One clause, e.g. "found by GP clustering: its 3 modes at length scale 0.3 stay the
+        same clusters at the next length scale read, agreement 0.97 (4 length scales read:
+        the count trace)" or "KernelKMeans's default n_clusters=8 (...)".
+    """
+    if isinstance(est, GPClustering):
+        if n_clusters is not None:
+            return (f"--n-clusters {n_clusters}: the {n_clusters} most persistent groups of "
+                    "the GP hierarchy")
+        trace = getattr(est, "count_trace_", None)
+        if trace is not None:
+            return "found by GP clustering: " + _reading(trace, k)
+        return f"found by GP clustering: the given kernel's support at level {est.level_:.4g}"
+    asked = int(est.get_params()["n_clusters"])
+    if n_clusters is not None:
+        why = f"--n-clusters {asked}"
+    else:
+        why = (f"{type(est).__name__}'s default n_clusters={asked} (as scikit-learn's; "
+               "--n-clusters sets it; --method gp finds the count)")
+    if k != asked:
+        why += f"; {k} of them are not empty"
+    return why
+
+
+def _method(args: argparse.Namespace) -> str:
+    """``--method``, else the default (recorded in ``args.method_given``)."""
+    args.method_given = args.method is not None
+    if args.method is None:
+        args.method = DEFAULT_METHOD
+    return str(args.method)
+
+
+def _closing(args: argparse.Namespace) -> str:
+    """The method as the closing line names it: "gp (the default method)" or "spectral"."""
+    return f"{args.method}{'' if args.method_given else ' (the default method)'}"
+
+
+def _method_line(args: argparse.Namespace, est: Any) -> str:
+    default = "" if args.method_given else "; the default method, --method chooses another"
+    return f"{args.method} ({type(est).__name__}{default})"
+
+
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    _method(args)
     out = common.output_folder(args, args.input, f"{args.method}-clusters")
     timer = common.Timer()
     with _dask.on_scheduler(args) as where:
@@ -209,7 +299,7 @@ def _run(args: argparse.Namespace) -> int:
             if notes:
                 result["warnings"] = notes
             _report(tmp, args, table, est, labels, table.labels, result, timer, figs)
-    print(f"{args.method}: {_found(result)}; wrote {out}/")
+    print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
     return 0
 
 
@@ -218,21 +308,61 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, labels: n
             figs: dict[Path, str]) -> None:
     """summary.json and report.html: the cluster count and sizes first in ``result``."""
     # noise (label -1, GP clustering's points outside every cluster) is not a cluster
-    merged: dict[str, Any] = {"n_clusters": len(np.unique(labels[labels >= 0])),
-                              "cluster_sizes": common.sizes(labels)}
+    k = len(np.unique(labels[labels >= 0]))
+    merged: dict[str, Any] = {
+        "method": _method_line(args, est), "n_clusters": k,
+        "why_this_count": count_reason(est, k, args.n_clusters),
+        "cluster_sizes": common.sizes(labels)}
     if np.any(labels < 0):
         merged["n_noise"] = int(np.sum(labels < 0))
     merged.update(result)
     result.clear()
     result.update(merged)
     summary = common.make_summary("cluster", args, args.input, table, est, result, timer)
+    summary["method_given"] = bool(args.method_given)
     if truth is not None:
         summary["scores"] = score(truth, labels)
-    sections = [("Result", result), ("Parameters", summary["parameters"])]
+    shown = {key: v for key, v in result.items()
+             if key not in ("cluster_sizes", "count_trace", "warnings")}
+    sections = [ReportSection("Result", rows=shown)]
     if "scores" in summary:
-        sections.insert(1, ("Scores against " + str(table.label_name), summary["scores"]))
+        sections.append(ReportSection("Scores against " + str(table.label_name),
+                                      rows=summary["scores"]))
+    sections.append(_sizes_section(labels))
+    if "count_trace" in result:
+        sections.append(_trace_section(result, figs))
     common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
                   summary, list(figs), sections, captions=figs)
+
+
+def _sizes_section(labels: np.ndarray) -> ReportSection:
+    """Cluster sizes as a table: cluster, points, share (noise last, as 'noise')."""
+    vals, counts = np.unique(labels, return_counts=True)
+    order = [i for i in range(len(vals)) if vals[i] >= 0] + [
+        i for i in range(len(vals)) if vals[i] < 0]
+    rows = [["noise (-1)" if vals[i] < 0 else int(vals[i]), int(counts[i]),
+             f"{100 * counts[i] / len(labels):.1f} %"] for i in order]
+    rows.append(["all", len(labels), "100.0 %"])
+    return ReportSection("Cluster sizes", tables=[ReportTable(["cluster", "points", "share"],
+                                                              rows)])
+
+
+def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSection:
+    """The GP count trace as a table (length scale, modes, agreement, kept) beside
+    count_trace.png."""
+    trace = result["count_trace"]
+    ladder = trace["ladder"]
+    kept = next(i for i, step in enumerate(ladder)
+                if step["length_scale"] == trace["length_scale"])
+    rows = [[step["length_scale"], step["n_modes"],
+             "not compared" if step["agreement"] is None else step["agreement"],
+             "kept" if i == kept else ""] for i, step in enumerate(ladder)]
+    table = ReportTable(["length scale", "modes", "agreement with the next", "kept"], rows,
+                        caption=f"Landscapes read for the count (reading kept: "
+                        f"{trace['reading']})", highlight=kept)
+    png = [f for f in figs if f.name == "count_trace.png"]
+    return ReportSection(f"Why {result['n_clusters']} clusters", text=result["why_this_count"],
+                         tables=[table], figures=png)
 
 
 def _found(result: dict[str, Any]) -> str:
@@ -277,7 +407,7 @@ def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtabl
             "inertia": float(res.inertia), "n_iter": int(res.n_iter),
         }
         _report(tmp, args, dtable, est, labels, truth, result, timer, figs)
-    print(f"{args.method}: {_found(result)}; wrote {out}/")
+    print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
     return 0
 
 

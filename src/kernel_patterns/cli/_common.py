@@ -16,7 +16,7 @@ from ..io import write_json_atomic, write_text_atomic
 from ..kernels import KERNELS, make_kernel
 from ._io import Table, check_output, parse_params, read_table
 from ._registry import UsageError
-from ._report import render_report
+from ._report import ReportSection, input_section, render_report
 
 
 def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> None:
@@ -123,14 +123,21 @@ def read_input(
     return table, scaler, X
 
 
-def tell_columns(args: argparse.Namespace, table: Any) -> None:
-    """One note line on stderr: columns left out of the features, a guessed id column."""
+def column_notes(args: argparse.Namespace, table: Any) -> list[str]:
+    """What :func:`tell_columns` prints: how the file was read when not as given, the columns
+    left out of the features, a guessed id column."""
     notes = list(getattr(table, "read_notes", []))
     if table.dropped_columns:
         notes.append("left out of the features: " + ", ".join(
             f"'{c}' ({why})" for c, why in table.dropped_columns.items()))
     if args.id_column is None and table.id_column is not None:
         notes.append(f"row ids from column '{table.id_column}'")
+    return notes
+
+
+def tell_columns(args: argparse.Namespace, table: Any) -> None:
+    """One note line on stderr: columns left out of the features, a guessed id column."""
+    notes = column_notes(args, table)
     if notes:
         prog = " ".join(filter(None, ["kernel-patterns", getattr(args, "command", None)]))
         print(f"{prog}: note: {'; '.join(notes)}", file=sys.stderr)
@@ -144,7 +151,8 @@ def make_summary(
     return {
         "command": command,
         "method": args.method,
-        "input": input_summary(table, path, args.scale) | input_extra,
+        "input": input_summary(table, path, args.scale) | input_extra
+        | {"notes": column_notes(args, table)},
         "parameters": json_params(est) | fitted_kernel(est),
         "result": result,
         "timings_seconds": timer.times,
@@ -193,13 +201,22 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
 
 def finish(
     tmp: Path, title: str, summary: dict[str, Any], figures: list[Path],
-    sections: list[tuple[str, dict[str, Any]]] | None = None,
+    sections: list[ReportSection] | None = None,
     captions: dict[Path, str] | None = None,
 ) -> None:
-    """Write summary.json and report.html into the staged folder (``sections`` default to the
-    summary's result and parameters; ``captions`` describe figures)."""
+    """Write summary.json and report.html into the staged folder.
+
+    ``sections`` default to the summary's result; the input (what was read, left out and
+    printed; :func:`~._report.input_section`) and the parameters follow them. ``captions``
+    describe figures.
+    """
     if sections is None:
-        sections = [("Result", summary["result"]), ("Parameters", summary["parameters"])]
+        sections = [ReportSection("Result", rows=summary["result"])]
+    inp = summary["input"]
+    printed = [f"note: {n}" for n in inp.get("notes", [])] + [
+        f"warning: {w}" for w in summary["result"].get("warnings", [])]
+    sections = [*sections, input_section(inp, printed),
+                ReportSection("Parameters", rows=summary["parameters"])]
     write_json_atomic(tmp / "summary.json", summary)
     write_text_atomic(tmp / "report.html",
                       render_report(title, summary, figures, sections, captions))

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from .._optional import import_optional
 from ._io import parse_params
 from ._registry import UsageError
 
@@ -65,12 +66,9 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     if not address:
         yield {}
         return
-    from ..distributed import INSTALL_HINT, SchedulerLostError, WorkerLostError, dask_backend
+    Client = import_optional("distributed", extra="distributed", purpose="--scheduler").Client
+    from ..distributed import SchedulerLostError, WorkerLostError, dask_backend
 
-    try:
-        from distributed import Client
-    except ImportError as exc:
-        raise ImportError(f"--scheduler needs Dask: {INSTALL_HINT}") from exc
     try:
         # how long to try: Dask's own setting (distributed.comm.timeouts.connect, 30 s;
         # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s)

@@ -1,7 +1,7 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
-* CSV, TSV and Parquet (pandas); the input file is only ever read. A European ``.csv``
-  (``;`` between fields, ``,`` as the decimal mark), a file that is not
+* CSV, TSV and Parquet (pandas and pyarrow, core dependencies); the input file is only ever
+  read. A European ``.csv`` (``;`` between fields, ``,`` as the decimal mark), a file that is not
   UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
   header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
   (:attr:`Table.read_notes`); :func:`csv_options` tells them, for the Dask reader too.
@@ -148,11 +148,8 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
 
 def read_frame(path: str | Path) -> Any:
     """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors)."""
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError("reading tables needs pandas: pip install 'kernel_patterns[data]'.") \
-            from None
+    import pandas as pd
+
     p = Path(path)
     if not p.exists():
         raise UsageError(f"input file '{p}' does not exist")

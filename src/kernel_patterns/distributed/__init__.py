@@ -1,4 +1,4 @@
-"""Dask as the distributed engine (optional extra: ``pip install kernel-patterns[distributed]``).
+"""Dask as the distributed engine (optional extra: ``pip install 'kernel_patterns[distributed]'``).
 
 Layout: ``_client`` (the client, worker resources, the active backend), ``_backend``
 (:func:`dask_backend`), ``_operator`` (:class:`DaskKernelOperator`), ``_nystrom`` (Nyström
@@ -30,7 +30,7 @@ Examples
 --------
 >>> from kernel_patterns.distributed import INSTALL_HINT
 >>> INSTALL_HINT
-'pip install kernel-patterns[distributed]'
+"pip install 'kernel_patterns[distributed]'"
 """
 
 from ._backend import dask_backend

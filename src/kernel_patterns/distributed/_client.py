@@ -2,7 +2,7 @@
 
 Nothing here imports Dask at module import time: ``import kernel_patterns.distributed`` works
 without the extra, and the first call that needs Dask raises an :class:`ImportError` naming
-``pip install kernel-patterns[distributed]``.
+``pip install 'kernel_patterns[distributed]'`` (:func:`kernel_patterns._optional.import_optional`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from .._optional import import_optional, install_hint
+
 #: the command that installs the optional Dask dependencies (quoted in every ImportError).
-INSTALL_HINT = "pip install kernel-patterns[distributed]"
+INSTALL_HINT = install_hint("distributed")
 #: re-submissions of a lost task, and seconds without a scheduler (``dask_backend`` defaults).
 DEFAULT_MAX_RETRIES = 3
 DEFAULT_TIMEOUT = 60.0
@@ -21,15 +23,9 @@ DEFAULT_TIMEOUT = 60.0
 
 def import_distributed() -> ModuleType:
     """``dask.distributed`` (imported on first use), or an ImportError with the install hint."""
-    try:
-        import dask.array  # noqa: F401
-
-        import distributed
-    except ImportError as exc:  # pragma: no cover - dask is in the dev extra
-        raise ImportError(
-            f"kernel_patterns.distributed needs Dask and dask.distributed: {INSTALL_HINT}"
-        ) from exc
-    return distributed
+    purpose = "kernel_patterns.distributed"
+    import_optional("dask.array", extra="distributed", purpose=purpose)
+    return import_optional("distributed", extra="distributed", purpose=purpose)
 
 
 def import_dask_array() -> ModuleType:

@@ -32,6 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from .. import datasets
+from .._optional import import_optional
 from ..metrics import mean_absolute_error, mean_zero_one_error
 from ..rank import NuRanking, OnlineRanking
 
@@ -67,7 +68,11 @@ class OrderedLogit(BaseEstimator):
     def fit(self, X: np.ndarray, y: np.ndarray) -> OrderedLogit:
         import pandas as pd
         from scipy.special import expit
-        from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+        OrderedModel: Any = import_optional(
+            "statsmodels.miscmodels.ordinal_model", extra="experiments",
+            purpose="the ordinal-logit peer of the ranking experiment",
+        ).OrderedModel
 
         class _Logit(OrderedModel):
             def cdf(self, x: Any) -> Any:
