@@ -348,10 +348,11 @@ def test_gp_summary_says_why_this_count(tmp_path) -> None:
             assert "count_trace" not in res  # only GP reads a ladder of length scales
             continue
         trace = res["count_trace"]
-        assert trace["reading"] == "modes" and res["n_clusters"] == 3
+        assert trace["reading"] == "excess of mass" and res["n_clusters"] == 3
         ladder = trace["ladder"]
         scales = [rung["length_scale"] for rung in ladder]
         assert scales == sorted(scales) and trace["length_scale"] in scales
         kept = ladder[scales.index(trace["length_scale"])]
-        assert kept["n_modes"] == 3 and kept["agreement"] >= 0.9
+        # 3 clusters of the basins at that length scale, the same at the next one
+        assert kept["n_modes"] >= 3 and kept["agreement"] >= 0.9
         assert ladder[-1]["agreement"] is None  # the last one read is compared with nothing

@@ -186,21 +186,20 @@ def _reading(trace: Any, k: int) -> str:
     i = trace.kept
     ell = float(trace.length_scales[i])
     n_read = len(trace.length_scales)
-    if trace.reading == "modes":
-        a = trace.agreement[i]
-        agree = "" if np.isnan(a) else f", agreement {a:.2f}"
+    a = trace.agreement[i]
+    agree = "" if np.isnan(a) else f", agreement {a:.2f}"
+    if trace.reading == "excess of mass":
+        why = (f"the {k} clusters of greatest excess of mass in the variance's cluster tree at "
+               f"length scale {ell:.3g}, every split deeper than the noise of the density")
+        if not np.isnan(a):
+            why += f"; the same clusters at the next length scale{agree}"
+    elif trace.reading == "modes":
         why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
                f"clusters at the next length scale read{agree}")
-    elif trace.reading == "support":
-        why = (f"no length scale gave stable modes; the support of the GP at the data's "
-               f"length scale {ell:.3g} is {k} piece{'' if k == 1 else 's'}")
-    elif trace.reading == "persistence":
-        why = (f"no length scale gave stable modes; the saddle levels at length scale "
-               f"{ell:.3g} set {k} clusters clearly apart")
-    else:  # "persisting modes"
-        why = (f"no length scale gave stable modes; the {k} modes that persist best "
-               f"(length scale {ell:.3g})")
-    return f"{why} ({n_read} length scales read: the count trace)"
+    else:  # "support"
+        why = (f"the support of the GP at the data's length scale {ell:.3g} is {k} "
+               f"piece{'' if k == 1 else 's'}")
+    return f"{why} ({n_read} length scale{'' if n_read == 1 else 's'} read: the count trace)"
 
 
 def count_reason(est: Any, k: int, n_clusters: int | None) -> str:

@@ -9,7 +9,6 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
-from kernel_patterns.cluster.gp._readings import MODE_STABLE_ARI
 
 
 def test_touching_blobs_are_read_by_excess_of_mass_where_the_support_is_one_piece() -> None:
