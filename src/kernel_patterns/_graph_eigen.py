@@ -68,7 +68,7 @@ LANCZOS_MAXITER = 60
 #: restarts of shift-invert Lanczos (it converges in a few)
 SHIFT_INVERT_MAXITER = 300
 #: iterations of LOBPCG
-LOBPCG_MAXITER = 500
+LOBPCG_MAXITER = 200
 #: LOBPCG's residual target, relative to the largest diagonal entry of the Laplacian
 LOBPCG_TOL = 1e-8
 
