@@ -12,7 +12,7 @@ therefore
    diagonal, each block has the eigenvalue 0 exactly once, with the known eigenvector 1 (for
    ``L``) or ``√d`` (for ``L_sym``) on it; when there are at least as many components as
    eigenpairs wanted, those vectors are the answer and nothing is solved;
-2. solves each component for the eigenpairs it may contribute: densely when it is small,
+2. solves each component for the eigenpairs it may contribute: densely when it is tiny,
    otherwise by shift-invert Lanczos (``eigsh(L + δI, sigma=-δ)``, one sparse LU, as
    scikit-learn's ``spectral_embedding``) when the LU is predicted cheap — the widest level of
    a breadth-first search bounds the fronts of the factorisation; 2-D and 3-D graphs have
@@ -43,12 +43,18 @@ from scipy.sparse.csgraph import breadth_first_order, connected_components
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh, lobpcg, splu
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from threadpoolctl import threadpool_limits
 
-from ._eigen import DENSE_FALLBACK_MAX, DENSE_MAX, sign_flip_columns
+from ._eigen import DENSE_FALLBACK_MAX, sign_flip_columns
 from ._validation import FloatArray
 
 #: solvers of :func:`laplacian_bottom_eigenpairs`
 GRAPH_SOLVERS = ("auto", "arpack", "lobpcg", "dense", "amg")
+
+#: components up to this size are solved densely by ``"auto"`` (a sparse LU of a few hundred
+#: vertices and a shift-invert run take about a millisecond; a dense ``eigh`` of 500 took
+#: 30 ms to 1 s on a busy machine)
+GRAPH_DENSE_MAX = 200
 
 #: shift of the shift-invert mode, relative to the largest diagonal entry of the Laplacian
 #: (scikit-learn's ``spectral_embedding`` uses -1e-5 on ``L_sym``)
@@ -134,18 +140,21 @@ def laplacian_bottom_eigenpairs(
     n_comp, labels = component_labels(A)
     rng = check_random_state(random_state)
     per_component = 1 + max(k - n_comp, 0)  # its null vector and at most k − c others
-    found: list[tuple[float, int, np.ndarray, FloatArray]] = []
     nulls = []
     for j in range(min(n_comp, k) if per_component == 1 else n_comp):
         idx = np.flatnonzero(labels == j)
-        u = null[idx] / np.linalg.norm(null[idx])
-        nulls.append((idx, u))
-        nb = min(idx.size, per_component)
-        if nb == 1:
-            continue
-        Bj = B[idx][:, idx]
-        lam, V = _component_bottom(Bj, u, nb, solver, rng, tol)
-        found += [(float(lam[i]), j, idx, V[:, i]) for i in range(1, nb)]
+        nulls.append((idx, null[idx] / np.linalg.norm(null[idx])))
+    found: list[tuple[float, int, np.ndarray, FloatArray]] = []
+    if per_component > 1:
+        # One BLAS thread: ARPACK's small dense steps (n × ncv) ran 10-100x slower with a
+        # thread team on a busy machine (0.18 s per eigenvector extraction at n = 500). Set
+        # once: each threadpoolctl call reads the process map (~40 ms).
+        with threadpool_limits(1, user_api="blas"):
+            for j, (idx, u) in enumerate(nulls):
+                nb = min(idx.size, per_component)
+                if nb > 1:
+                    lam, V = _component_bottom(B[idx][:, idx], u, nb, solver, rng, tol)
+                    found += [(float(lam[i]), j, idx, V[:, i]) for i in range(1, nb)]
     found.sort(key=lambda t: (t[0], t[1]))  # stable: equal eigenvalues in component order
     c = len(nulls)
     values = np.zeros(k)
@@ -173,7 +182,7 @@ def _component_bottom(
     """The ``nb`` smallest eigenpairs of one component's Laplacian ``B``, whose null vector
     ``u`` is known (the first pair: 0 and ``u``)."""
     m = B.shape[0]
-    if solver == "dense" or 5 * nb >= m or (solver == "auto" and m <= DENSE_MAX):
+    if solver == "dense" or 5 * nb >= m or (solver == "auto" and m <= GRAPH_DENSE_MAX):
         return _rayleigh_ritz(B, u, _dense(B, nb), nb)
     seed = int(rng.randint(2**31 - 1))
     shift_invert = partial(_shift_invert, B, nb, seed, tol)
