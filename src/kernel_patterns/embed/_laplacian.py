@@ -140,7 +140,10 @@ class LaplacianEmbedding(_EmbeddingBase):
         Seeds the landmarks and ARPACK's start vector.
     eigen_solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
         ``"auto"``: a dense ``eigh`` up to 600 points, else ARPACK (falling back to a dense
-        or LOBPCG solve when it does not converge); the others: that solver only.
+        or LOBPCG solve when it does not converge); the others: that solver only. A sparse
+        affinity (``kernel="nearest_neighbors"``, a sparse precomputed graph) is solved one
+        connected component at a time, as in :class:`SpectralClustering` (``"auto"``:
+        shift-invert Lanczos where the bottom of the spectrum is clustered).
     n_neighbors : int, default=None
         Neighbours per point of the k-NN kernels (default ``max(n_samples // 10, 1)``, as
         scikit-learn's ``SpectralEmbedding``); ignored by other kernels.
