@@ -24,7 +24,7 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 
-from ._eigen import MatMat, top_eigenpairs
+from ._eigen import MatMat
 from ._tails import fit_estimator_transform
 from ._validation import FloatArray, check_matrix
 from .kernels import (
@@ -175,54 +175,6 @@ def _sparse_component_labels(op: KernelOperator) -> tuple[int, np.ndarray] | Non
     A: Any = op.A
     n, labels = connected_components(sparse.csr_array(A != 0), directed=False)
     return int(n), labels
-
-
-def component_basis(op: KernelOperator, weights: FloatArray) -> FloatArray | None:
-    """Orthonormal basis of the trivial eigenspace of a disconnected sparse graph, or None.
-
-    Column j is ``weights`` restricted to component j, normalised (``weights = 1`` gives the
-    null space of L = D − K, ``weights = √D`` the eigenvalue-1 space of D^-½KD^-½); largest
-    components first. ARPACK's single-vector Lanczos can miss copies of a repeated eigenvalue,
-    so with an exact component count these vectors are set, not searched for.
-    """
-    found = _sparse_component_labels(op)
-    if found is None or found[0] < 2:
-        return None
-    n_comp, labels = found
-    order = np.argsort(-np.bincount(labels, minlength=n_comp), kind="stable")
-    rank = np.empty(n_comp, dtype=np.intp)
-    rank[order] = np.arange(n_comp)
-    U = np.zeros((op.n_samples, n_comp))
-    U[np.arange(op.n_samples), rank[labels]] = weights
-    norms = np.linalg.norm(U, axis=0)
-    return U[:, norms > 0] / norms[norms > 0]
-
-
-def deflated_top_eigenpairs(
-    matmat: MatMat,
-    n: int,
-    k: int,
-    U: FloatArray,
-    known: float,
-    low: float,
-    **solver: Any,
-) -> tuple[FloatArray, FloatArray]:
-    """Top ``k`` eigenpairs when the orthonormal columns of U are known eigenvectors (value
-    ``known``, the largest): U first, then the top eigenpairs of the operator deflated on U
-    (U mapped to ``low``, below the spectrum)."""
-    c = U.shape[1]
-    if c >= k:
-        return np.full(k, known), U[:, :k].copy()
-
-    def deflated(V: FloatArray) -> FloatArray:
-        V = np.asarray(V).reshape(n, -1)
-        UtV = U.T @ V
-        out = np.asarray(matmat(V - U @ UtV), dtype=np.float64)
-        out -= U @ (U.T @ out)
-        return out + low * (U @ UtV)
-
-    w, V = top_eigenpairs(deflated, n, k - c, **solver)
-    return np.r_[np.full(c, known), w], np.hstack([U, V])
 
 
 def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affinity") -> None:

@@ -115,12 +115,19 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         Relative accuracy of ARPACK / LOBPCG; ``"auto"`` (as scikit-learn): machine precision
         for ARPACK, the solver's own default for LOBPCG and AMG.
     eigen_solver : {"auto", "arpack", "lobpcg", "dense", "amg"}, default="auto"
-        ``"auto"``: a dense ``eigh`` for up to 600 points, else ARPACK, which falls back to
-        a dense solve (up to 8,000 points) or LOBPCG when it does not converge, so that a
-        default run never fails on the eigensolver. ``"amg"``: LOBPCG preconditioned by
-        algebraic multigrid (the ``amg`` extra, pyamg) on the normalised Laplacian of a
-        sparse affinity (the k-NN kernel or a sparse precomputed one), for large graphs.
-        The others use that solver only.
+        A sparse affinity (the k-NN kernel, a sparse precomputed one) is solved one
+        connected component at a time, each component's trivial eigenvector set exactly;
+        ``"auto"`` then solves small components densely and large ones by shift-invert
+        Lanczos (one sparse LU), or by regular Lanczos first when the LU would fill in
+        (graphs of high-dimensional data), each within a bounded budget and falling back to
+        LOBPCG (AMG-preconditioned when pyamg is installed) and a dense solve.
+        ``"arpack"`` (shift-invert), ``"lobpcg"``, ``"amg"`` (LOBPCG preconditioned by
+        algebraic multigrid, the ``amg`` extra) and ``"dense"`` choose the solver of each
+        component; one that does not converge within its budget warns and falls back as
+        ``"auto"``. A dense kernel: ``"auto"`` is a dense ``eigh`` for up to 600 points,
+        else ARPACK (bounded), falling back to a dense solve (up to 8,000 points) or LOBPCG,
+        so that a default run never fails on the eigensolver; ``"amg"`` needs a sparse
+        affinity and the normalised matrices.
     operator : {"auto", "dense", "chunked"}, default="auto"
         Kernel operator of the exact method (see
         :func:`kernel_patterns.kernels.make_operator`).

@@ -8,27 +8,20 @@ face.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import lobpcg
-from sklearn.utils import check_random_state
 
-from .._eigen import sign_flip_columns, top_eigenpairs
+from .._eigen import top_eigenpairs
 from .._graph import (
     check_affinity,
     check_positive_degrees,
-    component_basis,
-    deflated_top_eigenpairs,
     inverse_sqrt_degrees,
     low_rank_degrees,
     normalized_matmat,
     shifted_laplacian_matmat,
 )
+from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._lowrank import low_rank_top_eigenpairs
 from .._validation import FloatArray
 from ..kernels import KernelOperator, SparseKernelOperator
@@ -108,12 +101,14 @@ def _spectral_eigen(
               "solver": eigen_solver}
     if matrix == "laplacian":
         mm, sigma = shifted_laplacian_matmat(op, degrees)
-        U = component_basis(op, np.ones(n))
-        if U is None:
-            w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+        if isinstance(op, SparseKernelOperator):
+            lam, V, _ = laplacian_bottom_eigenpairs(op.A, n_vectors, normed=False,
+                                                    random_state=random_state, tol=tol,
+                                                    solver=eigen_solver)
+            w = sigma - lam
         else:
-            w, V = deflated_top_eigenpairs(mm, n, n_vectors, U, sigma, -sigma, **solver)
-        lam = np.maximum(sigma - w, 0.0)
+            w, V = top_eigenpairs(mm, n, n_vectors, **solver)
+            lam = np.maximum(sigma - w, 0.0)
         n_trivial = int(np.sum(lam <= _trivial_rtol(op.dtype) * sigma))
         return lam, V, w, n_trivial, degrees
     if F is not None:
@@ -127,64 +122,20 @@ def _spectral_eigen(
                 V = V * scale[:, None]
             return w, V, w, n_trivial, scale
     check_positive_degrees(degrees, what)
-    U = component_basis(op, np.sqrt(degrees))
-    if eigen_solver == "amg" and isinstance(op, SparseKernelOperator):  # checked above
-        w, V = _amg_normalized(op, degrees, n_vectors, random_state)
-    elif U is None:
-        w, V = top_eigenpairs(normalized_matmat(op, degrees), n, n_vectors, **solver)
+    if isinstance(op, SparseKernelOperator):
+        # per connected component, shift-invert where the spectrum is clustered (a graph's
+        # top eigenvalue 1 once per component, long thin shapes within 1e-5 of it)
+        lam_sym, V, _ = laplacian_bottom_eigenpairs(op.A, n_vectors, normed=True,
+                                                    random_state=random_state, tol=tol,
+                                                    solver=eigen_solver)
+        w = 1.0 - lam_sym
     else:
-        w, V = deflated_top_eigenpairs(normalized_matmat(op, degrees), n, n_vectors, U, 1.0,
-                                       -2.0, **solver)
+        w, V = top_eigenpairs(normalized_matmat(op, degrees), n, n_vectors, **solver)
     n_trivial = int(np.sum(w >= 1.0 - _trivial_rtol(op.dtype)))
     scale = 1.0 / np.sqrt(degrees)
     if matrix == "random_walk":
         V = V * scale[:, None]
     return w, V, w, n_trivial, scale
-
-
-@contextmanager
-def _global_generator_seeded(seed: int) -> Iterator[None]:
-    """Run a block with NumPy's global generator seeded from ``seed``, then restore its state.
-
-    pyamg draws the start vector of its spectral-radius estimate (Jacobi smoothing of the
-    prolongator) from ``np.random``: without this the fit followed the global generator
-    instead of ``random_state`` (eigenvalues differing in the last bits) and advanced it."""
-    state = np.random.get_state()  # noqa: NPY002 (the legacy global generator pyamg uses)
-    np.random.seed(seed)  # noqa: NPY002
-    try:
-        yield
-    finally:
-        np.random.set_state(state)  # noqa: NPY002
-
-
-def _amg_normalized(
-    op: SparseKernelOperator, degrees: FloatArray, k: int, random_state: Any
-) -> tuple[FloatArray, FloatArray]:
-    """Top eigenpairs of ``D^-½ A D^-½`` for a sparse A by LOBPCG on the normalised Laplacian
-    ``I − D^-½ A D^-½`` preconditioned by algebraic multigrid (pyamg), as scikit-learn's
-    ``eigen_solver="amg"`` (same shift 1e-5 to make the Laplacian positive definite)."""
-    try:
-        from pyamg import smoothed_aggregation_solver
-    except ImportError:  # pragma: no cover - pyamg is in the dev extra
-        raise ImportError(
-            "eigen_solver='amg' needs pyamg: pip install 'kernel_patterns[amg]'."
-        ) from None
-    n = op.n_samples
-    s = 1.0 / np.sqrt(degrees)
-    A = sparse.csr_array(op.A, dtype=np.float64)
-    L = (sparse.identity(n, format="csr") * (1.0 + 1e-5)
-         - sparse.diags_array(s) @ A @ sparse.diags_array(s)).tocsr()
-    rng = check_random_state(random_state)
-    X0 = rng.standard_normal((n, k))
-    with _global_generator_seeded(int(rng.randint(2**31 - 1))):
-        M = smoothed_aggregation_solver(sparse.csr_matrix(L)).aspreconditioner()
-    X0[:, 0] = np.sqrt(degrees)  # the known bottom eigenvector
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # lobpcg's own convergence notes
-        mu, V = lobpcg(L, X0, M=M, tol=1e-5, largest=False, maxiter=2000)
-    w = 1.0 + 1e-5 - np.asarray(mu, dtype=np.float64)
-    order = np.argsort(w)[::-1]
-    return w[order], sign_flip_columns(np.asarray(V, dtype=np.float64)[:, order])
 
 
 def spectral_eigenpairs(

@@ -29,15 +29,16 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _num_samples
 
 from .._eigen import EIGEN_SOLVERS, sign_flip_columns, top_eigenpairs
-from .._graph import (
-    check_affinity,
-    component_basis,
-    deflated_top_eigenpairs,
-    shifted_laplacian_matmat,
-    sparse_components,
-)
+from .._graph import check_affinity, shifted_laplacian_matmat, sparse_components
+from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._validation import FloatArray
-from ..kernels import KNN_KERNELS, KernelOperator, is_knn_kernel, knn_operator
+from ..kernels import (
+    KNN_KERNELS,
+    KernelOperator,
+    SparseKernelOperator,
+    is_knn_kernel,
+    knn_operator,
+)
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
@@ -65,6 +66,24 @@ def _laplacian_embedding(
         connected components).
     """
     degrees = check_affinity(op, "the Laplacian embedding")
+    rtol = max(_ZERO_RTOL, 100 * float(np.finfo(op.dtype).eps))
+    if isinstance(op, SparseKernelOperator):
+        # A sparse graph: its components are known exactly and L is solved one component at
+        # a time (shift-invert where the bottom of the spectrum is clustered). The zero
+        # eigenspace is spanned by the c component indicators; its part orthogonal to j gives
+        # the first c − 1 coordinates, the non-zero eigenpairs the rest.
+        n_comp = sparse_components(op) or 1
+        lam_all, W, c = laplacian_bottom_eigenpairs(
+            op.A, max(n_comp, n_components + 1), normed=False, random_state=random_state,
+            tol=tol, solver=eigen_solver,
+        )
+        Uc = W[:, :c] - W[:, :c].mean(axis=0)
+        left, sv, _ = np.linalg.svd(Uc, full_matrices=False)
+        Z = sign_flip_columns(left[:, sv > 1e-8 * sv.max()]) if c > 1 else W[:, :0]
+        V = np.hstack([Z, W[:, c:]])[:, :n_components]
+        lam = np.r_[np.zeros(Z.shape[1]), lam_all[c:]][:n_components]
+        sigma = 2.0 * float(np.max(degrees))
+        return lam, V, int(np.sum(lam <= rtol * sigma))
     shifted, sigma = shifted_laplacian_matmat(op, degrees)
 
     def deflated(V: FloatArray) -> FloatArray:
@@ -72,24 +91,9 @@ def _laplacian_embedding(
         out = shifted(V - V.mean(axis=0))
         return out - out.mean(axis=0)
 
-    solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol,
-              "solver": eigen_solver}
-    U = component_basis(op, np.ones(op.n_samples))
-    if U is None:
-        w, V = top_eigenpairs(deflated, op.n_samples, n_components, **solver)
-    else:
-        # Exact components of a sparse graph: the zero eigenspace span(U) is known. Its part
-        # orthogonal to j gives the first c − 1 coordinates; the rest come from L deflated on U.
-        Uc = U - U.mean(axis=0)
-        left, sv, _ = np.linalg.svd(Uc, full_matrices=False)
-        Z = sign_flip_columns(left[:, sv > 1e-8 * sv.max()])
-        c = U.shape[1]
-        w_all, W = deflated_top_eigenpairs(shifted, op.n_samples, max(c, n_components + 1), U,
-                                           sigma, -sigma, **solver)
-        V = np.hstack([Z, W[:, c:]])[:, :n_components]
-        w = np.r_[np.full(Z.shape[1], sigma), w_all[c:]][:n_components]
+    w, V = top_eigenpairs(deflated, op.n_samples, n_components, dtype=op.dtype,
+                          random_state=random_state, tol=tol, solver=eigen_solver)
     lam = np.maximum(sigma - w, 0.0)
-    rtol = max(_ZERO_RTOL, 100 * float(np.finfo(op.dtype).eps))
     n_zero = int(np.sum(lam <= rtol * sigma))
     return lam, V, n_zero
 
@@ -136,7 +140,10 @@ class LaplacianEmbedding(_EmbeddingBase):
         Seeds the landmarks and ARPACK's start vector.
     eigen_solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
         ``"auto"``: a dense ``eigh`` up to 600 points, else ARPACK (falling back to a dense
-        or LOBPCG solve when it does not converge); the others: that solver only.
+        or LOBPCG solve when it does not converge); the others: that solver only. A sparse
+        affinity (``kernel="nearest_neighbors"``, a sparse precomputed graph) is solved one
+        connected component at a time, as in :class:`SpectralClustering` (``"auto"``:
+        shift-invert Lanczos where the bottom of the spectrum is clustered).
     n_neighbors : int, default=None
         Neighbours per point of the k-NN kernels (default ``max(n_samples // 10, 1)``, as
         scikit-learn's ``SpectralEmbedding``); ignored by other kernels.
