@@ -66,7 +66,7 @@ _UNDOCUMENTED_PARAMETERS = [
     "cluster.gp.Assignment", "cluster.gp.FlowResult", "cluster.gp.GPCountTrace",
     "cluster.gp.GPHierarchy",
     "cluster.gp.GPLandscape", "cluster.gp.GPVarianceModel", "cluster.gp.InducingPlan",
-    "cluster.gp.InducingVarianceModel", "cluster.gp.VarianceFunction",
+    "cluster.gp.InducingVarianceModel", "cluster.gp.Selection", "cluster.gp.VarianceFunction",
     "distributed.DaskFlowResult", "distributed.DaskKMeansResult", "distributed.NystromMap",
     "kernels.DenseKernelOperator", "kernels.resolve_dtype",
 ]
