@@ -71,16 +71,15 @@ class GPClustering(ClusterMixin, BaseEstimator):
         joins every cluster; on standardised wine and digits it gave one cluster, ARI 0,
         where the separate basins give 0.86 and 0.59). In two dimensions this is the cut at
         r*, over the points of basins with at least ``min_cluster_size`` points.
-        With ``kernel=None`` too, the landscape is read either so (the *support*) or by its
-        *modes* (every basin of at least ``min_cluster_size`` points a cluster), whichever
-        the data support: the modes at the shortest length scale from ℓ₀/2 up where they
-        stay the same clusters as it grows by √2 (blobs: the paper's Gaussians, touching
-        blobs; commercial oils at ℓ₀/2), else the support at
-        ℓ₀ (ridges: rings, moons, spirals, whose basins are arcs that keep joining), and
-        the modes that persist best when that support is one piece (or in more pieces
-        than √(n/2)). Measured on 37 sets in ``benchmarks/results/gp_default_rule.md``;
-        ``level_`` and ``kernel_`` give the reading chosen. Up to six landscape fits, two
-        at a time.
+        With ``kernel=None`` too, the clusters are those of greatest excess of mass in the
+        saddle tree at ℓ₀, splits tested against the noise of the GP's effective count
+        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), where the same clusters
+        come out at √2 ℓ₀; else the support at ℓ₀ (in 2 to √(n/2) pieces); else the
+        *modes* (every basin of at least ``min_cluster_size`` points) at the shortest
+        length scale from ℓ₀/2 up where they stay the same clusters as it grows by √2;
+        else the excess of mass at ℓ₀ or ℓ₀/√2. ``count_trace_`` gives the reading kept
+        (``benchmarks/results/gp_auto_quick.md``). Up to six landscape fits, two at a
+        time.
     n_clusters : int, default=None
         The ``n_clusters`` most persistent groups of the saddle hierarchy, as
         scikit-learn's clusterers return the count they are given
