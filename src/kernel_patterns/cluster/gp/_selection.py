@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import FloatArray
+from ._cuts import _find
 
 #: Poisson standard deviations by which a branch's peak count must exceed its saddle's
 #: for the split to count (a two-sided 95 % test).
@@ -266,18 +267,11 @@ def _join_unkept(
     root = np.arange(p)
     members: list[list[int]] = [[i] for i in range(p)]
     label = groups.copy()  # of every component root: its cluster where known
-
-    def find(a: int) -> int:
-        while root[a] != a:
-            root[a] = root[root[a]]
-            a = int(root[a])
-        return a
-
     for r in range(Z.shape[0]):
         if Z[r, 2] > top_level:
             break
         i, j = (int(e) for e in edges[r])
-        a, b = find(i), find(j)
+        a, b = _find(root, i), _find(root, j)
         if label[a] < 0 and label[b] >= 0:
             a, b, i, j = b, a, j, i  # a: the side with a cluster
         if label[b] < 0 and label[a] >= 0:
