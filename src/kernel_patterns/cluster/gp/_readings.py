@@ -124,11 +124,26 @@ def _read_ladder(
                how: str, factor: float) -> _Partition:
         return (*found, _trace(done, compared, how, factor))
 
-    def by_mass(factor: float) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
+    assigned: dict[float, NDArray[np.intp]] = {}
+
+    def basins_at(factor: float) -> NDArray[np.intp]:  # every training point's SEP, once
+        if factor not in assigned:
+            assigned[factor] = landscape_basins(reading(factor)[0], X, opts)
+        return assigned[factor]
+
+    def by_mass(factor: float) -> NDArray[np.intp]:
+        """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
         fit = reading(factor)[0]
         sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
                              fit.sep_var, fit.r_star, _noise(fit), min_cluster_size)
-        return fit, landscape_basins(fit, X, opts), fit.r_star, _own_groups(sel.groups)
+        return _own_groups(sel.groups)
+
+    def kept(factor: float, groups: NDArray[np.intp]) -> _Partition:
+        fit = reading(factor)[0]
+        return traced((fit, basins_at(factor), fit.r_star, groups), "excess of mass", factor)
+
+    def n_groups(factor: float, groups: NDArray[np.intp]) -> int:  # of min_cluster_size
+        return int(np.sum(np.bincount(groups[reading(factor)[1]]) >= min_cluster_size))
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
@@ -137,15 +152,16 @@ def _read_ladder(
     start(ladder[0])
     start(ladder[1])  # √2 ℓ₀: the excess of mass and the modes are checked against it
     found = by_mass(1.0)
-    n_found = _n_clusters(found, min_cluster_size)
+    n_found = n_groups(1.0, found)
     if n_found >= 2:
         longer = by_mass(ladder[1])
-        agree = _agreement(found, longer, plan)
+        # compared over the points whose flows shape the landscape
+        agree = adjusted_rand_score(found[reading(1.0)[1]], longer[reading(ladder[1])[1]])
         if agree >= MODE_STABLE_ARI:  # a small cluster more or less: the same clusters
             compared[1.0] = agree
-            return traced(found, "excess of mass", 1.0)
+            return kept(1.0, found)
     fit = reading(1.0)[0]  # the paper's cut: the support at ℓ₀
-    basins = found[1]
+    basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
     counts = np.bincount(groups[basins])
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
@@ -179,23 +195,11 @@ def _read_ladder(
                 return traced(_modes(reading(ladder[k]), X, opts), "modes", ladder[k])
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
-        return traced(found, "excess of mass", 1.0)
+        return kept(1.0, found)
     shorter = by_mass(below[0])
-    if _n_clusters(shorter, min_cluster_size) >= 2:
-        return traced(shorter, "excess of mass", below[0])
+    if n_groups(below[0], shorter) >= 2:
+        return kept(below[0], shorter)
     return traced((fit, basins, cut, groups), "support", 1.0)
-
-
-def _agreement(
-    a: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
-    b: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
-    plan: InducingPlan | None,
-) -> float:
-    """ARI of two readings' clusters over the points that shape the landscape."""
-    la, lb = a[3][a[1]], b[3][b[1]]
-    if plan is not None:
-        la, lb = la[plan.subsample], lb[plan.subsample]
-    return float(adjusted_rand_score(la, lb))
 
 
 def _noise(fit: Landscape) -> float:
@@ -210,13 +214,6 @@ def _own_groups(groups: NDArray[np.intp]) -> NDArray[np.intp]:
     alone = out < 0
     out[alone] = (out.max() if out.size else -1) + 1 + np.arange(int(alone.sum()))
     return out
-
-
-def _n_clusters(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
-                min_cluster_size: int) -> int:
-    """Groups of at least ``min_cluster_size`` training points in a reading."""
-    _, basins, _, groups = found
-    return int(np.sum(np.bincount(groups[basins]) >= min_cluster_size))
 
 
 def _trace(
