@@ -238,10 +238,7 @@ def _modes(
     """The modes partition of one fit with the basins of all training points, its groups
     left small (-1) each a group of its own (noise by size, in ``noise_groups``)."""
     fit, _, modes, cut, _ = found
-    small = modes < 0
-    modes = modes.copy()
-    modes[small] = modes.max() + 1 + np.arange(int(small.sum()))
-    return fit, landscape_basins(fit, X, opts), cut, modes
+    return fit, landscape_basins(fit, X, opts), cut, _own_groups(modes)
 
 
 def data_level(
