@@ -39,7 +39,13 @@ True
 """
 
 from ..._tails import TAIL_KURTOSIS, median_excess_kurtosis
-from ._assign import BLOCK_BYTES, Assignment, assign_to_equilibria, default_batch_size
+from ._assign import (
+    BLOCK_BYTES,
+    Assignment,
+    assign_to_equilibria,
+    default_batch_size,
+    flow_assign,
+)
 from ._cuts import (
     components_at,
     data_level_components,
@@ -90,6 +96,7 @@ __all__ = [
     "excess_of_mass",
     "fit_inducing_model",
     "fit_variance_model",
+    "flow_assign",
     "flow_to_equilibria",
     "gp_landscape",
     "group_persistence",

@@ -201,10 +201,11 @@ def assign_to_equilibria(
     bad = np.concatenate(failed) if failed else np.empty(0, dtype=np.intp)
     for s in range(0, bad.size, b):
         part = bad[s : s + b]
-        basins[part] = _full_flow(model, X[part], S, length_scale=length_scale,
-                                  variance_scale=variance_scale, tol=tol, max_iter=max_iter,
-                                  merge_radius=merge_radius, capture=capture,
-                                  n_points=max(n_check_points, 2))
+        basins[part] = flow_assign(model, X[part], S, length_scale=length_scale,
+                                   variance_scale=variance_scale, tol=tol,
+                                   max_iter=min(max_iter, FALLBACK_ITER),
+                                   merge_radius=merge_radius, capture=capture,
+                                   n_points=max(n_check_points, 2), n_nearest=N_FALLBACK_SEPS)
     return Assignment(basins=basins, n_fallback=int(bad.size))
 
 
@@ -305,7 +306,7 @@ def _below(
     return ok
 
 
-def _full_flow(
+def flow_assign(
     model: VarianceFunction,
     X: FloatArray,
     S: FloatArray,
@@ -315,28 +316,70 @@ def _full_flow(
     tol: float,
     max_iter: int,
     merge_radius: float,
-    capture: float,
     n_points: int,
+    capture: float = 2.0,
+    n_nearest: int | None = None,
 ) -> NDArray[np.intp]:
-    """Flow to the end; equilibria that are not known go to the best-connected near SEP."""
+    """The SEP of every row of ``X`` by its full flow (Corollary 1).
+
+    A point whose flow reaches a SEP of ``S`` takes it; one that stops elsewhere (far from
+    the data, or at an equilibrium the fit did not find) takes the SEP whose segment to its
+    end point has the lowest largest σ², among its ``n_nearest`` nearest SEPs (None: all).
+    The rule of ``predict`` in the exact method, and the fallback of
+    :func:`assign_to_equilibria`.
+
+    Parameters
+    ----------
+    model : VarianceFunction
+        The fitted variance.
+    X : ndarray of shape (n_points, n_features)
+        Points to assign (in the landscape's features).
+    S : ndarray of shape (n_equilibria, n_features)
+        The known SEPs.
+    length_scale, variance_scale, tol, max_iter, merge_radius, capture : float or int
+        As in :func:`~._flow.flow_to_equilibria`.
+    n_points : int
+        Points checked on each segment.
+    n_nearest : int or None, default=None
+        SEPs compared for a point that stops elsewhere (None: every SEP).
+
+    Returns
+    -------
+    ndarray of shape (n_points,)
+        Row of ``S`` of every point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_assign
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
+    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
+    >>> flow_assign(model, np.array([[0.3, 0.0], [2.9, 3.2]]), seps, length_scale=1.0,
+    ...             variance_scale=1.3, tol=1e-4, max_iter=500, merge_radius=0.1,
+    ...             n_points=20)
+    array([0, 1])
+    """
     p = S.shape[0]
     flow = flow_to_equilibria(
         model, X, length_scale=length_scale, variance_scale=variance_scale, tol=tol,
-        max_iter=min(max_iter, FALLBACK_ITER), merge_radius=merge_radius, known=S,
-        share_new=False,
+        max_iter=max_iter, merge_radius=merge_radius, known=S, share_new=False,
         capture=capture,
     )
     sep = flow.assignment.copy()
     new = np.flatnonzero(sep >= p)
     if new.size:
         E = flow.equilibria[sep[new]]
-        k = min(N_FALLBACK_SEPS, p)
-        sq_S = np.einsum("ij,ij->i", S, S)
-        d2 = sq_S[None, :] - 2.0 * (E @ S.T)
-        cand = np.argsort(d2, axis=1)[:, :k]  # (n_new, k) nearest known SEPs
-        both = np.vstack([E, S])
+        if n_nearest is None or n_nearest >= p:
+            cand = np.broadcast_to(np.arange(p), (new.size, p))
+        else:
+            sq_S = np.einsum("ij,ij->i", S, S)
+            d2 = sq_S[None, :] - 2.0 * (E @ S.T)
+            cand = np.argsort(d2, axis=1)[:, :n_nearest]  # (n_new, k) nearest known SEPs
+        k = cand.shape[1]
         I = np.repeat(np.arange(new.size), k)
         J = new.size + cand.ravel()
-        w = segment_levels(model, both, I, J, n_points=n_points, refine=False)
+        w = segment_levels(model, np.vstack([E, S]), I, J, n_points=n_points, refine=False)
         sep[new] = cand[np.arange(new.size), np.argmin(w.reshape(new.size, k), axis=1)]
     return sep

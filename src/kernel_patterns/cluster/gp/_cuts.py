@@ -110,8 +110,9 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     return 0.5 * (lo + hi)
 
 
-def _find(parent: NDArray[np.intp], a: int) -> int:
-    """Root of ``a`` in the union-find forest ``parent`` (with path halving)."""
+def find_root(parent: NDArray[np.intp], a: int) -> int:
+    """Root of ``a`` in the union-find forest ``parent`` (with path halving, in place): the
+    one union-find of the GP package (the hierarchy, its cuts and the selection)."""
     while parent[a] != a:
         parent[a] = parent[parent[a]]
         a = int(parent[a])
@@ -120,7 +121,7 @@ def _find(parent: NDArray[np.intp], a: int) -> int:
 
 def _groups(parent: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """The root of every element and its group, numbered by smallest element index."""
-    roots = np.array([_find(parent, i) for i in range(parent.size)], dtype=np.intp)
+    roots = np.array([find_root(parent, i) for i in range(parent.size)], dtype=np.intp)
     _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first))
     return roots, order[inverse].astype(np.intp)
@@ -162,7 +163,7 @@ def count_components(
     level = float(sep_variance.min())  # nothing merged: every SEP its own group
 
     for r in range(Z.shape[0]):
-        ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
+        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
         big_a, big_b = size[ra] >= min_cluster_size, size[rb] >= min_cluster_size
         if big_a and big_b and n_big <= n_clusters:
             continue
@@ -243,7 +244,7 @@ def _deaths(
     dead: list[float] = []
     rows: list[int] = []
     for r in range(Z.shape[0]):
-        a, b = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
+        a, b = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
         if birth[b] < birth[a]:
             a, b = b, a  # a: the elder
         if size[a] >= min_cluster_size and size[b] >= min_cluster_size:
@@ -333,7 +334,7 @@ def persistent_components(
     size = np.bincount(basins, minlength=p).astype(np.int64)
     level = float(np.min(sep_variance))
     for r in np.flatnonzero(~kept_apart):
-        ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
+        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
         parent[rb] = ra
         size[ra] += size[rb]
         level = max(level, float(Z[r, 2]))
@@ -414,7 +415,7 @@ def data_level_components(
         h = float(Z[r, 2])
         if h > level:
             break
-        ra, rb = _find(parent, int(edges[r, 0])), _find(parent, int(edges[r, 1]))
+        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
         if min(size[ra], size[rb]) >= min_cluster_size and h < floor:
             continue
         parent[rb] = ra

@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..._validation import FloatArray
 from ...kernels import GPCovariance, Kernel, make_kernel
 from ._inducing import Landmarks
+from ._landscape import assign_kwargs
 from ._solver import GP_PARAMETER_CONSTRAINTS, check_gp_kernel, gp_landscape
 
 
@@ -333,16 +334,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
             labels = est.equilibrium_labels_[basins]
         """
         check_is_fitted(self)
-        opts = self.landscape_.options
-        return {
-            "length_scale": self.landscape_.length_scale,
-            "variance_scale": max(self.max_variance_, 1e-300),
-            "n_steps": opts.assign_steps,
-            "merge_radius": opts.merge_radius,
-            "tol": opts.tol,
-            "max_iter": opts.max_iter,
-            "batch_size": opts.batch_size,
-        }
+        land = self.landscape_
+        return assign_kwargs(land.length_scale, self.max_variance_, land.options)
 
     # ------------------------------------------------------------------ queries
     def _check_X(self, X: ArrayLike) -> FloatArray:

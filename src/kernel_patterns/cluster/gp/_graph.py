@@ -30,6 +30,7 @@ from scipy.sparse.csgraph import minimum_spanning_tree
 from scipy.spatial.distance import cdist
 
 from ..._validation import FloatArray
+from ._cuts import find_root
 from ._variance import VarianceFunction
 
 MAX_COMPLETE_PAIRS = 2_000
@@ -206,12 +207,6 @@ def hierarchy_levels(
 
     parent = np.arange(p)
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = int(parent[a])
-        return a
-
     heap = [(float(w[e]), e) for e in range(m)]
     heapq.heapify(heap)
     batch = _LAZY_BATCH + p // 4
@@ -220,7 +215,7 @@ def hierarchy_levels(
         need: list[int] = []
         while heap and len(need) < batch:
             key, e = heapq.heappop(heap)
-            ra, rb = find(int(I[e])), find(int(J[e]))
+            ra, rb = find_root(parent, int(I[e])), find_root(parent, int(J[e]))
             if ra == rb:
                 continue  # its ends joined below its bound: skipped at its merge level too
             if stage[e] <= len(stops):
@@ -266,18 +261,10 @@ def single_linkage(
     cid = np.arange(p)  # linkage id of each union-find root
     size = np.ones(p, dtype=np.int64)
 
-    def find(a: int) -> int:
-        root = a
-        while parent[root] != root:
-            root = parent[root]
-        while parent[a] != root:
-            parent[a], a = root, parent[a]
-        return root
-
     rows: list[tuple[float, float, float, float]] = []
     edges: list[tuple[int, int]] = []
     for e in np.argsort(w, kind="stable"):
-        ra, rb = find(int(I[e])), find(int(J[e]))
+        ra, rb = find_root(parent, int(I[e])), find_root(parent, int(J[e]))
         if ra == rb:
             continue
         a, b = sorted((int(cid[ra]), int(cid[rb])))

@@ -16,13 +16,14 @@ their single-linkage hierarchy (errata 3).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import FloatArray
 from ...kernels import Kernel
-from ._assign import assign_to_equilibria
+from ._assign import assign_to_equilibria, flow_assign
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import candidate_pairs, hierarchy_levels, single_linkage
 from ._inducing import InducingForm, fit_inducing_model
@@ -196,6 +197,21 @@ def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArra
     return basins
 
 
+def assign_kwargs(length_scale: float, r_star: float, opts: FlowOptions) -> dict[str, Any]:
+    """Keyword arguments of :func:`~._assign.assign_to_equilibria` for a fit with length
+    scale ``length_scale``, support level ``r_star`` and options ``opts`` (what
+    ``GPClustering.assign_params`` returns to a driver that assigns partitions elsewhere)."""
+    return {
+        "length_scale": length_scale,
+        "variance_scale": max(r_star, 1e-300),
+        "n_steps": opts.assign_steps,
+        "merge_radius": opts.merge_radius,
+        "tol": opts.tol,
+        "max_iter": opts.max_iter,
+        "batch_size": opts.batch_size,
+    }
+
+
 def assign_new(
     model: VarianceFunction,
     S: FloatArray,
@@ -205,8 +221,26 @@ def assign_new(
     opts: FlowOptions,
 ) -> NDArray[np.intp]:
     """SEP index (row of ``S``) of every row of ``X`` by the short flow of the inducing path."""
-    return assign_to_equilibria(
-        model, X, S, length_scale=length_scale, variance_scale=max(r_star, 1e-300),
-        n_steps=opts.assign_steps, merge_radius=opts.merge_radius, tol=opts.tol,
-        max_iter=opts.max_iter, batch_size=opts.batch_size,
-    ).basins
+    return assign_to_equilibria(model, X, S, **assign_kwargs(length_scale, r_star, opts)).basins
+
+
+def assign_points(
+    model: VarianceFunction,
+    S: FloatArray,
+    length_scale: float,
+    r_star: float,
+    X: FloatArray,
+    opts: FlowOptions,
+    inducing: bool,
+) -> NDArray[np.intp]:
+    """The one predict path: the SEP (row of ``S``) of every row of ``X``.
+
+    Inducing: :func:`assign_new` (segment checks and a short flow). Exact: the full flow of
+    :func:`~._assign.flow_assign`, every SEP compared for a point that stops elsewhere.
+    """
+    if inducing:
+        return assign_new(model, S, length_scale, r_star, X, opts)
+    return flow_assign(model, X, S, length_scale=length_scale,
+                       variance_scale=max(r_star, 1e-300), tol=opts.tol,
+                       max_iter=opts.max_iter, merge_radius=opts.merge_radius,
+                       n_points=opts.n_segment_points)

@@ -23,9 +23,7 @@ from ..._tails import apply_to
 from ..._validation import FloatArray, check_matrix
 from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
-from ._flow import flow_to_equilibria
-from ._graph import segment_levels
-from ._landscape import FlowOptions, InducingPlan, assign_new
+from ._landscape import FlowOptions, InducingPlan, assign_points
 from ._variance import VarianceFunction
 
 
@@ -362,27 +360,9 @@ class GPLandscape:
         one whose segment to it has the lowest largest variance. Inducing: the segment
         checks and short flow of :func:`~._assign.assign_to_equilibria`.
         """
-        Xv = self._points(X)
-        if self.plan is not None:
-            return assign_new(self.model, self.equilibria, self.length_scale,
-                              self.max_variance, Xv, self.options)
-        S, opts = self.equilibria, self.options
-        p = S.shape[0]
-        flow = flow_to_equilibria(
-            self.model, Xv, length_scale=self.length_scale,
-            variance_scale=max(self.max_variance, 1e-300), tol=opts.tol,
-            max_iter=opts.max_iter, merge_radius=opts.merge_radius, known=S, share_new=False,
-        )
-        sep = flow.assignment.copy()
-        new = np.flatnonzero(sep >= p)
-        if new.size:
-            E = flow.equilibria[sep[new]]
-            I = np.repeat(np.arange(new.size), p)
-            J = np.tile(np.arange(p), new.size)
-            w = segment_levels(self.model, np.vstack([E, S]), I, new.size + J,
-                               n_points=opts.n_segment_points, refine=False)
-            sep[new] = np.argmin(w.reshape(new.size, p), axis=1)
-        return sep
+        return assign_points(self.model, self.equilibria, self.length_scale,
+                             self.max_variance, self._points(X), self.options,
+                             inducing=self.plan is not None)
 
     def predict(self, X: ArrayLike) -> NDArray[np.intp]:
         """Cluster of every row of ``X`` at ``level`` (the cluster of its SEP)."""

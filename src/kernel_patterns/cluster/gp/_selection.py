@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import FloatArray
-from ._cuts import _find
+from ._cuts import find_root
 
 #: Poisson standard deviations by which a branch's peak count must exceed its saddle's
 #: for the split to count (a two-sided 95 % test).
@@ -271,7 +271,7 @@ def _join_unkept(
         if Z[r, 2] > top_level:
             break
         i, j = (int(e) for e in edges[r])
-        a, b = _find(root, i), _find(root, j)
+        a, b = find_root(root, i), find_root(root, j)
         if label[a] < 0 and label[b] >= 0:
             a, b, i, j = b, a, j, i  # a: the side with a cluster
         if label[b] < 0 and label[a] >= 0:
