@@ -123,6 +123,32 @@ class Landscape:
     plan: InducingPlan | None = None
 
 
+@dataclass(frozen=True)
+class Rung:
+    """One landscape of a length-scale ladder, read into groups of SEPs.
+
+    Attributes
+    ----------
+    fit : Landscape
+    modes : ndarray of shape (n_equilibria,)
+        Group of every SEP (-1: in a group of fewer than ``min_cluster_size`` points).
+    n_modes : int
+        Groups of at least ``min_cluster_size`` points.
+    level : float
+        The level of that cut.
+    """
+
+    fit: Landscape
+    modes: NDArray[np.intp]
+    n_modes: int
+    level: float
+
+    @property
+    def own(self) -> NDArray[np.intp]:
+        """The SEP of every point that shapes the landscape (all, or the subsample)."""
+        return self.fit.flow.assignment
+
+
 def fit_landscape(
     kernel: Kernel, X: FloatArray, opts: FlowOptions, plan: InducingPlan | None = None
 ) -> Landscape:

@@ -12,6 +12,7 @@ arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +22,14 @@ from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components
 from ._kernel import default_kernel
-from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
+from ._landscape import (
+    FlowOptions,
+    InducingPlan,
+    Landscape,
+    Rung,
+    fit_landscape,
+    landscape_basins,
+)
 from ._results import GPCountTrace
 from ._selection import excess_of_mass
 
@@ -35,18 +43,23 @@ MODE_STABLE_ARI = 0.9
 #: rungs), with the same basins
 LADDER_THREADS = 2
 
-#: one reading of a landscape: the fit, its points' basins, the modes (group of every SEP,
-#: -1 small), the level of that cut and the number of groups of min_cluster_size points
-_Reading = tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int]
-#: what auto_partition returns: the landscape kept, the basins of all training points, the
-#: level, the group of every SEP and the trace of the ladder
-_Partition = tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp], GPCountTrace]
+@dataclass(frozen=True)
+class Partition:
+    """What :func:`auto_partition` returns: the landscape kept, the basin (SEP) of every
+    training point, the level of the cut, the group of every SEP and the trace of the
+    ladder read."""
+
+    fit: Landscape
+    basins: NDArray[np.intp]
+    level: float
+    groups: NDArray[np.intp]
+    trace: GPCountTrace
 
 
 def auto_partition(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
     min_cluster_size: int,
-) -> _Partition:
+) -> Partition:
     """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
     the :class:`~._results.GPCountTrace` of the landscapes read.
 
@@ -92,25 +105,24 @@ def auto_partition(
 def _read_ladder(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
     min_cluster_size: int, pool: ThreadPoolExecutor | None,
-) -> _Partition:
+) -> Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
 
-    def fit_at(factor: float) -> _Reading:
+    def fit_at(factor: float) -> Rung:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        own = fit.flow.assignment
-        modes, n_big, cut = count_components(fit.Z, fit.edges, own, fit.S.shape[0],
-                                             min_cluster_size, fit.sep_var)
-        return fit, own, modes, cut, n_big
+        modes, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment,
+                                             fit.S.shape[0], min_cluster_size, fit.sep_var)
+        return Rung(fit, modes, n_big, cut)
 
-    made: dict[float, Future[_Reading]] = {}
-    done: dict[float, _Reading] = {}
+    made: dict[float, Future[Rung]] = {}
+    done: dict[float, Rung] = {}
 
     def start(factor: float) -> None:
         if pool is not None and factor not in made:
             made[factor] = pool.submit(fit_at, factor)
 
-    def reading(factor: float) -> _Reading:
+    def reading(factor: float) -> Rung:
         if factor not in done:
             # the rung above is nearly always read next: it is fitted meanwhile
             start(factor)
@@ -120,30 +132,30 @@ def _read_ladder(
 
     compared: dict[float, float] = {}  # every agreement computed, for the trace
 
-    def traced(found: tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]],
-               how: str, factor: float) -> _Partition:
-        return (*found, _trace(done, compared, how, factor))
+    def traced(fit: Landscape, basins: NDArray[np.intp], level: float,
+               groups: NDArray[np.intp], how: str, factor: float) -> Partition:
+        return Partition(fit, basins, level, groups, _trace(done, compared, how, factor))
 
     assigned: dict[float, NDArray[np.intp]] = {}
 
     def basins_at(factor: float) -> NDArray[np.intp]:  # every training point's SEP, once
         if factor not in assigned:
-            assigned[factor] = landscape_basins(reading(factor)[0], X, opts)
+            assigned[factor] = landscape_basins(reading(factor).fit, X, opts)
         return assigned[factor]
 
     def by_mass(factor: float) -> NDArray[np.intp]:
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
-        fit = reading(factor)[0]
+        fit = reading(factor).fit
         sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
                              fit.sep_var, fit.r_star, _noise(fit), min_cluster_size)
         return _own_groups(sel.groups)
 
-    def kept(factor: float, groups: NDArray[np.intp]) -> _Partition:
-        fit = reading(factor)[0]
-        return traced((fit, basins_at(factor), fit.r_star, groups), "excess of mass", factor)
+    def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
+        fit = reading(factor).fit
+        return traced(fit, basins_at(factor), fit.r_star, groups, "excess of mass", factor)
 
     def n_groups(factor: float, groups: NDArray[np.intp]) -> int:  # of min_cluster_size
-        return int(np.sum(np.bincount(groups[reading(factor)[1]]) >= min_cluster_size))
+        return int(np.sum(np.bincount(groups[reading(factor).own]) >= min_cluster_size))
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
@@ -156,19 +168,19 @@ def _read_ladder(
     if n_found >= 2:
         longer = by_mass(ladder[1])
         # compared over the points whose flows shape the landscape
-        agree = adjusted_rand_score(found[reading(1.0)[1]], longer[reading(ladder[1])[1]])
+        agree = adjusted_rand_score(found[reading(1.0).own], longer[reading(ladder[1]).own])
         if agree >= MODE_STABLE_ARI:  # a small cluster more or less: the same clusters
             compared[1.0] = agree
             return kept(1.0, found)
-    fit = reading(1.0)[0]  # the paper's cut: the support at ℓ₀
+    fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
     counts = np.bincount(groups[basins])
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
-        return traced((fit, basins, cut, groups), "support", 1.0)
+        return traced(fit, basins, cut, groups, "support", 1.0)
 
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
-        return reading(factor)[4] > np.sqrt(reading(factor)[1].size / 2)
+        return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
 
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
     # a ridge's arcs further (rings 28 modes at ℓ₀, 32 at ℓ₀/2), so none is fitted there
@@ -181,25 +193,26 @@ def _read_ladder(
         ladder.insert(0, factor)
     k = 0
     while k < len(ladder) - 1:
-        _, p_own, p_modes, _, p_big = reading(ladder[k])
-        if p_big < 2:  # no modes: a longer ℓ only merges more; below ℓ₀, on to ℓ₀
+        lower = reading(ladder[k])
+        if lower.n_modes < 2:  # no modes: a longer ℓ only merges more; below ℓ₀, on to ℓ₀
             if ladder[k] >= 1.0:
                 break
             k = ladder.index(1.0)
             continue
-        _, own, modes, _, n_big = reading(ladder[k + 1])
+        upper = reading(ladder[k + 1])
         if not too_many(ladder[k]):
-            agree = adjusted_rand_score(p_modes[p_own], modes[own])
+            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
             compared[ladder[k]] = agree
-            if p_big == n_big and agree >= MODE_STABLE_ARI:
-                return traced(_modes(reading(ladder[k]), X, opts), "modes", ladder[k])
+            if lower.n_modes == upper.n_modes and agree >= MODE_STABLE_ARI:
+                return traced(lower.fit, landscape_basins(lower.fit, X, opts), lower.level,
+                              _own_groups(lower.modes), "modes", ladder[k])
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
         return kept(1.0, found)
     shorter = by_mass(below[0])
     if n_groups(below[0], shorter) >= 2:
         return kept(below[0], shorter)
-    return traced((fit, basins, cut, groups), "support", 1.0)
+    return traced(fit, basins, cut, groups, "support", 1.0)
 
 
 def _noise(fit: Landscape) -> float:
@@ -217,28 +230,18 @@ def _own_groups(groups: NDArray[np.intp]) -> NDArray[np.intp]:
 
 
 def _trace(
-    done: dict[float, _Reading], compared: dict[float, float], reading: str, factor: float
+    done: dict[float, Rung], compared: dict[float, float], reading: str, factor: float
 ) -> GPCountTrace:
     """The :class:`~._results.GPCountTrace` of the landscapes read (``done``), with the
     agreements computed (``compared``, by the shorter length scale of each pair)."""
     factors = sorted(done)
     return GPCountTrace(
         factors=np.asarray(factors, dtype=np.float64),
-        length_scales=np.array([done[f][0].ell for f in factors], dtype=np.float64),
-        n_modes=np.array([done[f][4] for f in factors], dtype=np.intp),
+        length_scales=np.array([done[f].fit.ell for f in factors], dtype=np.float64),
+        n_modes=np.array([done[f].n_modes for f in factors], dtype=np.intp),
         agreement=np.array([compared.get(f, np.nan) for f in factors], dtype=np.float64),
         reading=reading, factor=float(factor),
     )
-
-
-def _modes(
-    found: tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float, int],
-    X: FloatArray, opts: FlowOptions,
-) -> tuple[Landscape, NDArray[np.intp], float, NDArray[np.intp]]:
-    """The modes partition of one fit with the basins of all training points, its groups
-    left small (-1) each a group of its own (noise by size, in ``noise_groups``)."""
-    fit, _, modes, cut, _ = found
-    return fit, landscape_basins(fit, X, opts), cut, _own_groups(modes)
 
 
 def data_level(

@@ -47,7 +47,7 @@ from ._cuts import (
 )
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel, kernel_length_scale
-from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape, landscape_basins
+from ._landscape import FlowOptions, InducingPlan, Rung, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
@@ -181,7 +181,8 @@ feature_transform, random_state
         # end (393 + 7 points, ARI 0.00) instead of the two blobs (192 + 208, ARI 0.59)
         min_count = max(min_cluster_size, Xl.shape[0] // (10 * k))
         if kernel is None:
-            fit, groups, cut = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
+            found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
+            fit, groups, cut = found.fit, found.modes, found.level
         else:
             fit = fit_landscape(kernel, Xv, opts, plan)
             if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
@@ -192,8 +193,9 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None:
-        fit, basins, cut, groups, trace = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
-        groups = noise_groups(groups, basins, min_cluster_size)
+        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
+        fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
+        groups = noise_groups(part.groups, basins, min_cluster_size)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
@@ -222,7 +224,7 @@ feature_transform, random_state
 def _search_length_scale(
     X: FloatArray, X_scale: FloatArray, n_clusters: int, opts: FlowOptions,
     plan: InducingPlan | None, min_cluster_size: int,
-) -> tuple[Landscape, NDArray[np.intp], float]:
+) -> Rung:
     """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
     step by step (``AUTO_SHRINK``, at most 6 fits) until the hierarchy holds ``n_clusters``
     groups of at least ``min_cluster_size`` points, the most persistent ones
@@ -232,30 +234,30 @@ def _search_length_scale(
     the most such groups (the longest ℓ among ties) is returned.
     """
 
-    def attempt(factor: float) -> tuple[Landscape, NDArray[np.intp], int, float]:
+    def attempt(factor: float) -> Rung:
         fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
         groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
                                                    n_clusters, min_cluster_size, fit.sep_var)
-        return fit, groups, n_big, cut
+        return Rung(fit, groups, n_big, cut)
 
-    best: tuple[Landscape, NDArray[np.intp], int, float] | None = None
+    best: Rung | None = None
     for k, factor in enumerate(AUTO_SHRINK):
         found = attempt(factor)
-        if found[2] >= n_clusters:
-            if k > 0 and found[0].S.shape[0] > n_clusters:
+        if found.n_modes >= n_clusters:
+            if k > 0 and found.fit.S.shape[0] > n_clusters:
                 # more basins than clusters: one bisection step back towards the last (too
                 # long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
                 back = attempt(float(np.sqrt(factor * AUTO_SHRINK[k - 1])))
-                if back[2] >= n_clusters:
+                if back.n_modes >= n_clusters:
                     found = back
-            return found[0], found[1], found[3]
-        if best is None or found[2] > best[2]:
+            return found
+        if best is None or found.n_modes > best.n_modes:
             best = found
     assert best is not None
     ell0 = auto_length_scale(X_scale)
-    _warn_count(n_clusters, best[2], f"at any length scale from {ell0:.3g} down to "
+    _warn_count(n_clusters, best.n_modes, f"at any length scale from {ell0:.3g} down to "
                 f"{ell0 * AUTO_SHRINK[-1]:.3g} (kernel=None)", min_cluster_size)
-    return best[0], best[1], best[3]
+    return best
 
 
 def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int) -> None:
