@@ -6,20 +6,50 @@ them by :mod:`kernel_patterns.plotting`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ..._mpl import axes
-from ..._validation import check_matrix
+from ..._validation import FloatArray, check_matrix
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._results import GPCountTrace, GPHierarchy, GPLandscape
+
+# What each drawing reads of its result object (``GPLandscape``, ``GPHierarchy``,
+# ``GPCountTrace``): this module does not import the result types, which import it.
+class _Landscape(Protocol):
+    @property
+    def input_equilibria(self) -> FloatArray: ...
+    @property
+    def level(self) -> float: ...
+    @property
+    def labels(self) -> NDArray[np.intp]: ...
+    def variance(self, X: ArrayLike) -> FloatArray: ...
+    def predict(self, X: ArrayLike) -> NDArray[np.intp]: ...
+
+
+class _Hierarchy(Protocol):
+    @property
+    def linkage(self) -> FloatArray: ...
+    @property
+    def level(self) -> float: ...
+
+
+class _CountTrace(Protocol):
+    @property
+    def length_scales(self) -> FloatArray: ...
+    @property
+    def n_modes(self) -> NDArray[np.intp]: ...
+    @property
+    def agreement(self) -> FloatArray: ...
+    @property
+    def reading(self) -> str: ...
+    @property
+    def kept(self) -> int: ...
 
 
 def plot_landscape(
-    land: GPLandscape,
+    land: _Landscape,
     X: ArrayLike | None = None,
     labels: ArrayLike | None = None,
     *,
@@ -62,7 +92,7 @@ def plot_landscape(
     return ax
 
 
-def plot_hierarchy(tree: GPHierarchy, *, ax: Any = None, title: str | None = None) -> Any:
+def plot_hierarchy(tree: _Hierarchy, *, ax: Any = None, title: str | None = None) -> Any:
     """Dendrogram of the SEP groups merging at their saddle levels, the level dashed."""
     from scipy.cluster.hierarchy import dendrogram
 
@@ -85,7 +115,7 @@ def plot_hierarchy(tree: GPHierarchy, *, ax: Any = None, title: str | None = Non
     return ax
 
 
-def plot_count_trace(trace: GPCountTrace, *, ax: Any = None, title: str | None = None) -> Any:
+def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = None) -> Any:
     """Modes against length scale (log), each step labelled with the agreement (ARI) of the
     two readings, the landscape kept circled."""
     ax = axes(ax)
