@@ -135,14 +135,16 @@ def count_components(
     min_cluster_size: int,
     sep_variance: FloatArray,
 ) -> tuple[NDArray[np.intp], int, float]:
-    """Clusters of the SEPs for a requested count (``GPClustering(n_clusters=k)``).
+    """The modes of the hierarchy: groups of at least ``min_cluster_size`` points, at most
+    ``n_clusters`` of them.
 
     The merges of the hierarchy are taken in order of their saddle level, each by the edge
     that made it. A group with fewer than ``min_cluster_size`` training points always merges
-    (a tiny basin is part of the cluster it opens into, or noise); two groups that both hold
-    at least that many stay apart once only ``n_clusters`` such groups are left. So the count
-    is of real clusters, not of outliers in basins of their own: a plain cut of the
-    hierarchy at k (``level_for_n_clusters``) returned 399 + 1 points on two touching blobs.
+    (a tiny basin is part of the group it opens into, or noise); two groups that both hold
+    at least that many stay apart once only ``n_clusters`` such groups are left. With
+    ``n_clusters`` = the number of SEPs, every basin of ``min_cluster_size`` points is its own
+    group: the *modes* reading of ``GPClustering()``. (A requested count,
+    ``GPClustering(n_clusters=k)``, is :func:`persistent_components`.)
 
     Returns
     -------
@@ -275,12 +277,8 @@ def persistent_components(
     opened into it. This is persistence-based clustering (ToMATo: Chazal, Guibas, Oudot &
     Skraba, J. ACM 2013) read at a count instead of a persistence threshold.
 
-    It replaces a cut of the hierarchy at one level (``count_components``, still the
-    reading of the modes), which keeps apart whatever meets last, however shallow: on
-    scikit-learn's circles (noise 0.05) the rings' arcs meet below the saddle between the
-    rings, and the cut at two clusters split both rings (ARI 0.01, this: 1.00); on
-    standardised olive oils at three clusters 0.10 against 0.82; no set of
-    ``benchmarks/bench_gp_default.py`` did worse (``GPClustering(n_clusters=k)``).
+    Unlike a cut of the hierarchy at one level (:func:`count_components`), it does not keep
+    apart whatever meets last, however shallow (the user guide compares the two).
 
     Parameters
     ----------

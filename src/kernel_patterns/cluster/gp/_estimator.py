@@ -43,58 +43,34 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel : Kernel, str, callable or None, default=None
         A differentiable covariance, e.g. ``GPCovariance(v0=1, v1=10, v2=1, l=400)`` (eq. 2.7)
         or ``"gp"``/``"rbf"`` with ``kernel_params``. None chooses an isotropic GPCovariance
-        from the data (see :func:`~kernel_patterns.cluster.gp.default_kernel`; with
-        ``approximation="inducing"`` from the ``subsample`` that gives the equilibria),
-        exposed as ``kernel_``. With
-        ``n_clusters`` too, the data-driven length scale ℓ₀ is tried first, then
-        ``ℓ₀/√2, ℓ₀/2, ℓ₀/2^1.5, ℓ₀/4`` (``AUTO_SHRINK``) until the landscape has at least
-        ``n_clusters`` groups of real size; the first
-        (longest, smoothest) such ℓ is kept. When it has more basins than clusters, the
-        geometric middle between it and the previous (too long) ℓ is tried once and kept if it
-        works too (fewer spurious basins for the cut to isolate). At most six fits; only the
-        first one when ℓ₀ works, as on every set of the paper in its own units. ℓ₀ is too long
-        when the nearest neighbours are almost as far as the other clusters (high dimension,
-        few points, or noise features inflated by per-feature scaling: the 20-D Gaussians
-        scaled to [0, 1] with 40 points per cluster need ℓ₀/√2). The search only shrinks:
-        starting above ℓ₀ (2ℓ₀ first) was measured to help the crabs (ARI 0.64 → 0.85 at 4
-        clusters) but to break the rings and the spirals with ``n_clusters=2`` (ARI 1 → below
-        0.2: at a long ℓ the few basins no longer follow the shapes).
+        whose length scale ℓ₀ comes from the data
+        (:func:`~kernel_patterns.cluster.gp.default_kernel`; with
+        ``approximation="inducing"``, from the ``subsample``), exposed as ``kernel_``. With
+        ``n_clusters`` too, ℓ₀ is shortened by factors of √2 down to ℓ₀/4 until the
+        landscape holds ``n_clusters`` groups of real size, and the longest such length
+        scale is kept (one bisection step back when it has more basins than clusters; at
+        most six fits).
     kernel_params : dict, default=None
         Parameters of a named kernel.
     level : float, default=None
         The cutting level r (> 0): SEPs whose segment stays at or below r are one cluster
-        (the paper's rule). None chooses from the data
-        (:func:`~kernel_patterns.cluster.gp.data_level_components`): merges above r* = the
-        largest variance of a training point are not made (the paper's level), and neither
-        are merges of two groups of at least ``min_cluster_size`` points whose saddle lies
-        below the variance of every training point (a split no level set holding a point
-        can see: in many dimensions the points lie far from the minima and the cut at r*
-        joins every cluster; on standardised wine and digits it gave one cluster, ARI 0,
-        where the separate basins give 0.86 and 0.59). In two dimensions this is the cut at
-        r*, over the points of basins with at least ``min_cluster_size`` points.
-        With ``kernel=None`` too, the clusters are those of greatest excess of mass in the
-        saddle tree at ℓ₀, splits tested against the noise of the GP's effective count
-        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), where the same clusters
-        come out at √2 ℓ₀; else the support at ℓ₀ (in 2 to √(n/2) pieces); else the
-        *modes* (every basin of at least ``min_cluster_size`` points) at the shortest
-        length scale from ℓ₀/2 up where they stay the same clusters as it grows by √2;
-        else the excess of mass at ℓ₀ or ℓ₀/√2. ``count_trace_`` gives the reading kept
-        (``benchmarks/results/gp_auto_quick.md``). Up to six landscape fits, two at a
-        time.
+        (the paper's rule). None chooses from the data. With a kernel: the support r*, the
+        largest variance of a training point, without the merges of two groups of at least
+        ``min_cluster_size`` points whose saddle lies below the variance of every training
+        point (:func:`~kernel_patterns.cluster.gp.data_level_components`). With
+        ``kernel=None``: the clusters of greatest excess of mass in the saddle tree, splits
+        tested against the noise of the GP's effective count
+        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), read along a ladder of length
+        scales (up to six landscape fits, two at a time); ``count_trace_`` names the
+        reading kept, and the user guide gives their order.
     n_clusters : int, default=None
-        The ``n_clusters`` most persistent groups of the saddle hierarchy, as
-        scikit-learn's clusterers return the count they are given
-        (:func:`~kernel_patterns.cluster.gp.persistent_components`: a cut at one level
-        split both of scikit-learn's circles, ARI 0.01 against 1.00). Only groups of at
-        least ``min_cluster_size`` points, and at least a tenth of the mean cluster size
-        (N / 10k), count as clusters:
-        smaller basins merge into the cluster they open into, or are noise (-1), so an
-        outlier in a basin of its own is never one of the k. With ``kernel=None`` the
-        data-driven length scale is shortened (at most 6 fits) until the landscape has k
-        such groups; when no length scale tried has them, or a given kernel's landscape
-        has too few, a warning names what to change and fewer clusters are returned
-        (a ``ValueError`` when a given kernel has fewer SEPs than k). Give ``level`` or
-        ``n_clusters``, not both.
+        The ``n_clusters`` most persistent groups of the saddle hierarchy
+        (:func:`~kernel_patterns.cluster.gp.persistent_components`). Only groups of at least
+        ``max(min_cluster_size, N / (10 n_clusters))`` points count as clusters; smaller
+        basins merge into the cluster they open into, or are noise (-1). When the landscape
+        has too few such groups, a warning names what to change and fewer clusters are
+        returned (a ``ValueError`` when a given kernel has fewer SEPs than
+        ``n_clusters``). Give ``level`` or ``n_clusters``, not both.
     n_segment_points : int, default=20
         Points checked on each segment between two SEPs (the paper checks 10 to 20).
     merge_radius : float, default=0.1
@@ -104,20 +80,14 @@ class GPClustering(ClusterMixin, BaseEstimator):
     max_iter : int, default=500
         Largest number of batched descent iterations.
     approximation : {"auto", "exact", "inducing"}, default="auto"
-        ``"auto"``: ``"exact"`` up to 1,000 training points, ``"inducing"`` beyond
-        (standardised digits, 1,797 × 64: 12 s exact, 2 s inducing). ``"exact"``: the
-        variance of eq. 3.1 (an N × N Cholesky, O(N³); N up to a few thousand) and every
-        point flowed to its SEP. ``"inducing"``: for large N, the FITC
-        inducing-point variance (:mod:`~kernel_patterns.cluster.gp._inducing`: O(N m²) fit,
-        O(m²) per point, closed-form gradient, exact when the inducing points are the data;
-        not the SoR form, whose variance vanishes away from the data), the SEPs found from
-        the full flows of ``subsample`` points, the hierarchy over them as in the exact
-        method, and every other point x assigned to a near SEP s when σ² on the segment
-        from x to s stays ≤ σ²(x) (then x and s are in one part of every level set the
-        exact method labels x in); failing that, after a *short flow* of ``assign_steps``
-        descent steps, the same check from where x stopped; failing that, a (capped) full
-        flow (:func:`~kernel_patterns.cluster.gp._assign.assign_to_equilibria`).
-        ``predict`` assigns new points the same way.
+        ``"auto"``: ``"exact"`` up to 1,000 training points, ``"inducing"`` beyond.
+        ``"exact"``: the variance of eq. 3.1 (an N × N Cholesky, O(N³)) and every point
+        flowed to its SEP. ``"inducing"``: the FITC inducing-point variance (O(N m²) to fit,
+        O(m²) per point, exact when the inducing points are the data), the SEPs from the
+        full flows of ``subsample`` points, and every other point assigned to a near SEP by
+        segment checks and a short flow
+        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). ``predict`` assigns new
+        points the same way.
     n_landmarks : int, default=None
         ``approximation="inducing"``: number m of inducing points (at most N). None: as many
         as resolve the length scale, the points of a cover of the subsample at half a length
@@ -140,21 +110,18 @@ class GPClustering(ClusterMixin, BaseEstimator):
         subsample points flowed together, the SEPs found so far passed on (None: 4,096).
     min_cluster_size : int, default=5
         Clusters with fewer training points are noise (label -1, as in HDBSCAN), never
-        counted in ``n_clusters_``; with ``level=None`` such small groups also merge into the
-        cluster they open into below r*. Not used with ``n_clusters``.
+        counted in ``n_clusters_``; with ``level=None`` such small groups merge into the
+        cluster they open into. With ``n_clusters``, a cluster holds at least
+        ``max(min_cluster_size, N / (10 n_clusters))`` points.
     feature_transform : {"auto", "yeo-johnson"} or None, default="auto"
         Gaussianise the features before the landscape: each standardised, then Yeo-Johnson
-        transformed (scikit-learn's ``PowerTransformer``), so that a dense core and a sparse
-        tail become density the landscape can see. ``"auto"``: with ``kernel=None`` when the
-        features are heavy-tailed (the median feature's excess kurtosis above 1,
-        ``kernel_patterns.cluster.gp.TAIL_KURTOSIS``): standardised breast cancer (3.0) went
-        from one cluster (ARI 0.01) to two (0.75), glass fragments (3.0) from one (0.01) to
-        two (0.13); every light-tailed set of ``benchmarks/bench_gp_default.py`` is left as it
-        is. ``"yeo-johnson"``: always; None: never. The landscape, ``kernel_``,
-        ``landscape_.equilibria`` and ``inducing_points_`` are then in the transformed space
-        (``feature_transform_``); ``equilibria_``, ``variance``, ``predict`` and the plots
-        take and give the input's units, and ``variance_gradient`` is with respect to the
-        transformed features.
+        transformed (scikit-learn's ``PowerTransformer``). ``"auto"``: with ``kernel=None``
+        when the features are heavy-tailed (the median feature's excess kurtosis above
+        ``kernel_patterns.cluster.gp.TAIL_KURTOSIS``); ``"yeo-johnson"``: always; None:
+        never. The landscape, ``kernel_``, ``landscape_.equilibria`` and
+        ``inducing_points_`` are then in the transformed space (``feature_transform_``);
+        ``equilibria_``, ``variance``, ``predict`` and the plots take and give the input's
+        units, and ``variance_gradient`` is with respect to the transformed features.
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the subsample and the inducing points (in that
         order). The exact method makes no random choice.
@@ -179,8 +146,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         The level used.
     max_variance_ : float
         r*, the largest variance of a training point (eq. 4.1); with
-        ``approximation="inducing"``, of a ``subsample`` point (over 10⁵+ points the maximum
-        is set by the rarest outliers and can join every cluster).
+        ``approximation="inducing"``, of a ``subsample`` point.
     hierarchy_ : ndarray of shape (n_equilibria - 1, 4)
         scipy linkage matrix over the SEPs; heights are the merge (saddle) levels.
     kernel_ : Kernel

@@ -4,10 +4,12 @@
 diagonal), ``k(x) = [C(x, x_1), ..., C(x, x_N)]`` and ``κ(x) = C(x, x)`` (eq. 2.5, where the
 δ_ij term of eq. 2.7 makes κ include ``v2``; a constant shift that moves the level r* with it).
 
-Everything is batched over many query points: one kernel block ``K(Q, X)``, one triangular
-solve with the Cholesky factor ``L`` of ``C`` (never an explicit inverse) and, for the gradient,
-a second triangular solve and the kernel's :meth:`~kernel_patterns.kernels.Kernel.contract_gradient`
-(two GEMMs, never an ``n × N × d`` array).
+Everything is batched over many query points, one kernel block ``K(Q, X)`` at a time. The
+values alone take one triangular solve with the Cholesky factor ``L`` of ``C``; values with
+gradients take one GEMM with ``C⁻¹``, formed once from ``L`` (the noise ``v2`` on the diagonal
+of ``C`` keeps it as well conditioned as the solves), and the kernel's gradient contraction
+(:meth:`~kernel_patterns.kernels.Kernel.pairwise_gradient_from_gram`: two GEMMs, never an
+``n × N × d`` array).
 """
 
 from __future__ import annotations
