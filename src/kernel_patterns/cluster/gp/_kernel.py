@@ -55,15 +55,9 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
     (:func:`auto_length_scale`), so that all but the sparsest 10 % of points have five
     neighbours within one length scale; ``l = 1 / ℓ²`` (eq. 2.7 with errata 4).
 
-    The kernel is isotropic in the units of ``X``: features are *not* rescaled one by one.
-    Scale them first when their units differ (the paper scales its 2-D sets to [0, 1]), but
-    note that per-feature scaling changes the geometry: on the paper's 20-D Gaussian set the 15
-    pure-noise features have about 60 % of the range of the 5 informative ones, so scaling
-    every feature to [0, 1] blows the noise up 1.7-fold against the separation of the means;
-    with 40 points per cluster no length scale then separates the five clusters exactly,
-    while the same sample in its own units (or shrunk by one common factor) is clustered
-    perfectly for every ℓ from about 0.35 to 0.8 of its range. On the rings scaled to [0, 1]
-    this rule gives ℓ ≈ 0.06 (l ≈ 280); on the 5-D Gaussians ℓ ≈ 0.18.
+    The kernel is isotropic in the units of ``X``: features are *not* rescaled one by one
+    (scale them first when their units differ; the user guide shows what per-feature
+    scaling does to noise features).
 
     Parameters
     ----------

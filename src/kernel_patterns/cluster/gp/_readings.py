@@ -69,10 +69,11 @@ def auto_partition(
     1. **excess of mass** at ℓ₀ (:func:`~._selection.excess_of_mass`): the non-nested
        clusters of the saddle tree of greatest stability, a split counting only when it is
        deeper than the Poisson noise of the effective count, kept when the same clusters
-       (ARI ≥ ``MODE_STABLE_ARI``) come out at √2 ℓ₀; not the same count, which a cluster
-       of a few points at one length scale changes (scikit-learn's aniso blobs, 10,000
-       points: 3 clusters and one of 6 points at ℓ₀, 3 at √2 ℓ₀, ARI 0.99). It reads blobs of any
-       density, shapes and uniform noise (one cluster) in the units the data give;
+       (ARI ≥ ``MODE_STABLE_ARI``, not the same count) come out at √2 ℓ₀; of the two, the
+       reading with fewer clusters, since a cluster that one length scale alone sees is
+       not stable (scikit-learn's aniso blobs, 10,000 points: 3 clusters and one of 6
+       points at ℓ₀, 3 at √2 ℓ₀, ARI 0.99). It reads blobs of any density, shapes and
+       uniform noise (one cluster) in the units the data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
        to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
        whose sparse arcs the noise test of 1 can split differently at each length scale;
@@ -83,8 +84,8 @@ def auto_partition(
        effective count at the SEPs is low and the test of 1 keeps no split, while the
        basins of real groups stay the same as the length scale grows (standardised wine,
        13-D: 3 modes from ℓ₀/√2 to √2 ℓ₀);
-    4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2, else one
-       cluster (the support at ℓ₀ in one piece).
+    4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
+       same clusters come out at ℓ₀/2, else one cluster (the support at ℓ₀ in one piece).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. Measured in ``benchmarks/results/gp_auto.md``.
@@ -171,6 +172,10 @@ def _read_ladder(
         agree = adjusted_rand_score(found[reading(1.0).own], longer[reading(ladder[1]).own])
         if agree >= MODE_STABLE_ARI:  # a small cluster more or less: the same clusters
             compared[1.0] = agree
+            # of the two, the one with fewer clusters: a cluster one length scale alone
+            # sees is not stable
+            if n_groups(ladder[1], longer) < n_found:
+                return kept(ladder[1], longer)
             return kept(1.0, found)
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
@@ -211,7 +216,14 @@ def _read_ladder(
         return kept(1.0, found)
     shorter = by_mass(below[0])
     if n_groups(below[0], shorter) >= 2:
-        return kept(below[0], shorter)
+        # kept, as at ℓ₀, only when the next length scale (down) agrees: uniform noise
+        # (scikit-learn's, 1,500 points) has 3 clusters here and 1 at ℓ₀/2
+        shortest = by_mass(below[1])
+        agree = adjusted_rand_score(shorter[reading(below[0]).own],
+                                    shortest[reading(below[1]).own])
+        compared[below[1]] = agree
+        if agree >= MODE_STABLE_ARI:
+            return kept(below[0], shorter)
     return traced(fit, basins, cut, groups, "support", 1.0)
 
 
