@@ -1,24 +1,19 @@
-"""GPClustering (Kim & Lee 2007): reference tests of the solvers and the paper's acceptance runs."""
+"""GPClustering (Kim & Lee 2007), the estimator: the paper's acceptance runs, out-of-sample
+prediction and input checks (the solver's steps are tested module by module: test_variance,
+test_flow, test_graph, test_solver, ...)."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-from scipy.cluster.hierarchy import is_valid_linkage, linkage
-from scipy.spatial.distance import squareform
+from scipy.cluster.hierarchy import is_valid_linkage
 from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets, metrics
 from kernel_patterns.cluster import GPClustering as GPClustering2
-from kernel_patterns.cluster.gp import default_kernel
-from kernel_patterns.cluster.gp._cuts import components_at
-from kernel_patterns.cluster.gp._graph import candidate_pairs, segment_levels, single_linkage
-from kernel_patterns.cluster.gp._variance import fit_variance_model
-from kernel_patterns.kernels import RBF, GPCovariance, Linear, Polynomial
+from kernel_patterns.kernels import GPCovariance, Linear
 
 PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
 
@@ -42,103 +37,6 @@ def _perfect(y: np.ndarray, labels: np.ndarray) -> None:
     assert metrics.reference_error(y, labels) == 0.0
     assert metrics.cluster_error(y, labels) == 0.0
     assert metrics.f_score(y, labels) == 1.0
-
-
-# ---------------------------------------------------------------- variance model (eq. 3.1)
-@pytest.mark.parametrize(
-    "kernel",
-    [GPCovariance(v0=1.0, v1=10.0, v2=0.5, l=[30.0, 10.0, 50.0]), RBF(gamma=2.0),
-     Polynomial(degree=2, gamma=1.0, coef0=1.0)],
-)
-def test_variance_and_gradient_match_brute_force(kernel) -> None:
-    rng = np.random.default_rng(0)
-    X = rng.uniform(size=(8, 3))
-    Q = rng.uniform(size=(5, 3))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the polynomial matrix may need jitter
-        model = fit_variance_model(kernel, X)
-    C = kernel(X) + model.jitter * np.eye(8)
-    k = kernel(Q, X)
-    kappa = np.array([kernel(q[None, :])[0, 0] for q in Q])
-    brute = kappa - np.einsum("ij,ji->i", k, np.linalg.inv(C) @ k.T)
-    assert np.allclose(model.variance(Q), np.maximum(brute, 0.0), rtol=1e-6, atol=1e-9)
-    # closed-form gradient (errata 2) against central finite differences
-    f, g = model.value_and_gradient(Q)
-    h = 1e-6
-    fd = np.empty_like(Q)
-    for m in range(3):
-        E = np.zeros_like(Q)
-        E[:, m] = h
-        fd[:, m] = (model.variance(Q + E) - model.variance(Q - E)) / (2 * h)
-    assert np.allclose(g, fd, rtol=1e-4, atol=1e-6)
-    assert np.allclose(f, model.variance(Q))
-
-
-def test_variance_is_small_on_dense_data_and_clipped(rings_fit) -> None:
-    gp, X, *_ = rings_fit
-    far = np.array([[5.0, 5.0]])
-    assert gp.variance(far)[0] > gp.level_
-    assert (gp.variance(X) >= 0).all()
-    assert gp.variance(X).max() == pytest.approx(gp.max_variance_)
-    assert gp.variance_gradient(X).shape == X.shape
-
-
-def test_jitter_warning_on_duplicates_without_noise() -> None:
-    X = np.repeat(np.random.default_rng(0).uniform(size=(10, 2)), 2, axis=0)
-    with pytest.warns(UserWarning, match="jitter"):
-        gp = GPClustering(GPCovariance(v0=1.0, v1=0.0, v2=0.0, l=50.0)).fit(X)
-    assert gp.labels_.shape == (20,)
-
-
-# ---------------------------------------------------------------- flow, SEPs, graph
-def test_equilibria_are_local_minima_below_level(rings_fit) -> None:
-    gp, _X, *_ = rings_fit
-    S = gp.equilibria_
-    v = gp.variance(S)
-    assert (v <= gp.level_).all()
-    ell = 1 / np.sqrt(400)
-    rng = np.random.default_rng(1)
-    for _ in range(4):  # no nearby point is much lower: a minimum up to the tolerance
-        P = S + 0.05 * ell * rng.normal(size=S.shape)
-        assert (gp.variance(P) >= v - 1e-5 * gp.level_).all()
-    # every training point reached one of them
-    assert gp.basins_.min() == 0 and gp.basins_.max() == len(S) - 1
-
-
-def test_segment_levels_bound_the_dense_maximum() -> None:
-    X, _ = datasets.make_two_moons(random_state=0)
-    X = datasets.scale_unit_interval(X)
-    model = fit_variance_model(GPCovariance(**PAPER, l=200), X)
-    S = X[[0, 5, 50, 150]]
-    I, J = candidate_pairs(S)
-    assert I.size == 6
-    coarse = segment_levels(model, S, I, J, n_points=20, refine=False)
-    fine = segment_levels(model, S, I, J, n_points=20)
-    t = np.linspace(0, 1, 2001)
-    dense = np.array([model.variance(S[i] + t[:, None] * (S[j] - S[i])).max()
-                      for i, j in zip(I, J, strict=True)])
-    assert (fine >= coarse - 1e-12).all()
-    assert np.allclose(fine, dense, rtol=2e-3)
-
-
-def test_single_linkage_equals_scipy_on_complete_graph() -> None:
-    rng = np.random.default_rng(0)
-    p = 9
-    W = squareform(rng.uniform(size=p * (p - 1) // 2))
-    I, J = np.triu_indices(p, 1)
-    Z, _ = single_linkage(p, I, J, W[I, J])
-    ref = linkage(squareform(W), method="single")
-    assert is_valid_linkage(Z)
-    assert np.allclose(Z[:, 2], ref[:, 2])
-    assert np.allclose(Z[:, 3], ref[:, 3])
-    for level in ref[:, 2]:
-        lab = components_at(Z, p, level)
-        # brute force: connected components of {w ≤ level}
-        A = (level >= W) | np.eye(p, dtype=bool)
-        R = A.copy()
-        for _ in range(p):
-            R = (R.astype(int) @ A.astype(int)) > 0
-        assert adjusted_rand_score(lab, [int(np.flatnonzero(r)[0]) for r in R]) == 1.0
 
 
 # ---------------------------------------------------------------- the paper's data sets
@@ -193,37 +91,6 @@ def test_twenty_dim_gaussians_with_five_clusters(n_per_cluster: int) -> None:
     raw = GPClustering(n_clusters=5).fit(X)
     _perfect(y, raw.labels_)
     assert float(raw.kernel_.l) == pytest.approx(float(gp.kernel_.l) / np.ptp(X, axis=0).max() ** 2)
-
-
-def test_kernel_none_shrinks_the_length_scale_until_n_clusters_basins() -> None:
-    # 20-D, 40 per cluster, every feature scaled to [0, 1]: the data-driven length scale gives
-    # only 2 basins; the search shrinks it (ℓ₀/√2) to 5 basins instead of failing.
-    X, y = datasets.make_gaussians(20, n_per_cluster=40, random_state=1)
-    X = datasets.scale_unit_interval(X)
-    ell0 = float(default_kernel(X).l) ** -0.5
-    one = GPClustering(default_kernel(X)).fit(X)
-    assert len(one.equilibria_) < 5
-    gp = GPClustering(n_clusters=5).fit(X)
-    assert gp.n_clusters_ == 5 and len(gp.equilibria_) >= 5
-    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 / np.sqrt(2))
-    # the per-feature scaling inflates the 15 noise features: good, not perfect (docstring)
-    assert adjusted_rand_score(y, gp.labels_) > 0.7
-    # no length scale can give more basins than points: a clear error, before any fit
-    with pytest.raises(ValueError, match="more than the 200 samples"):
-        GPClustering(n_clusters=201).fit(X)
-    # 20 per cluster: ℓ₀/2 gives too many basins, one bisection step back (ℓ₀/2^0.75) gives 5
-    X20, _ = datasets.make_gaussians(20, n_per_cluster=20, random_state=3)
-    X20 = datasets.scale_unit_interval(X20)
-    ell0 = float(default_kernel(X20).l) ** -0.5
-    assert len(GPClustering(default_kernel(X20, 0.5)).fit(X20).equilibria_) > 5
-    gp = GPClustering(n_clusters=5).fit(X20)
-    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 * 2 ** -0.75)
-    assert len(gp.equilibria_) == 5
-    three = np.repeat([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], 10, axis=0)  # at most 3 SEPs
-    with pytest.warns(UserWarning, match=r"found 3 cluster\(s\).*fewer than n_clusters=4"):
-        gp = GPClustering(n_clusters=4).fit(three)
-    assert gp.n_clusters_ == 3
-    assert GPClustering(n_clusters=3).fit(three).n_clusters_ == 3
 
 
 def test_n_clusters_counts_clusters_not_outlier_basins() -> None:
@@ -349,24 +216,6 @@ def test_one_equilibrium_gives_one_cluster_and_empty_hierarchy() -> None:
     assert (gp.predict(X[:3]) == 0).all()
     high = GPClustering(GPCovariance(**PAPER, l=100.0), level=5.0).fit(X)
     assert high.level_ == 5.0 and high.n_clusters_ == 1
-
-
-def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) -> None:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    from kernel_patterns.cluster.gp import _graph as _gp_graph
-
-    monkeypatch.setattr(_gp_graph, "MAX_COMPLETE_PAIRS", 10)
-    S = np.random.default_rng(0).uniform(size=(60, 2))
-    I, J = candidate_pairs(S)
-    assert 0 < I.size < 60 * 59 // 2 and (I < J).all()
-    A = coo_matrix((np.ones(I.size), (I, J)), shape=(60, 60))
-    assert connected_components(A, directed=False)[0] == 1
-    X, y, *_ = _rings()
-    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
-    assert is_valid_linkage(gp.hierarchy_)
-    _perfect(y, gp.labels_)
 
 
 def test_sparse_input_is_refused_with_the_cost_of_densifying() -> None:

@@ -1,5 +1,5 @@
-"""GPClustering at scale: the inducing-point variance (DTC/FITC), the short-flow assignment,
-and approximation="inducing" against the exact method."""
+"""GPClustering at scale: the inducing-point variance (DTC/FITC) and approximation="inducing"
+against the exact method (the short-flow assignment is tested in test_assign.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp._assign import assign_to_equilibria, default_batch_size
-from kernel_patterns.cluster.gp._cuts import components_at
-from kernel_patterns.cluster.gp._flow import flow_to_equilibria
+from kernel_patterns.cluster.gp._assign import assign_to_equilibria
 from kernel_patterns.cluster.gp._inducing import (
     InducingVarianceModel,
     choose_inducing_points,
@@ -23,7 +21,6 @@ from kernel_patterns.cluster.gp._inducing import (
     inducing_basis,
     inducing_statistics,
 )
-from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import RBF, GPCovariance, Polynomial
 
@@ -177,40 +174,6 @@ def test_choose_inducing_points(landmarks) -> None:
     assert np.array_equal(X, X0)
     with pytest.raises(ValueError, match="landmarks must be"):
         choose_inducing_points(X, 40, "leverage", np.random.RandomState(0))  # type: ignore[arg-type]
-
-
-# ---------------------------------------------------------------- short-flow assignment
-def test_assignment_agrees_with_the_full_flow_and_is_blockwise_pure() -> None:
-    X, _ = _rings(360)  # dense enough for the segment graph to follow the rings
-    k = GPCovariance(**PAPER, l=400.0)
-    model = fit_variance_model(k, X)
-    r_star = float(model.variance(X).max())
-    opts = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
-    fit = fit_landscape(k, X, opts)
-    X0 = X.copy()
-    a = assign_to_equilibria(model, X, fit.S, length_scale=fit.ell, variance_scale=r_star)
-    sep_comp = components_at(fit.Z, fit.S.shape[0], r_star)
-    assert np.array_equal(sep_comp[a.basins], sep_comp[fit.flow.assignment])
-    b = assign_to_equilibria(model, X, fit.S, length_scale=fit.ell, variance_scale=r_star,
-                             batch_size=7)
-    assert np.array_equal(a.basins, b.basins)
-    assert np.array_equal(X, X0)
-    # with no steps and no candidates passing, the fallback (full flow) still answers
-    c = assign_to_equilibria(model, X[:20], fit.S[:1], length_scale=fit.ell,
-                             variance_scale=r_star, n_steps=0)
-    assert np.array_equal(c.basins, np.zeros(20, dtype=np.intp))
-    assert default_batch_size(300, 50, 8) * 300 * 9 * 8 <= 64 * 2**20
-
-
-def test_full_flow_of_the_inducing_model_reaches_minima() -> None:
-    X, _ = _rings(300)
-    k = GPCovariance(**PAPER, l=400.0)
-    model = fit_inducing_model(k, X, choose_inducing_points(X, 80, "kmeans",
-                                                            np.random.RandomState(0)))
-    r_star = float(model.variance(X).max())
-    flow = flow_to_equilibria(model, X, length_scale=0.05, variance_scale=r_star)
-    g = model.gradient(flow.equilibria)
-    assert np.all(np.linalg.norm(g, axis=1) * 0.05 <= 1e-3 * r_star)
 
 
 # ---------------------------------------------------------------- the estimator

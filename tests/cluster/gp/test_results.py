@@ -1,4 +1,4 @@
-"""The solver gp_landscape and its result objects GPLandscape / GPHierarchy."""
+"""The result objects of gp_landscape: GPLandscape and GPHierarchy (cuts, tables, plots)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets, plotting
 from kernel_patterns.cluster.gp import GPHierarchy, GPLandscape, gp_landscape
-from kernel_patterns.kernels import CallableKernel, GPCovariance, Precomputed
+from kernel_patterns.kernels import GPCovariance
 
 KERNEL = GPCovariance(v0=1, v1=10, v2=1, l=400)
 
@@ -28,31 +28,6 @@ def rings() -> tuple[np.ndarray, np.ndarray]:
 def fitted(rings) -> tuple[GPClustering, GPLandscape]:
     X, _ = rings
     return GPClustering(KERNEL).fit(X), gp_landscape(X, KERNEL)
-
-
-def test_solver_equals_the_estimator(rings, fitted) -> None:
-    _, y = rings
-    est, land = fitted
-    assert isinstance(est.landscape_, GPLandscape)
-    assert np.array_equal(land.labels, est.labels_)
-    assert np.array_equal(land.equilibria, est.equilibria_)
-    assert np.array_equal(land.hierarchy.linkage, est.hierarchy_)
-    assert land.level == est.level_ and land.max_variance == est.max_variance_
-    assert land.n_clusters == est.n_clusters_ == 2
-    assert adjusted_rand_score(y, land.labels) == 1.0
-    Xnew, _ = datasets.make_rings((30, 30), random_state=1)
-    Xnew = datasets.scale_unit_interval(Xnew)
-    assert np.array_equal(land.predict(Xnew), est.predict(Xnew))
-    assert np.array_equal(land.variance(Xnew), est.variance(Xnew))
-    assert np.array_equal(land.gradient(Xnew[:3]), est.variance_gradient(Xnew[:3]))
-
-
-def test_solver_does_not_keep_or_modify_the_callers_array(rings) -> None:
-    X = rings[0].copy()
-    land = gp_landscape(X, KERNEL)
-    before = land.variance(X[:5])
-    X[:] = 0.0
-    assert np.array_equal(land.variance(rings[0][:5]), before)
 
 
 def test_labels_at_matches_the_estimator_and_scipy(fitted) -> None:
@@ -114,21 +89,3 @@ def test_plots_draw_from_the_objects(rings, fitted) -> None:
     assert plotting.plot_variance_landscape(land, resolution=10) is not None
     with pytest.raises(TypeError, match="fitted GPClustering or a GPLandscape"):
         plotting.plot_variance_landscape(object())
-
-
-def test_solver_validates_its_input(rings) -> None:
-    X, _ = rings
-    with pytest.raises(ValueError, match="give level or n_clusters, not both"):
-        gp_landscape(X, KERNEL, level=0.5, n_clusters=2)
-    with pytest.raises(ValueError, match="should be >= n_clusters=100001"):
-        gp_landscape(X, KERNEL, n_clusters=100001)
-    with pytest.raises(ValueError, match="needs a differentiable kernel"):
-        gp_landscape(X, CallableKernel(lambda a, b: a @ b.T))
-    with pytest.raises(ValueError, match="precomputed' is not supported"):
-        gp_landscape(X, Precomputed())
-    with pytest.raises(ValueError, match="X has 1 sample"):
-        gp_landscape(X[:1], KERNEL)
-    with pytest.raises(ValueError, match="contains NaN"):
-        gp_landscape(np.array([[0.0, np.nan], [1.0, 1.0]]), KERNEL)
-    with pytest.raises(ValueError, match="'tol' parameter"):
-        gp_landscape(X, KERNEL, tol=-1.0)

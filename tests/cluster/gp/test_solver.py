@@ -1,0 +1,124 @@
+"""The pure solver ``gp_landscape`` (``cluster/gp/_solver.py``): the estimator's results, its
+input checks, the length-scale search of ``kernel=None`` with ``n_clusters`` and the
+reproducible inducing-point plan."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import adjusted_rand_score
+
+from kernel_patterns import GPClustering, datasets
+from kernel_patterns.cluster.gp import GPLandscape, default_kernel, gp_landscape
+from kernel_patterns.kernels import CallableKernel, GPCovariance, Precomputed
+
+KERNEL = GPCovariance(v0=1, v1=10, v2=1, l=400)
+
+
+@pytest.fixture(scope="module")
+def rings() -> tuple[np.ndarray, np.ndarray]:
+    X, y = datasets.make_rings(random_state=0)
+    return datasets.scale_unit_interval(X), y
+
+
+@pytest.fixture(scope="module")
+def fitted(rings) -> tuple[GPClustering, GPLandscape]:
+    X, _ = rings
+    return GPClustering(KERNEL).fit(X), gp_landscape(X, KERNEL)
+
+
+def test_solver_equals_the_estimator(rings, fitted) -> None:
+    _, y = rings
+    est, land = fitted
+    assert isinstance(est.landscape_, GPLandscape)
+    assert np.array_equal(land.labels, est.labels_)
+    assert np.array_equal(land.equilibria, est.equilibria_)
+    assert np.array_equal(land.hierarchy.linkage, est.hierarchy_)
+    assert land.level == est.level_ and land.max_variance == est.max_variance_
+    assert land.n_clusters == est.n_clusters_ == 2
+    assert adjusted_rand_score(y, land.labels) == 1.0
+    Xnew, _ = datasets.make_rings((30, 30), random_state=1)
+    Xnew = datasets.scale_unit_interval(Xnew)
+    assert np.array_equal(land.predict(Xnew), est.predict(Xnew))
+    assert np.array_equal(land.variance(Xnew), est.variance(Xnew))
+    assert np.array_equal(land.gradient(Xnew[:3]), est.variance_gradient(Xnew[:3]))
+
+
+def test_solver_does_not_keep_or_modify_the_callers_array(rings) -> None:
+    X = rings[0].copy()
+    land = gp_landscape(X, KERNEL)
+    before = land.variance(X[:5])
+    X[:] = 0.0
+    assert np.array_equal(land.variance(rings[0][:5]), before)
+
+
+def test_solver_validates_its_input(rings) -> None:
+    X, _ = rings
+    with pytest.raises(ValueError, match="give level or n_clusters, not both"):
+        gp_landscape(X, KERNEL, level=0.5, n_clusters=2)
+    with pytest.raises(ValueError, match="should be >= n_clusters=100001"):
+        gp_landscape(X, KERNEL, n_clusters=100001)
+    with pytest.raises(ValueError, match="needs a differentiable kernel"):
+        gp_landscape(X, CallableKernel(lambda a, b: a @ b.T))
+    with pytest.raises(ValueError, match="precomputed' is not supported"):
+        gp_landscape(X, Precomputed())
+    with pytest.raises(ValueError, match="X has 1 sample"):
+        gp_landscape(X[:1], KERNEL)
+    with pytest.raises(ValueError, match="contains NaN"):
+        gp_landscape(np.array([[0.0, np.nan], [1.0, 1.0]]), KERNEL)
+    with pytest.raises(ValueError, match="'tol' parameter"):
+        gp_landscape(X, KERNEL, tol=-1.0)
+
+
+def test_kernel_none_shrinks_the_length_scale_until_n_clusters_basins() -> None:
+    # 20-D, 40 per cluster, every feature scaled to [0, 1]: the data-driven length scale gives
+    # only 2 basins; the search shrinks it (ℓ₀/√2) to 5 basins instead of failing.
+    X, y = datasets.make_gaussians(20, n_per_cluster=40, random_state=1)
+    X = datasets.scale_unit_interval(X)
+    ell0 = float(default_kernel(X).l) ** -0.5
+    one = GPClustering(default_kernel(X)).fit(X)
+    assert len(one.equilibria_) < 5
+    gp = GPClustering(n_clusters=5).fit(X)
+    assert gp.n_clusters_ == 5 and len(gp.equilibria_) >= 5
+    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 / np.sqrt(2))
+    # the per-feature scaling inflates the 15 noise features: good, not perfect (docstring)
+    assert adjusted_rand_score(y, gp.labels_) > 0.7
+    # no length scale can give more basins than points: a clear error, before any fit
+    with pytest.raises(ValueError, match="more than the 200 samples"):
+        GPClustering(n_clusters=201).fit(X)
+    # 20 per cluster: ℓ₀/2 gives too many basins, one bisection step back (ℓ₀/2^0.75) gives 5
+    X20, _ = datasets.make_gaussians(20, n_per_cluster=20, random_state=3)
+    X20 = datasets.scale_unit_interval(X20)
+    ell0 = float(default_kernel(X20).l) ** -0.5
+    assert len(GPClustering(default_kernel(X20, 0.5)).fit(X20).equilibria_) > 5
+    gp = GPClustering(n_clusters=5).fit(X20)
+    assert float(gp.kernel_.l) ** -0.5 == pytest.approx(ell0 * 2 ** -0.75)
+    assert len(gp.equilibria_) == 5
+    three = np.repeat([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], 10, axis=0)  # at most 3 SEPs
+    with pytest.warns(UserWarning, match=r"found 3 cluster\(s\).*fewer than n_clusters=4"):
+        gp = GPClustering(n_clusters=4).fit(three)
+    assert gp.n_clusters_ == 3
+    assert GPClustering(n_clusters=3).fit(three).n_clusters_ == 3
+
+
+def test_the_inducing_plan_is_reproducible_and_follows_random_state(rings) -> None:
+    X, y = rings
+    kw = {"approximation": "inducing", "n_landmarks": 60, "subsample": 200}
+    a = gp_landscape(X, KERNEL, **kw, random_state=0)
+    b = gp_landscape(X, KERNEL, **kw, random_state=0)
+    assert a.plan is not None and b.plan is not None
+    assert a.plan.U.shape == (60, 2) and a.plan.subsample.shape == (200,)
+    np.testing.assert_array_equal(a.plan.U, b.plan.U)
+    np.testing.assert_array_equal(a.plan.subsample, b.plan.subsample)
+    np.testing.assert_array_equal(a.labels, b.labels)
+    np.testing.assert_array_equal(a.equilibria, b.equilibria)
+    assert np.all(np.diff(a.plan.subsample) > 0)  # sorted, no repeats
+    # a seed is the RandomState it seeds
+    c = gp_landscape(X, KERNEL, **kw, random_state=np.random.RandomState(0))
+    np.testing.assert_array_equal(c.plan.subsample, a.plan.subsample)
+    np.testing.assert_array_equal(c.plan.U, a.plan.U)
+    # another seed, another plan (the clusters of the rings all the same)
+    d = gp_landscape(X, KERNEL, **kw, random_state=1)
+    assert not np.array_equal(d.plan.subsample, a.plan.subsample)
+    assert not np.array_equal(d.plan.U, a.plan.U)
+    assert adjusted_rand_score(y, a.labels) == adjusted_rand_score(y, d.labels) == 1.0
