@@ -9,7 +9,7 @@ from sklearn import datasets as skd
 from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
-from kernel_patterns import GPClustering
+from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp import (
     auto_n_landmarks,
     effective_count,
@@ -100,6 +100,29 @@ def test_no_structure_is_one_cluster_with_the_warning() -> None:
     with pytest.warns(UserWarning, match="found one cluster"):
         gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
     assert gp.n_clusters_ == 1
+
+
+@pytest.mark.slow
+def test_no_structure_is_one_cluster_with_inducing_points() -> None:
+    """scikit-learn's uniform square at 1,500 points: the excess of mass at ℓ₀/√2 finds 3
+    clusters there and 1 at ℓ₀/2, so it is not kept (one cluster, with the warning)."""
+    X = np.random.RandomState(170).rand(1500, 2)
+    with pytest.warns(UserWarning, match="found one cluster"):
+        gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+    assert gp.n_clusters_ == 1
+    assert gp.count_trace_.reading == "support"
+
+
+def test_of_two_agreeing_readings_the_one_with_fewer_clusters_is_kept() -> None:
+    """The front page's three moons: 4 clusters at ℓ₀ (a moon in two), the same clusters
+    but the two halves one at √2ℓ₀: the reading at √2ℓ₀ is kept."""
+    X, _ = datasets.make_three_moons(300, random_state=0)
+    gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+    trace = gp.count_trace_
+    assert trace.reading == "excess of mass"
+    assert trace.factor == pytest.approx(np.sqrt(2))
+    assert trace.agreement[trace.kept - 1] >= 0.9  # at ℓ₀, against √2ℓ₀
+    assert gp.n_clusters_ == 3
 
 
 @pytest.mark.slow
