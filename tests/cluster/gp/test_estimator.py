@@ -11,39 +11,18 @@ from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.metrics import adjusted_rand_score
 
-from kernel_patterns import GPClustering, datasets, metrics
+from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster import GPClustering as GPClustering2
 from kernel_patterns.kernels import GPCovariance, Linear
 
-PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
-
-
-def _rings(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rings scaled to [0, 1], and a fresh sample with the same affine map."""
-    X, y = datasets.make_rings(random_state=seed)
-    Xn, yn = datasets.make_rings(random_state=seed + 100)
-    lo, span = X.min(axis=0), np.ptp(X, axis=0)
-    return (X - lo) / span, y, (Xn - lo) / span, yn
-
-
-@pytest.fixture(scope="module")
-def rings_fit() -> tuple[GPClustering, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    X, y, Xn, yn = _rings()
-    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
-    return gp, X, y, Xn, yn
-
-
-def _perfect(y: np.ndarray, labels: np.ndarray) -> None:
-    assert metrics.reference_error(y, labels) == 0.0
-    assert metrics.cluster_error(y, labels) == 0.0
-    assert metrics.f_score(y, labels) == 1.0
+from .gp_data import PAPER, perfect
 
 
 # ---------------------------------------------------------------- the paper's data sets
 def test_rings_are_clustered_perfectly(rings_fit) -> None:
     gp, _, y, *_ = rings_fit
     assert gp.n_clusters_ == 2
-    _perfect(y, gp.labels_)
+    perfect(y, gp.labels_)
     assert GPClustering is GPClustering2
 
 
@@ -53,7 +32,7 @@ def test_two_moons_are_clustered_perfectly(l: float) -> None:
     X = datasets.scale_unit_interval(X)
     gp = GPClustering(GPCovariance(**PAPER, l=l)).fit(X)
     assert gp.n_clusters_ == 2
-    _perfect(y, gp.labels_)
+    perfect(y, gp.labels_)
 
 
 def test_kernel_none_chooses_a_working_kernel(rings_fit) -> None:
@@ -61,7 +40,7 @@ def test_kernel_none_chooses_a_working_kernel(rings_fit) -> None:
     gp = GPClustering().fit(X)
     assert isinstance(gp.kernel_, GPCovariance)
     assert 150 < float(np.min(gp.kernel_.l)) < 450  # a length scale near the paper's 0.05
-    _perfect(y, gp.labels_)
+    perfect(y, gp.labels_)
 
 
 @pytest.mark.parametrize(("d", "l"), [(5, 31.0), (10, 5.0)])
@@ -71,7 +50,7 @@ def test_gaussian_sets_with_five_clusters(d: int, l: float) -> None:
     for kernel in (GPCovariance(**PAPER, l=l), None):
         gp = GPClustering(kernel, n_clusters=5).fit(X)
         assert gp.n_clusters_ == 5
-        _perfect(y, gp.labels_)
+        perfect(y, gp.labels_)
 
 
 def _common_scale(X: np.ndarray) -> np.ndarray:
@@ -86,10 +65,10 @@ def test_twenty_dim_gaussians_with_five_clusters(n_per_cluster: int) -> None:
     for kernel in (GPCovariance(**PAPER, l=2.0), None):
         gp = GPClustering(kernel, n_clusters=5).fit(Xc)
         assert gp.n_clusters_ == 5
-        _perfect(y, gp.labels_)
+        perfect(y, gp.labels_)
     # kernel=None is isotropic and scale-equivariant: the raw data give the same clusters
     raw = GPClustering(n_clusters=5).fit(X)
-    _perfect(y, raw.labels_)
+    perfect(y, raw.labels_)
     assert float(raw.kernel_.l) == pytest.approx(float(gp.kernel_.l) / np.ptp(X, axis=0).max() ** 2)
 
 

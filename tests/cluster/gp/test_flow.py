@@ -11,47 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria
 from kernel_patterns.cluster.gp._variance import fit_variance_model
-from kernel_patterns.kernels import GPCovariance
 
-PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
-KERNEL = GPCovariance(**PAPER, l=400)
-
-
-def _scaled(X: np.ndarray) -> np.ndarray:
-    return datasets.scale_unit_interval(X)
-
-
-def _shapes() -> dict[str, np.ndarray]:
-    return {
-        "rings": _scaled(datasets.make_rings((100, 200), random_state=0)[0]),
-        "three moons": _scaled(datasets.make_three_moons(random_state=0)[0]),
-        "logo": _scaled(datasets.make_icassp_logo(random_state=0)[0]),
-    }
-
-
-def _rings(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rings scaled to [0, 1], and a fresh sample with the same affine map."""
-    X, y = datasets.make_rings(random_state=seed)
-    Xn, yn = datasets.make_rings(random_state=seed + 100)
-    lo, span = X.min(axis=0), np.ptp(X, axis=0)
-    return (X - lo) / span, y, (Xn - lo) / span, yn
-
-
-@pytest.fixture(scope="module")
-def rings_fit() -> tuple[GPClustering, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    X, y, Xn, yn = _rings()
-    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
-    return gp, X, y, Xn, yn
+from .gp_data import KERNEL, paper_shapes
 
 
 @pytest.mark.parametrize("name", ["rings", "three moons"])
 @pytest.mark.parametrize("coalesce", [0.0, 3.0])
 def test_every_sep_is_a_local_minimum_with_a_vanishing_gradient(name, coalesce) -> None:
     """Reference: the SEPs checked by ``model.variance`` alone (no closed-form gradient)."""
-    X = _shapes()[name]
+    X = paper_shapes()[name]
     model = fit_variance_model(KERNEL, X)
     ell = 1 / np.sqrt(400)
     r_star = float(model.variance(X).max())
@@ -95,7 +65,7 @@ def test_equilibria_are_local_minima_below_level(rings_fit) -> None:
 
 
 def test_flow_from_a_given_start_equals_the_flow_that_computes_it() -> None:
-    X = _shapes()["three moons"]
+    X = paper_shapes()["three moons"]
     model = fit_variance_model(KERNEL, X)
     start = model.at_training_points()
     kw = {"length_scale": 0.05, "variance_scale": float(start[0].max())}
@@ -113,7 +83,7 @@ def test_coalesced_trajectories_end_where_each_alone_ends(name) -> None:
     boundaries, and every SEP the coalesced flow finds is one the lone flows find."""
     from sklearn.metrics import adjusted_rand_score
 
-    X = _shapes()[name]
+    X = paper_shapes()[name]
     model = fit_variance_model(KERNEL, X)
     start = model.at_training_points()
     kw = {"length_scale": 0.05, "variance_scale": float(start[0].max()), "start": start}

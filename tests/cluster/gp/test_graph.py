@@ -16,7 +16,7 @@ from scipy.cluster.hierarchy import is_valid_linkage, linkage
 from scipy.spatial.distance import squareform
 from sklearn.metrics import adjusted_rand_score
 
-from kernel_patterns import GPClustering, datasets, metrics
+from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp._cuts import components_at
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria
 from kernel_patterns.cluster.gp._graph import (
@@ -28,34 +28,7 @@ from kernel_patterns.cluster.gp._graph import (
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import GPCovariance
 
-PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
-KERNEL = GPCovariance(**PAPER, l=400)
-
-
-def _scaled(X: np.ndarray) -> np.ndarray:
-    return datasets.scale_unit_interval(X)
-
-
-def _shapes() -> dict[str, np.ndarray]:
-    return {
-        "rings": _scaled(datasets.make_rings((100, 200), random_state=0)[0]),
-        "three moons": _scaled(datasets.make_three_moons(random_state=0)[0]),
-        "logo": _scaled(datasets.make_icassp_logo(random_state=0)[0]),
-    }
-
-
-def _rings(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rings scaled to [0, 1], and a fresh sample with the same affine map."""
-    X, y = datasets.make_rings(random_state=seed)
-    Xn, yn = datasets.make_rings(random_state=seed + 100)
-    lo, span = X.min(axis=0), np.ptp(X, axis=0)
-    return (X - lo) / span, y, (Xn - lo) / span, yn
-
-
-def _perfect(y: np.ndarray, labels: np.ndarray) -> None:
-    assert metrics.reference_error(y, labels) == 0.0
-    assert metrics.cluster_error(y, labels) == 0.0
-    assert metrics.f_score(y, labels) == 1.0
+from .gp_data import KERNEL, PAPER, paper_shapes, perfect, rings_with_new
 
 
 def test_segment_levels_bound_the_dense_maximum() -> None:
@@ -97,7 +70,7 @@ def test_single_linkage_equals_scipy_on_complete_graph() -> None:
 @pytest.mark.parametrize("name", ["rings", "three moons", "logo"])
 @pytest.mark.parametrize("n_points", [20, 5])
 def test_lazy_hierarchy_equals_the_one_from_every_segment(name, n_points) -> None:
-    X = _shapes()[name]
+    X = paper_shapes()[name]
     model = fit_variance_model(KERNEL, X)
     start = model.at_training_points()
     S = flow_to_equilibria(model, X, length_scale=0.05, variance_scale=float(start[0].max()),
@@ -120,7 +93,7 @@ def test_lazy_hierarchy_equals_the_one_from_every_segment(name, n_points) -> Non
 
 
 def test_lazy_hierarchy_of_no_pairs_and_of_two_seps() -> None:
-    X = _shapes()["rings"]
+    X = paper_shapes()["rings"]
     model = fit_variance_model(KERNEL, X)
     none = np.empty(0, dtype=np.intp)
     assert hierarchy_levels(model, X[:1], none, none).shape == (0,)
@@ -142,7 +115,7 @@ def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) 
     assert 0 < I.size < 60 * 59 // 2 and (I < J).all()
     A = coo_matrix((np.ones(I.size), (I, J)), shape=(60, 60))
     assert connected_components(A, directed=False)[0] == 1
-    X, y, *_ = _rings()
+    X, y, *_ = rings_with_new()
     gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
     assert is_valid_linkage(gp.hierarchy_)
-    _perfect(y, gp.labels_)
+    perfect(y, gp.labels_)

@@ -11,23 +11,8 @@ import pytest
 from scipy.cluster.hierarchy import fcluster
 from sklearn.metrics import adjusted_rand_score
 
-from kernel_patterns import GPClustering, datasets, plotting
-from kernel_patterns.cluster.gp import GPHierarchy, GPLandscape, gp_landscape
-from kernel_patterns.kernels import GPCovariance
-
-KERNEL = GPCovariance(v0=1, v1=10, v2=1, l=400)
-
-
-@pytest.fixture(scope="module")
-def rings() -> tuple[np.ndarray, np.ndarray]:
-    X, y = datasets.make_rings(random_state=0)
-    return datasets.scale_unit_interval(X), y
-
-
-@pytest.fixture(scope="module")
-def fitted(rings) -> tuple[GPClustering, GPLandscape]:
-    X, _ = rings
-    return GPClustering(KERNEL).fit(X), gp_landscape(X, KERNEL)
+from kernel_patterns import plotting
+from kernel_patterns.cluster.gp import GPHierarchy
 
 
 def test_labels_at_matches_the_estimator_and_scipy(fitted) -> None:

@@ -10,21 +10,9 @@ from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp import GPLandscape, default_kernel, gp_landscape
-from kernel_patterns.kernels import CallableKernel, GPCovariance, Precomputed
+from kernel_patterns.kernels import CallableKernel, Precomputed
 
-KERNEL = GPCovariance(v0=1, v1=10, v2=1, l=400)
-
-
-@pytest.fixture(scope="module")
-def rings() -> tuple[np.ndarray, np.ndarray]:
-    X, y = datasets.make_rings(random_state=0)
-    return datasets.scale_unit_interval(X), y
-
-
-@pytest.fixture(scope="module")
-def fitted(rings) -> tuple[GPClustering, GPLandscape]:
-    X, _ = rings
-    return GPClustering(KERNEL).fit(X), gp_landscape(X, KERNEL)
+from .gp_data import KERNEL
 
 
 def test_solver_equals_the_estimator(rings, fitted) -> None:

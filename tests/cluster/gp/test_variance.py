@@ -21,27 +21,7 @@ from kernel_patterns import GPClustering, datasets
 from kernel_patterns.cluster.gp._variance import fit_variance_model
 from kernel_patterns.kernels import RBF, GPCovariance, Polynomial
 
-PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
-KERNEL = GPCovariance(**PAPER, l=400)
-
-
-def _scaled(X: np.ndarray) -> np.ndarray:
-    return datasets.scale_unit_interval(X)
-
-
-def _rings(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rings scaled to [0, 1], and a fresh sample with the same affine map."""
-    X, y = datasets.make_rings(random_state=seed)
-    Xn, yn = datasets.make_rings(random_state=seed + 100)
-    lo, span = X.min(axis=0), np.ptp(X, axis=0)
-    return (X - lo) / span, y, (Xn - lo) / span, yn
-
-
-@pytest.fixture(scope="module")
-def rings_fit() -> tuple[GPClustering, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    X, y, Xn, yn = _rings()
-    gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
-    return gp, X, y, Xn, yn
+from .gp_data import KERNEL, scaled
 
 
 @pytest.mark.parametrize(
@@ -80,7 +60,7 @@ def test_variance_and_gradient_match_brute_force(kernel) -> None:
      (RBF(gamma=50.0), 0.0)],
 )
 def test_values_at_the_training_points_match_the_block_product(kernel, atol) -> None:
-    X = _scaled(datasets.make_rings((60, 90), random_state=1)[0])
+    X = scaled(datasets.make_rings((60, 90), random_state=1)[0])
     model = fit_variance_model(kernel, X)
     v, g = model.at_training_points()
     v_ref, g_ref = model.value_and_gradient(X)
@@ -93,7 +73,7 @@ def test_values_at_the_training_points_match_the_block_product(kernel, atol) -> 
 def test_variance_by_triangular_solve_equals_the_product_with_the_inverse(kernel) -> None:
     """``variance`` (‖L⁻¹k‖², one solve) against ``value_and_gradient`` (kᵀC⁻¹k, one GEMM),
     on query points off the data, in blocks smaller than the query set."""
-    X = _scaled(datasets.make_rings((60, 90), random_state=1)[0])
+    X = scaled(datasets.make_rings((60, 90), random_state=1)[0])
     model = fit_variance_model(kernel, X)
     Q = np.random.RandomState(0).uniform(-0.2, 1.2, size=(300, 2))
     Q_before = Q.copy()
@@ -106,7 +86,7 @@ def test_variance_by_triangular_solve_equals_the_product_with_the_inverse(kernel
 
 
 def test_gradient_at_the_training_points_equals_finite_differences() -> None:
-    X = _scaled(datasets.make_rings((40, 60), random_state=2)[0])
+    X = scaled(datasets.make_rings((40, 60), random_state=2)[0])
     model = fit_variance_model(KERNEL, X)
     _, g = model.at_training_points()
     h = 1e-6
