@@ -277,7 +277,7 @@ def persistent_components(
     opened into it. This is persistence-based clustering (ToMATo: Chazal, Guibas, Oudot &
     Skraba, J. ACM 2013) read at a count instead of a persistence threshold.
 
-    Unlike a cut of the hierarchy at one level (:func:`count_components`), it does not keep
+    Unlike a cut of the hierarchy at one level (``count_components``), it does not keep
     apart whatever meets last, however shallow (the user guide compares the two).
 
     Parameters
