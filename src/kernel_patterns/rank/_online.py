@@ -14,10 +14,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from ..kernels import KERNELS, RBF, Kernel, Precomputed, make_kernel, make_operator
+from ..kernels import RBF, Kernel, Precomputed, make_kernel, make_operator
 from ._common import (
     RankerMixin,
     check_classes,
@@ -212,7 +212,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
-        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+        "kernel": [Kernel, str, callable],  # a name is looked up at fit (make_kernel)
         "kernel_params": [dict, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
