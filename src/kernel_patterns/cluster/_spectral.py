@@ -29,8 +29,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import EIGEN_SOLVERS
+from .._fit import prepare_operator, resolve_kernel
 from .._graph import (
-    build_fit_operator,
     sparse_components,
     sparse_input_tag,
 )
@@ -47,7 +47,6 @@ from ..kernels import (
     is_precomputed,
     knn_operator,
     knn_rows,
-    make_kernel,
 )
 from ._degenerate import held_first, split_identical_rows
 from ._spectral_assign import _assign_labels_and_state
@@ -301,19 +300,22 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         n_neighbors: int | None = None
         affinity = None
         if is_knn_kernel(self.kernel):
-            op, self._neighbors, n_neighbors = knn_operator(
+            op, self._neighbors, n_neighbors, transform = knn_operator(
                 self, X, self.kernel, self.n_neighbors, kernel_params=self.kernel_params,
                 approximation=self.approximation, dtype=self.dtype,
+                feature_transform=self.feature_transform,
             )
             affinity = getattr(op, "A", None)  # the sparse operator's matrix
             kernel: Kernel | str = self.kernel
         else:
-            kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-            op = build_fit_operator(
-                self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            setup = prepare_operator(
+                self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
+                operator=self.operator, dtype=self.dtype, approximation=self.approximation,
                 n_landmarks=self.n_landmarks, landmarks=self.landmarks,
-                random_state=self.random_state,
+                random_state=self.random_state, feature_transform=self.feature_transform,
             )
+            op, kernel, transform = setup.operator, setup.kernel, setup.feature_transform
+        self.feature_transform_ = transform
         n = op.n_samples
         k = self.n_clusters
         check_n_clusters(k, n)

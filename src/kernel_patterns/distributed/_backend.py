@@ -42,7 +42,7 @@ def _operator_on(backend: DaskBackend) -> Any:
         rank: int | None,
         random_state: Any,
     ) -> KernelOperator | None:
-        if hasattr(kernel, "fit") or getattr(kernel, "_low_rank_operator", None) is not None:
+        if kernel.data_dependent or type(kernel).low_rank_operator is not Kernel.low_rank_operator:
             # data-dependent kernels (GeodesicKernel) and kernels that are low-rank by
             # construction follow make_operator's own rules, locally
             return None

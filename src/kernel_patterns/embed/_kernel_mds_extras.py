@@ -98,7 +98,7 @@ def check_inverse_kernel(kernel: Kernel) -> None:
             "the kernel to embedding coordinates, so fit_inverse_transform=True needs a "
             "kernel function, not kernel='precomputed' (as in scikit-learn's KernelPCA)."
         )
-    if hasattr(kernel, "fit"):
+    if kernel.data_dependent:
         raise ValueError(
             f"fit_inverse_transform=True applies the kernel to the embedding coordinates; "
             f"{type(kernel).__name__} depends on the training set, so it cannot. Use a "

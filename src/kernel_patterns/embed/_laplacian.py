@@ -234,7 +234,7 @@ class LaplacianEmbedding(_EmbeddingBase):
         self._set_output_dtype(X)
         n_samples = _num_samples(X)
         k = self.n_neighbors if self.n_neighbors is not None else max(n_samples // 10, 1)
-        op, _, used = knn_operator(
+        op, _, used, _ = knn_operator(
             self, X, self.kernel, k, kernel_params=self.kernel_params,
             approximation=self.approximation, dtype=self.dtype,
         )

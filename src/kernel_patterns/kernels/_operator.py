@@ -442,9 +442,8 @@ def make_operator(
     dt = resolve_dtype(dtype, int(n_rows))
     # A kernel that is itself low-rank (GeodesicKernel(approximation="landmark")) offers its
     # own operator, K = F Fᵀ, never N × N; ``operator`` and the memory guard do not apply.
-    low_rank = getattr(kernel, "_low_rank_operator", None)
-    if approximation == "exact" and low_rank is not None:
-        op = low_rank(check_kernel_input(kernel, X), dt)
+    if approximation == "exact":
+        op = kernel.low_rank_operator(X, dt)
         if op is not None:
             return op
     if approximation == "nystrom":
@@ -452,7 +451,7 @@ def make_operator(
             raise ValueError(
                 "approximation='nystrom' needs a kernel function, not a precomputed matrix."
             )
-        if hasattr(kernel, "fit"):
+        if kernel.data_dependent:
             # a data-dependent kernel evaluated against landmark points would refit on them
             raise ValueError(
                 f"approximation='nystrom' needs a fixed kernel function; {type(kernel).__name__}"

@@ -17,14 +17,13 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
 from ..kernels import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
-    DEFAULT_N_COMPONENTS,
     RBF,
     Kernel,
     Precomputed,
-    make_kernel,
     make_operator,
 )
 from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
@@ -266,15 +265,14 @@ class NuRanking(RankerMixin, BaseEstimator):
         """Solve the ν-ranking dual on (X, y); labels are ordered ranks (numeric or ordered
         categorical)."""
         self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params)
+        kernel = resolve_kernel(self.kernel, self.kernel_params)
         if self.approximation == "nystrom" and isinstance(kernel, Precomputed):
             raise ValueError("approximation='nystrom' needs a kernel function to evaluate at "
                              "the landmarks, not kernel='precomputed'; use "
                              "approximation='exact'.")
         Xv = validate_X(self, X, reset=True, kernel=kernel)
         data_width = not isinstance(kernel, Precomputed) and kernel.needs_data_scale()
-        if not isinstance(kernel, Precomputed):
-            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
+        kernel = resolve_kernel(kernel, None, Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y, self.classes)
         if Xv.shape[0] != ranks.shape[0]:
             raise ValueError(
@@ -353,15 +351,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         if self.approximation != "nystrom":
             op = make_operator(kernel, X)
             return (op, *_nu_ranking_dual(op, ranks, nu, n_ranks=n_ranks, **solver_args))
-        n = X.shape[0]
-        m = min(DEFAULT_N_COMPONENTS, n) if self.n_landmarks is None else self.n_landmarks
-        if m > n:
-            warnings.warn(
-                f"n_landmarks={m} landmarks is more than n_samples={n}; using {n} (the "
-                "Nyström approximation is then the exact kernel, at a higher cost).",
-                UserWarning, stacklevel=3,
-            )
-            m = n
+        m = cap_landmarks(self.n_landmarks, X.shape[0])  # None: make_operator's default
         op = make_operator(kernel, X, approximation="nystrom", n_components=m,
                            landmarks=self.landmarks,  # type: ignore[arg-type]
                            random_state=self.random_state)

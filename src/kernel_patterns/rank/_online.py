@@ -17,7 +17,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from ..kernels import RBF, Kernel, Precomputed, make_kernel, make_operator
+from .._fit import resolve_kernel
+from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ._common import (
     RankerMixin,
     check_classes,
@@ -43,7 +44,7 @@ def _perceptron_kernel(kernel: Kernel, X: Any) -> Kernel:
     if isinstance(kernel, Precomputed):
         return kernel
     data_width = kernel.needs_data_scale()
-    kernel = kernel.with_data_scale(X)
+    kernel = resolve_kernel(kernel, None, X)
     if data_width and isinstance(kernel, RBF):
         return RBF(float(kernel.gamma) * WIDTH_FACTOR)
     return kernel
@@ -244,7 +245,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     def fit(self, X: ArrayLike, y: ArrayLike) -> OnlineRanking:
         """Passes of Algorithm 8.14 over (X, y) until one makes no mistake or ``max_iter``."""
         self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params)
+        kernel = resolve_kernel(self.kernel, self.kernel_params)
         Xv = validate_X(self, X, reset=True, kernel=kernel)
         kernel = _perceptron_kernel(kernel, Xv)  # kernel_ holds the width used
         classes, ranks = encode_ranks(y, self.classes)
@@ -314,7 +315,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         first = not hasattr(self, "thresholds_")
         if first:
             self._validate_params()
-            kernel = make_kernel(self.kernel, self.kernel_params)
+            kernel = resolve_kernel(self.kernel, self.kernel_params)
             if isinstance(kernel, Precomputed):
                 raise ValueError(
                     "partial_fit needs the kernel between batches: it cannot use a "
