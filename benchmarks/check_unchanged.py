@@ -3,7 +3,8 @@
 Fits ``KernelKMeans``, ``SoftKernelKMeans``, ``SpectralClustering`` (given the number of
 classes), ``GPClustering()``, ``KernelMDS``, ``LaplacianEmbedding``, ``NuRanking`` and
 ``OnlineRanking`` (the class codes as ranks) with their defaults and ``random_state=0`` (and
-the Nyström variants with 50 landmarks) on the standardised sets of ``bench_real.py``, runs
+a few variants: an RBF kernel where the default is the k-NN graph, the geodesic kernel, the
+Nyström approximation with 50 landmarks) on the standardised sets of ``bench_real.py``, runs
 the cheap source-paper experiments (``reproduce --quick``: spectral, geodesic), and saves
 labels, rankings, decision values and embeddings to one ``.npz``. Run it before a refactor
 and after, then compare::
@@ -49,6 +50,7 @@ from kernel_patterns import (
     SoftKernelKMeans,
     SpectralClustering,
 )
+from kernel_patterns.kernels import GeodesicKernel
 
 #: the source papers' experiments cheap enough to run with ``quick=True``
 EXPERIMENTS = ("spectral", "geodesic")
@@ -82,9 +84,15 @@ def _fits(k: int, gp: bool) -> dict[str, Callable[[np.ndarray, np.ndarray], dict
         "laplacian": embed(lambda: LaplacianEmbedding(random_state=0)),
         "nu": rank("nu"),
         "online": rank("online"),
+        # a kernel function where the default is the k-NN graph, and the geodesic kernel
+        "spectral_rbf": cluster(lambda: SpectralClustering(k, kernel="rbf", random_state=0)),
+        "laplacian_rbf": embed(lambda: LaplacianEmbedding(kernel="rbf", random_state=0)),
+        "soft_geodesic": cluster(
+            lambda: SoftKernelKMeans(k, kernel=GeodesicKernel(), random_state=0)),
         # the Nyström paths (50 landmarks) of the estimators that have one
         "kkm_nystrom": cluster(lambda: KernelKMeans(k, random_state=0, **NYSTROM)),
-        "spectral_nystrom": cluster(lambda: SpectralClustering(k, random_state=0, **NYSTROM)),
+        "spectral_nystrom": cluster(
+            lambda: SpectralClustering(k, kernel="rbf", random_state=0, **NYSTROM)),
         "mds_nystrom": embed(lambda: KernelMDS(random_state=0, **NYSTROM)),
         "nu_nystrom": rank("nu", **NYSTROM),
     }
