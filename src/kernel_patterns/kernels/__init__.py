@@ -21,13 +21,13 @@ The constants: the kernel names, the k-nearest-neighbour affinities, the Nyströ
 chunked operator's memory and the parameter constraints every estimator shares.
 
 >>> from kernel_patterns.kernels import (
-...     APPROXIMATION_PARAMETER_CONSTRAINTS, DEFAULT_BLOCK_MEMORY, DEFAULT_N_COMPONENTS,
+...     APPROXIMATION_PARAMETER_CONSTRAINTS, DEFAULT_BLOCK_MEMORY, DEFAULT_N_LANDMARKS,
 ...     KERNELS, KNN_KERNELS, OPERATOR_PARAMETER_CONSTRAINTS, RBF)
 >>> KERNELS["rbf"] is RBF, "laplacian" in KERNELS
 (True, True)
 >>> KNN_KERNELS
 ('nearest_neighbors', 'precomputed_nearest_neighbors')
->>> DEFAULT_N_COMPONENTS, DEFAULT_BLOCK_MEMORY // 2**20
+>>> DEFAULT_N_LANDMARKS, DEFAULT_BLOCK_MEMORY // 2**20
 (300, 256)
 >>> sorted(OPERATOR_PARAMETER_CONSTRAINTS), sorted(APPROXIMATION_PARAMETER_CONSTRAINTS)
 (['dtype', 'operator'], ['approximation', 'landmarks', 'n_landmarks'])
@@ -44,6 +44,7 @@ from ._knn import geodesic_distances, join_components, knn_graph
 from ._knn_affinity import KNN_KERNELS, is_knn_kernel, knn_affinity, knn_operator, knn_rows
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
 from ._nystrom import (
+    DEFAULT_N_LANDMARKS,
     LowRankKernelOperator,
     NystromKernelOperator,
     kernel_columns,
@@ -53,7 +54,6 @@ from ._nystrom import (
 )
 from ._operator import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
-    DEFAULT_N_COMPONENTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     ChunkedKernelOperator,
     DenseKernelOperator,
@@ -73,7 +73,7 @@ register_kernel("sigmoid", Sigmoid)
 __all__ = [
     "APPROXIMATION_PARAMETER_CONSTRAINTS",
     "DEFAULT_BLOCK_MEMORY",
-    "DEFAULT_N_COMPONENTS",
+    "DEFAULT_N_LANDMARKS",
     "KERNELS",
     "KNN_KERNELS",
     "OPERATOR_PARAMETER_CONSTRAINTS",

@@ -51,7 +51,6 @@ from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._geodesic_landmark import (
-    DEFAULT_N_LANDMARKS,
     LandmarkGeodesicOperator,
     _LandmarkState,
     landmark_geodesic_state,
@@ -59,7 +58,7 @@ from ._geodesic_landmark import (
 )
 from ._knn import geodesic_distances
 from ._memory import check_dense_fits
-from ._nystrom import LowRankKernelOperator
+from ._nystrom import DEFAULT_N_LANDMARKS, LowRankKernelOperator
 
 
 @dataclass

@@ -28,6 +28,10 @@ from ._memory import check_dense_fits
 from ._operator_base import KernelOperator, check_operand
 
 Landmarks = Literal["uniform", "kmeans++", "leverage"]
+#: landmarks of every approximation when ``n_landmarks`` is None (Nyström columns, landmark
+#: geodesic kernel, the distributed Nyström fits), capped at the number of samples.
+DEFAULT_N_LANDMARKS = 300
+
 _BLOCK = 65_536
 
 

@@ -36,7 +36,7 @@ from ._base import Kernel, check_kernel_input
 from ._context import operator_backend
 from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
-from ._nystrom import NystromKernelOperator
+from ._nystrom import DEFAULT_N_LANDMARKS, NystromKernelOperator
 from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 
 OperatorKind = Literal["auto", "dense", "chunked"]
@@ -64,9 +64,6 @@ APPROXIMATION_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
     "landmarks": [StrOptions({"uniform", "kmeans++", "leverage"})],
 }
-
-#: landmarks used by ``approximation="nystrom"`` when ``n_components`` is None.
-DEFAULT_N_COMPONENTS = 300
 
 
 def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
@@ -459,7 +456,7 @@ def make_operator(
                 "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
             )
         Xn = check_kernel_input(kernel, X)
-        m = min(DEFAULT_N_COMPONENTS, Xn.shape[0]) if n_components is None else n_components
+        m = min(DEFAULT_N_LANDMARKS, Xn.shape[0]) if n_components is None else n_components
         return NystromKernelOperator(
             kernel, Xn, m, rank=rank, landmarks=landmarks, dtype=dt, random_state=random_state
         )
