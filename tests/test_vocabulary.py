@@ -10,12 +10,8 @@ import pytest
 from sklearn.base import BaseEstimator
 
 import kernel_patterns
-from kernel_patterns.kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    DEFAULT_N_LANDMARKS,
-    GeodesicKernel,
-    make_operator,
-)
+from kernel_patterns.kernels import DEFAULT_N_LANDMARKS, GeodesicKernel, make_operator
+from kernel_patterns.utils import APPROXIMATION_PARAMETER_CONSTRAINTS
 
 #: the deliberate exceptions of the user guide's table
 EXCEPTIONS = {"GPClustering", "OnlineRanking"}

@@ -13,7 +13,7 @@ Two functions, called in this order from an estimator's ``fit``:
 
 The estimator then stores what :class:`FitSetup` holds (``kernel_``, ``feature_transform_``)
 in its own ``fit``. The k-nearest-neighbour affinity (``kernel="nearest_neighbors"``) is a
-graph, not a kernel function, and has its own builder (:func:`knn_operator`).
+graph, not a kernel function, and has its own builder (``kernel_patterns.utils.knn_operator``).
 """
 
 from __future__ import annotations

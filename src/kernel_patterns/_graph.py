@@ -23,14 +23,8 @@ from scipy.sparse.csgraph import connected_components
 
 from ._eigen import MatMat
 from ._validation import FloatArray
-from .kernels import (
-    RBF,
-    GPCovariance,
-    KernelOperator,
-    SparseKernelOperator,
-    is_precomputed,
-    make_kernel,
-)
+from .kernels import RBF, GPCovariance, KernelOperator, SparseKernelOperator, make_kernel
+from .utils import is_precomputed
 
 
 def min_affinity(op: KernelOperator) -> float:

@@ -30,16 +30,18 @@ from .._fit import FitSetup, prepare_operator, resolve_kernel
 from .._tails import apply_to
 from .._validation import check_matrix, check_n_clusters
 from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
     Kernel,
     KernelOperator,
     check_kernel_input,
-    is_precomputed,
-    kernel_columns,
     make_kernel,
     make_operator,
     operator_backend,
+)
+from ..utils import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    is_precomputed,
+    kernel_columns,
 )
 from ._kmeans_init import (
     _init_all_but_k,

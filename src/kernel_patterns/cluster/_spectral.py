@@ -8,7 +8,7 @@ of V_N, the eigenvector approach (argmax of the rows of V_N √Λ_N) or the QR a
 
 Layout: :mod:`~._spectral_eigen` (the eigenpairs of the chosen matrix, through the operator;
 :func:`spectral_eigenpairs` is its public face), the default k-nearest-neighbour affinity
-(:func:`kernel_patterns.kernels.knn_operator`, shared with the Laplacian embedding) and,
+(``kernel_patterns.utils.knn_operator``, shared with the Laplacian embedding) and,
 in :mod:`~._spectral_assign`, the assignment rules (eigenvectors to labels) are the pure
 solvers (arrays and operators in, arrays out); :class:`SpectralClustering` validates, calls
 both and stores the results, and :mod:`~._spectral_extension` labels new points.
@@ -36,13 +36,11 @@ from .._graph import (
 )
 from .._tails import apply_to
 from .._validation import check_n_clusters
-from ..kernels import (
+from ..kernels import RBF, Kernel, Precomputed
+from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     KNN_KERNELS,
     OPERATOR_PARAMETER_CONSTRAINTS,
-    RBF,
-    Kernel,
-    Precomputed,
     is_knn_kernel,
     is_precomputed,
     knn_operator,

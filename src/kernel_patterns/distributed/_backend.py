@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._validation import check_matrix
-from ..kernels import Kernel, KernelOperator, resolve_dtype, use_operator_backend
+from ..kernels import Kernel, KernelOperator, use_operator_backend
+from ..utils import resolve_dtype
 from ._client import (
     ACTIVE_BACKEND,
     DEFAULT_MAX_RETRIES,

@@ -19,15 +19,11 @@ from numpy.typing import ArrayLike, DTypeLike
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ..kernels import (
-    DEFAULT_N_LANDMARKS,
-    Kernel,
-    LowRankKernelOperator,
-    Precomputed,
+from ..kernels import DEFAULT_N_LANDMARKS, Kernel, LowRankKernelOperator, Precomputed, make_kernel
+from ..utils import (
     kernel_columns,
     kmeanspp_landmarks,
     leverage_landmarks,
-    make_kernel,
     nystrom_factor,
     resolve_dtype,
 )

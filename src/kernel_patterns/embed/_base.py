@@ -13,12 +13,10 @@ from sklearn.utils._param_validation import Interval
 
 from .._fit import prepare_operator, resolve_kernel
 from .._graph import sparse_input_tag
-from ..kernels import (
+from ..kernels import RBF, Kernel, KernelOperator
+from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
-    RBF,
-    Kernel,
-    KernelOperator,
     is_precomputed,
 )
 

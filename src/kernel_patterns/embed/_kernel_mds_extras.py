@@ -21,7 +21,8 @@ from threadpoolctl import threadpool_limits
 
 from .._eigen import DENSE_MAX, MatMat, sign_flip_columns, top_eigenpairs
 from .._validation import FloatArray
-from ..kernels import Kernel, is_precomputed
+from ..kernels import Kernel
+from ..utils import is_precomputed
 
 #: ``eigen_solver`` values, as ``KernelPCA``'s
 EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")

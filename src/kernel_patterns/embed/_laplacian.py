@@ -32,13 +32,8 @@ from .._eigen import EIGEN_SOLVERS, sign_flip_columns, top_eigenpairs
 from .._graph import check_affinity, shifted_laplacian_matmat, sparse_components
 from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._validation import FloatArray
-from ..kernels import (
-    KNN_KERNELS,
-    KernelOperator,
-    SparseKernelOperator,
-    is_knn_kernel,
-    knn_operator,
-)
+from ..kernels import KernelOperator, SparseKernelOperator
+from ..utils import KNN_KERNELS, is_knn_kernel, knn_operator
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.

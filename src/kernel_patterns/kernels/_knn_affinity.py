@@ -51,7 +51,7 @@ def is_knn_kernel(kernel: Any) -> bool:
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import is_knn_kernel
+    >>> from kernel_patterns.utils import is_knn_kernel
     >>> is_knn_kernel("nearest_neighbors"), is_knn_kernel("rbf")
     (True, False)
     """
@@ -99,7 +99,7 @@ def knn_affinity(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import knn_affinity
+    >>> from kernel_patterns.utils import knn_affinity
     >>> A, nn, k = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
     >>> A.toarray()
     array([[1., 1., 0., 0.],
@@ -148,7 +148,7 @@ def knn_rows(nn: NearestNeighbors, Y: Any) -> sparse.csr_array:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import knn_affinity, knn_rows
+    >>> from kernel_patterns.utils import knn_affinity, knn_rows
     >>> _, nn, _ = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
     >>> knn_rows(nn, np.array([[5.5]])).toarray()
     array([[0., 0., 1., 1.]])
@@ -206,7 +206,7 @@ def knn_operator(
     --------
     >>> import numpy as np
     >>> from sklearn.base import BaseEstimator
-    >>> from kernel_patterns.kernels import knn_operator
+    >>> from kernel_patterns.utils import knn_operator
     >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
     >>> op, nn, k, _ = knn_operator(BaseEstimator(), X, "nearest_neighbors", 2,
     ...                          kernel_params=None, approximation="exact", dtype="auto")

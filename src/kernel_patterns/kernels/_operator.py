@@ -71,7 +71,7 @@ def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import resolve_dtype
+    >>> from kernel_patterns.utils import resolve_dtype
     >>> resolve_dtype("auto", 100), resolve_dtype("auto", 50_000), resolve_dtype("float32", 5)
     (dtype('float64'), dtype('float32'), dtype('float32'))
     """

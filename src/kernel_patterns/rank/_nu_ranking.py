@@ -19,13 +19,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
-from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    RBF,
-    Kernel,
-    Precomputed,
-    make_operator,
-)
+from ..kernels import RBF, Kernel, Precomputed, make_operator
+from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS
 from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
 from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
