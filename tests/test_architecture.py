@@ -4,8 +4,10 @@ package reaches into another's private parts, no import cycles, modules stay sma
 Every ``import`` statement counts, at module level or inside a function (imports under
 ``if TYPE_CHECKING:`` are annotations, not imports, and are skipped). The root-level private
 modules (``kernel_patterns._validation``, ``_eigen``, ``_graph``, ``_lowrank``, ``_progress``,
-``_parallel``, ``_mpl``) are the shared helper layer every package may use, as
-``sklearn.utils._*`` is in scikit-learn.
+``_parallel``, ``_mpl``, ``_fit``, ...) and the internal ``kernel_patterns.utils`` package are
+the shared helper layer every package may use, as ``sklearn.utils`` is in scikit-learn: any
+package may import them, private modules included, and ``utils`` re-exports the plumbing that
+the kernel package implements (so it alone may reach into ``kernels``' private modules).
 """
 
 from __future__ import annotations
@@ -20,12 +22,16 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "kernel_patterns"
 MAX_LINES = 500
+#: the shared helper layer: the root's private modules and the internal utils package
+SHARED = {"root", "utils"}
 
 #: package -> packages it must never import (DESIGN.md: cli -> experiments/demos ->
 #: plotting/distributed -> estimators -> solvers -> kernels -> numpy/scipy)
 FORBIDDEN = {
-    "kernels": {"cluster", "rank", "embed", "distributed", "plotting", "cli", "experiments",
-                "demos"},
+    "kernels": {"utils", "cluster", "rank", "embed", "distributed", "plotting", "cli",
+                "experiments", "demos"},
+    "utils": {"cluster", "rank", "embed", "distributed", "plotting", "cli", "experiments",
+              "demos"},
     "cluster": {"rank", "embed", "distributed", "plotting", "cli", "experiments", "demos"},
     "rank": {"cluster", "embed", "distributed", "plotting", "cli", "experiments", "demos"},
     "embed": {"cluster", "rank", "distributed", "plotting", "cli", "experiments", "demos"},
@@ -161,8 +167,10 @@ def _private_offenders(modules: dict[str, Module]) -> list[str]:
         uses += [(t, a, line) for t, a, line in mod.attributes]
         for target, name, line in uses:
             there = _package(target, modules)
-            if there == here or there == "root":
-                continue  # own package, or the shared root helpers
+            if there == here or there in SHARED:
+                continue  # own package, or the shared helpers (root, utils)
+            if here == "utils" and there == "kernels":
+                continue  # utils re-exports the kernel package's plumbing
             private_name = name is not None and name.startswith("_") and not (
                 name.startswith("__") and name.endswith("__"))
             if _private_below(target, there) or private_name:
@@ -259,3 +267,20 @@ def test_the_checker_finds_planted_violations(tmp_path) -> None:
     assert len(_private_offenders(found)) == 3  # _a.f, kernels._a, cluster._b (from kernels)
     assert _cycles(found) == [f"{ROOT}.cluster._b -> {ROOT}.kernels._a -> {ROOT}.cluster._b"]
     assert _layering_offenders(found) == [f"_a.py:2 (kernels) imports {ROOT}.cluster._b (cluster)"]
+
+
+def test_the_utils_package_is_shared_like_the_root_helpers(tmp_path) -> None:
+    # every package may use utils (private modules included); utils may re-export kernels'
+    # private modules; kernels may not import utils (it sits above them)
+    pkg = tmp_path / ROOT
+    for sub in ("kernels", "cluster", "utils"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels" / "_k.py").write_text("def f():\n    from ..utils import _u\n")
+    (pkg / "utils" / "_u.py").write_text("from ..kernels._k import f\n")
+    (pkg / "cluster" / "_c.py").write_text("from ..utils._u import f\n")
+    found = _collect_at(tmp_path)
+    assert _private_offenders(found) == []
+    assert _layering_offenders(found) == [
+        f"_k.py:2 (kernels) imports {ROOT}.utils._u (utils)"]

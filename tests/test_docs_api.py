@@ -46,7 +46,7 @@ def test_every_public_function_and_class_has_an_examples_section(api: ModuleType
 def test_every_public_constant_has_a_description_and_an_example(api: ModuleType) -> None:
     constants = [(p, n) for p, n, o in _public(api)
                  if not (inspect.isclass(o) or callable(o))]
-    assert len(constants) >= 7
+    assert len(constants) >= 6  # the estimators' parameter constraints live in utils
     undocumented = [f"{p}.{n}" for p, n in constants
                     if not any(line.strip() for line in api.constant_doc(p, n))]
     assert not undocumented, f"no #: comment: {undocumented}"

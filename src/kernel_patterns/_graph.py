@@ -18,27 +18,13 @@ import warnings
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import validate_data
 
 from ._eigen import MatMat
-from ._tails import fit_estimator_transform
-from ._validation import FloatArray, check_matrix
-from .kernels import (
-    RBF,
-    GPCovariance,
-    Kernel,
-    KernelOperator,
-    Precomputed,
-    SparseKernelOperator,
-    check_kernel_input,
-    is_precomputed,
-    make_kernel,
-    make_operator,
-)
+from ._validation import FloatArray
+from .kernels import RBF, GPCovariance, KernelOperator, SparseKernelOperator, make_kernel
+from .utils import is_precomputed
 
 
 def min_affinity(op: KernelOperator) -> float:
@@ -193,85 +179,12 @@ def check_sparse_symmetric(op: KernelOperator, name: str = "the precomputed affi
 
 
 def sparse_input_tag(kernel: Any, kernel_params: dict[str, Any] | None) -> bool:
-    """scikit-learn's ``sparse`` input tag of an estimator built on :func:`build_fit_operator`:
-    a sparse precomputed affinity, or features for a kernel that takes them (RBF by default).
-    """
+    """scikit-learn's ``sparse`` input tag of an estimator built on
+    :func:`kernel_patterns._fit.prepare_operator`: a sparse precomputed affinity, or features
+    for a kernel that takes them (RBF by default)."""
     if is_precomputed(kernel):
         return True
     try:
         return bool(make_kernel(kernel, kernel_params, default=RBF()).accepts_sparse)
     except (TypeError, ValueError):  # an invalid kernel: fit will say so
         return False
-
-
-def build_fit_operator(
-    est: BaseEstimator,
-    X: ArrayLike,
-    kernel: Kernel,
-    operator: str,
-    dtype: str,
-    *,
-    approximation: str = "exact",
-    n_landmarks: int | None = None,
-    landmarks: str = "uniform",
-    random_state: Any = None,
-    components_name: str = "n_landmarks",
-) -> KernelOperator:
-    """Validate ``X`` once and build the kernel operator.
-
-    scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and rejects
-    complex, object, empty and 1-D input with its usual messages; :func:`check_matrix` then
-    names NaN and infinite values. Feature input is copied (estimators keep the training
-    points for new ones; editing the caller's array after ``fit`` must not change them); a
-    precomputed kernel matrix is read in place, never kept.
-
-    With ``approximation="nystrom"`` the operator is a :class:`NystromKernelOperator` with
-    ``n_landmarks`` landmarks (the estimator's parameter is called ``components_name``); as
-    scikit-learn's ``Nystroem`` does, more landmarks than samples is reduced to n_samples with
-    a warning.
-
-    An estimator with a ``feature_transform`` parameter gets it applied: the fitted
-    Gaussianising transform of heavy-tailed features (``"auto"``: under
-    ``RBF(gamma="scale")`` only) is stored as ``est.feature_transform_`` and the operator is
-    built on the transformed points.
-    """
-    precomputed = isinstance(kernel, Precomputed)
-    if precomputed and approximation != "exact":
-        raise ValueError(
-            f"approximation={approximation!r} needs a kernel function to evaluate at the "
-            "landmarks, not kernel='precomputed'; use approximation='exact'."
-        )
-    Xa = validate_data(
-        est, X, reset=True, accept_sparse=("csr", "csc", "coo") if precomputed else ("csr", "csc"),
-        dtype=[np.float64, np.float32], ensure_all_finite=False, ensure_min_samples=2,
-        copy=not precomputed,  # the fitted state may keep X: never the caller's array
-    )
-    if hasattr(est, "feature_transform"):
-        if est.feature_transform is not None and not precomputed and not sparse.issparse(Xa):
-            Xa = check_matrix(Xa, "X", min_samples=2)  # NaN and inf named before the transform
-        scale = isinstance(kernel, RBF) and kernel.gamma == "scale"
-        Xa = fit_estimator_transform(est, Xa, scale, precomputed)
-    if precomputed and sparse.issparse(Xa):
-        op = make_operator(kernel, Xa, dtype=dtype)
-        check_sparse_symmetric(op)
-        return op
-    # sparse features as CSR when the kernel takes them, else a TypeError naming the kernel
-    Xv = check_kernel_input(kernel, Xa, "X", min_samples=2)
-    if precomputed:
-        return make_operator(kernel, Xv, dtype=dtype)
-    if approximation == "nystrom":
-        n = Xv.shape[0]
-        m = n_landmarks
-        if m is not None and m > n:
-            warnings.warn(
-                f"{components_name}={m} landmarks is more than n_samples={n}; using {n} "
-                "(the Nyström approximation is then the exact kernel, at a higher cost).",
-                UserWarning,
-                stacklevel=3,
-            )
-            m = n
-        return make_operator(kernel, Xv, dtype=dtype, approximation="nystrom",
-                             n_components=m, landmarks=landmarks,  # type: ignore[arg-type]
-                             random_state=random_state)
-    return make_operator(kernel, Xv, operator=operator, dtype=dtype)  # type: ignore[arg-type]
-

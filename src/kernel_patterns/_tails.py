@@ -124,14 +124,3 @@ def apply_to(transform: Any, X: Any) -> Any:
     with _quiet():
         out = np.asarray(transform.transform(np.asarray(X, dtype=np.float64)))
     return out.astype(X.dtype, copy=False)
-
-
-def fit_estimator_transform(
-    est: Any, X: Any, data_driven: bool, precomputed: bool = False
-) -> Any:
-    """Fit the ``feature_transform`` of ``est`` on ``X`` (:func:`transform_for_fit`), store it
-    as ``est.feature_transform_`` and return ``X`` through it: the one place every
-    estimator with that parameter (kernel k-means, spectral clustering) fits it."""
-    transform = transform_for_fit(X, est.feature_transform, data_driven, precomputed)
-    est.feature_transform_ = transform
-    return apply_to(transform, X)

@@ -365,7 +365,8 @@ def spectral_lower_bound(K: Any, n_clusters: int) -> float:
 
     from ._eigen import top_eigenpairs
     from ._validation import check_positive_int
-    from .kernels import KernelOperator, check_square_kernel
+    from .kernels import KernelOperator
+    from .utils import check_square_kernel
 
     k = check_positive_int(n_clusters, "n_clusters")
     if isinstance(K, KernelOperator):

@@ -261,7 +261,7 @@ def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> N
 
 def test_dendrogram_leaves_name_cluster_and_size() -> None:
     from kernel_patterns import GPClustering
-    from kernel_patterns.cli._cluster import _dendrogram
+    from kernel_patterns.cli._cluster_gp import _dendrogram
     from kernel_patterns.kernels import GPCovariance
 
     X, _ = datasets.make_rings((40, 60), random_state=0)

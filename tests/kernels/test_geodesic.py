@@ -149,7 +149,8 @@ def test_joined_distances_equal_all_pairs_shortest_paths(n_neighbors: int) -> No
     from sklearn.neighbors import kneighbors_graph
 
     from kernel_patterns.datasets import make_three_moons
-    from kernel_patterns.kernels import geodesic_distances, join_components
+    from kernel_patterns.kernels import geodesic_distances
+    from kernel_patterns.utils import join_components
 
     X, _ = make_three_moons(random_state=0)
     with pytest.warns(UserWarning, match="connected components"):

@@ -20,10 +20,9 @@ from kernel_patterns.kernels import (
     Precomputed,
     SparseKernelOperator,
     check_dense_fits,
-    check_square_kernel,
     make_operator,
-    resolve_dtype,
 )
+from kernel_patterns.utils import check_square_kernel, resolve_dtype
 
 RNG = np.random.default_rng(1)
 X = RNG.normal(size=(301, 4))

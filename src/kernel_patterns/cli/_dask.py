@@ -30,6 +30,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from .._optional import import_optional
+from ..kernels import DEFAULT_N_LANDMARKS
 from ._io import parse_params
 from ._registry import UsageError
 
@@ -152,7 +153,8 @@ def nystrom_kwargs(est: Any, n_rows: int) -> dict[str, Any]:
     p = est.get_params(deep=False)
     return {
         "kernel": p["kernel"], "kernel_params": p["kernel_params"],
-        "n_landmarks": min(300, n_rows) if p["n_landmarks"] is None else p["n_landmarks"],
+        "n_landmarks": (min(DEFAULT_N_LANDMARKS, n_rows) if p["n_landmarks"] is None
+                        else p["n_landmarks"]),
         "landmarks": p["landmarks"], "dtype": p["dtype"],
         "n_init": 10 if p["n_init"] == "auto" else p["n_init"],
         "max_iter": p["max_iter"], "tol": p["tol"], "random_state": p["random_state"],

@@ -20,28 +20,28 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
-from sklearn.base import BaseEstimator, ClusterMixin, clone
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._tails import apply_to, fit_estimator_transform
+from .._fit import FitSetup, prepare_operator, resolve_kernel
+from .._tails import apply_to
 from .._validation import check_matrix, check_n_clusters
 from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
-    RBF,
     Kernel,
     KernelOperator,
-    Precomputed,
     check_kernel_input,
-    is_precomputed,
-    kernel_columns,
     make_kernel,
     make_operator,
     operator_backend,
-    resolve_dtype,
+)
+from ..utils import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    is_precomputed,
+    kernel_columns,
 )
 from ._kmeans_init import (
     _init_all_but_k,
@@ -131,17 +131,23 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
 
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(
-        self, X: ArrayLike, sample_weight: ArrayLike | None
+        self, setup: FitSetup, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray, IntArray]:
-        """Everything a fit starts from: validated data, kernel, operator, weights, the
-        kernel's diagonal and the initial labels of every restart (n_runs × n_samples), drawn
-        in order from one generator seeded by ``random_state``."""
-        Xv, kernel, op, w, diag = self._prepare_fit(X, sample_weight)
+        """Everything the restarts start from, after :meth:`_prepare_fit` and the fitted
+        ``feature_transform_``: validated data, kernel, operator, weights, the kernel's
+        diagonal and the initial labels of every restart (n_runs × n_samples), drawn in order
+        from one generator seeded by ``random_state``."""
+        Xv, op = setup.X, setup.operator
+        check_n_clusters(self.n_clusters, op.n_samples)
+        w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
+        if not w.sum() > 0:
+            raise ValueError("sample_weight must have a positive sum.")
+        diag = np.asarray(op.diag(), dtype=np.float64)
         rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
         init = np.stack(
             [self._initial_labels(Xv, op, diag, w, rng) for _ in range(self._n_runs())]
         )
-        return Xv, kernel, op, w, diag, init
+        return Xv, setup.kernel, op, w, diag, init
 
     def _warn_degenerate(self, labels: IntArray, converged: bool, remedy: str | None) -> None:
         """Name a degenerate fit: clusters that hold no point (with ``remedy``; None when the
@@ -168,66 +174,21 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         """Fit and return ``labels_``."""
         return self.fit(X, sample_weight=sample_weight).labels_
 
-    def _prepare_fit(
-        self, X: ArrayLike, sample_weight: ArrayLike | None
-    ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray]:
-        # features are copied (the fitted state keeps them, and a data-dependent kernel
-        # fitted on them keeps them too: editing the caller's X must not change predict);
-        # a precomputed kernel matrix is only read during fit, never kept
-        pre = self._is_precomputed()
-        Xv = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=1,
-                           copy=not pre, accept_sparse=False if pre else ("csr", "csc"))
-        kernel = make_kernel(self.kernel, self.kernel_params)
-        if sparse.issparse(Xv):  # CSR, or a TypeError naming a kernel that cannot take it
-            Xv = check_kernel_input(kernel, Xv)
-        # heavy-tailed features Gaussianised under the data-driven RBF width (feature_transform)
-        Xv = fit_estimator_transform(
-            self, Xv, isinstance(kernel, RBF) and kernel.gamma == "scale", precomputed=pre)
-        n = Xv.shape[0]
-        check_n_clusters(self.n_clusters, n)
-        w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
-        if not w.sum() > 0:
-            raise ValueError("sample_weight must have a positive sum.")
+    def _prepare_fit(self, X: ArrayLike) -> FitSetup:
+        """The shared fit path (:func:`prepare_operator`) with kernel k-means' operator rule:
+        ``operator="auto"`` is dense-or-raise (module docstring), unless an operator backend
+        (``kernel_patterns.distributed.dask_backend``) decides where K lives."""
         nystrom = self.approximation == "nystrom"
-        if nystrom and self._is_precomputed():
-            raise ValueError(
-                "approximation='nystrom' needs a kernel function to evaluate at landmarks; "
-                "it cannot be used with kernel='precomputed'."
-            )
-        n_landmarks = self.n_landmarks
-        if nystrom and n_landmarks is not None and n_landmarks > n:
-            # as scikit-learn's Nystroem and this package's spectral/embedding estimators do
-            warnings.warn(
-                f"n_landmarks={n_landmarks} landmarks is more than n_samples={n}; using {n} "
-                "(the Nyström approximation is then the exact kernel, at a higher cost).",
-                UserWarning,
-                stacklevel=3,
-            )
-            n_landmarks = n
-        if hasattr(kernel, "fit"):  # data-dependent kernels (GeodesicKernel) learn from X
-            kernel = clone(kernel).fit(Xv)
-        elif not isinstance(kernel, Precomputed):
-            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
-        # kernel k-means reads all of K every pass: "auto" is dense-or-raise (module docstring),
-        # unless an operator backend (kernel_patterns.distributed.dask_backend) decides where
-        # K lives: then "auto" stays its choice
-        on_backend = operator_backend() is not None
-        dense_or_raise = self.operator == "auto" and not nystrom and not on_backend
-        operator: Any = "dense" if dense_or_raise else self.operator
-        budget = None if self.memory_budget is None else int(self.memory_budget)
-        op = make_operator(
-            kernel,
-            Xv,
-            operator=operator,
-            dtype=resolve_dtype(self.dtype, n),
-            memory_budget=budget,
-            check_psd=True,
-            approximation=self.approximation,
-            n_components=n_landmarks,
-            landmarks=self.landmarks,
-            random_state=self._landmark_seed(),
+        dense_or_raise = self.operator == "auto" and not nystrom and operator_backend() is None
+        return prepare_operator(
+            self, X, resolve_kernel(self.kernel, self.kernel_params),
+            operator="dense" if dense_or_raise else self.operator, dtype=self.dtype,
+            approximation=self.approximation, n_landmarks=self.n_landmarks,
+            landmarks=self.landmarks, random_state=self._landmark_seed(),
+            feature_transform=self.feature_transform,
+            memory_budget=None if self.memory_budget is None else int(self.memory_budget),
+            check_psd=True, min_samples=1, sparse_precomputed=False,
         )
-        return Xv, kernel, op, w, np.asarray(op.diag(), dtype=np.float64)
 
     def _landmark_seed(self) -> int | None:
         """Seed of the Nyström landmarks, drawn from ``random_state`` apart from the restarts."""

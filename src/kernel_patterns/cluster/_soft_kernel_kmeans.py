@@ -263,10 +263,8 @@ class SoftKernelKMeans(_KernelKMeansBase):
         ``"auto"``: ``β = 10 / s`` with s the mean squared feature-space distance of the
         training points to their mean (the one-cluster inertia per point, ``mean k(x, x) −
         mean K``): the paper's β = 10 in units of the data's own spread, the same clusters
-        whatever the kernel's scale. Measured on standardised digits (s = 0.78): β = 10
-        leaves 3 of 10 clusters empty (ARI 0.41), ``"auto"`` (β = 12.9) uses all 10 (0.57);
-        the other real sets of ``benchmarks/bench_real.py`` change by at most 0.03. The value
-        used is ``beta_``.
+        whatever the kernel's scale (the user guide, Soft geodesic kernel k-means, says how
+        it was chosen). The value used is ``beta_``.
     init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array
         Initial hard assignments, turned into 0/1 responsibilities (see :class:`KernelKMeans`:
         an array holds labels, shape (n_samples,), or centres, shape (n_clusters,
@@ -277,8 +275,7 @@ class SoftKernelKMeans(_KernelKMeansBase):
     max_iter : int, default=300
         Largest number of iterations, each one product of the kernel matrix with the
         centroids' coefficients. The fixed point of eq. 4 and 7 is reached by SQUAREM steps
-        (three products each): 1.5 to 6 times fewer products than the plain iteration to the
-        same fixed point (``benchmarks/results/soft_kernel_kmeans.md``).
+        (three products each).
     tol : float, default=1e-6
         Stop when no responsibility changes by more than ``tol`` in an iteration.
     random_state, operator, dtype, approximation, n_landmarks, landmarks, memory_budget, \
@@ -376,7 +373,9 @@ feature_transform
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
     ) -> SoftKernelKMeans:
         """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
-        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
+        setup = self._prepare_fit(X)
+        self.feature_transform_ = setup.feature_transform
+        Xv, kernel, op, w, diag, init = self._start_runs(setup, sample_weight)
         beta = _auto_beta(op, w, diag) if self.beta == "auto" else float(self.beta)
         R0 = np.zeros((init.shape[0], op.n_samples, self.n_clusters))
         for j, lab0 in enumerate(init):

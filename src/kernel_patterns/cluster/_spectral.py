@@ -8,7 +8,7 @@ of V_N, the eigenvector approach (argmax of the rows of V_N √Λ_N) or the QR a
 
 Layout: :mod:`~._spectral_eigen` (the eigenpairs of the chosen matrix, through the operator;
 :func:`spectral_eigenpairs` is its public face), the default k-nearest-neighbour affinity
-(:func:`kernel_patterns.kernels.knn_operator`, shared with the Laplacian embedding) and,
+(``kernel_patterns.utils.knn_operator``, shared with the Laplacian embedding) and,
 in :mod:`~._spectral_assign`, the assignment rules (eigenvectors to labels) are the pure
 solvers (arrays and operators in, arrays out); :class:`SpectralClustering` validates, calls
 both and stores the results, and :mod:`~._spectral_extension` labels new points.
@@ -29,25 +29,22 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._eigen import EIGEN_SOLVERS
+from .._fit import prepare_operator, resolve_kernel
 from .._graph import (
-    build_fit_operator,
     sparse_components,
     sparse_input_tag,
 )
 from .._tails import apply_to
 from .._validation import check_n_clusters
-from ..kernels import (
+from ..kernels import RBF, Kernel, Precomputed
+from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     KNN_KERNELS,
     OPERATOR_PARAMETER_CONSTRAINTS,
-    RBF,
-    Kernel,
-    Precomputed,
     is_knn_kernel,
     is_precomputed,
     knn_operator,
     knn_rows,
-    make_kernel,
 )
 from ._degenerate import held_first, split_identical_rows
 from ._spectral_assign import _assign_labels_and_state
@@ -301,19 +298,22 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         n_neighbors: int | None = None
         affinity = None
         if is_knn_kernel(self.kernel):
-            op, self._neighbors, n_neighbors = knn_operator(
+            op, self._neighbors, n_neighbors, transform = knn_operator(
                 self, X, self.kernel, self.n_neighbors, kernel_params=self.kernel_params,
                 approximation=self.approximation, dtype=self.dtype,
+                feature_transform=self.feature_transform,
             )
             affinity = getattr(op, "A", None)  # the sparse operator's matrix
             kernel: Kernel | str = self.kernel
         else:
-            kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-            op = build_fit_operator(
-                self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+            setup = prepare_operator(
+                self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
+                operator=self.operator, dtype=self.dtype, approximation=self.approximation,
                 n_landmarks=self.n_landmarks, landmarks=self.landmarks,
-                random_state=self.random_state,
+                random_state=self.random_state, feature_transform=self.feature_transform,
             )
+            op, kernel, transform = setup.operator, setup.kernel, setup.feature_transform
+        self.feature_transform_ = transform
         n = op.n_samples
         k = self.n_clusters
         check_n_clusters(k, n)

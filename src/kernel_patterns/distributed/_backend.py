@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._validation import check_matrix
-from ..kernels import Kernel, KernelOperator, resolve_dtype, use_operator_backend
+from ..kernels import Kernel, KernelOperator, use_operator_backend
+from ..utils import resolve_dtype
 from ._client import (
     ACTIVE_BACKEND,
     DEFAULT_MAX_RETRIES,
@@ -42,7 +43,7 @@ def _operator_on(backend: DaskBackend) -> Any:
         rank: int | None,
         random_state: Any,
     ) -> KernelOperator | None:
-        if hasattr(kernel, "fit") or getattr(kernel, "_low_rank_operator", None) is not None:
+        if kernel.data_dependent or type(kernel).low_rank_operator is not Kernel.low_rank_operator:
             # data-dependent kernels (GeodesicKernel) and kernels that are low-rank by
             # construction follow make_operator's own rules, locally
             return None

@@ -18,7 +18,7 @@ from scipy import sparse
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_n_clusters
-from ..kernels import make_kernel
+from ..kernels import DEFAULT_N_LANDMARKS, make_kernel
 from ._client import check_client
 from ._nystrom import NystromMap, _check_dask_X, _sample_rows, nystrom_features
 from ._resilience import compute
@@ -217,7 +217,7 @@ def nystrom_kmeans(
     *,
     kernel: Any = "rbf",
     kernel_params: dict[str, Any] | None = None,
-    n_landmarks: int = 300,
+    n_landmarks: int = DEFAULT_N_LANDMARKS,
     landmarks: str | ArrayLike = "uniform",
     rank: int | None = None,
     dtype: DTypeLike | str = "auto",

@@ -19,15 +19,11 @@ from numpy.typing import ArrayLike, DTypeLike
 from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ..kernels import (
-    DEFAULT_N_COMPONENTS,
-    Kernel,
-    LowRankKernelOperator,
-    Precomputed,
+from ..kernels import DEFAULT_N_LANDMARKS, Kernel, LowRankKernelOperator, Precomputed, make_kernel
+from ..utils import (
     kernel_columns,
     kmeanspp_landmarks,
     leverage_landmarks,
-    make_kernel,
     nystrom_factor,
     resolve_dtype,
 )
@@ -245,7 +241,7 @@ def fit_nystrom_map(
 def nystrom_features(
     X: Any,
     kernel: Any = "rbf",
-    n_landmarks: int = 300,
+    n_landmarks: int = DEFAULT_N_LANDMARKS,
     *,
     kernel_params: dict[str, Any] | None = None,
     landmarks: str | ArrayLike = "uniform",
@@ -382,7 +378,7 @@ class DaskNystromOperator(LowRankKernelOperator):
             raise ValueError("the Nystrom operator needs a kernel function, not 'precomputed'.")
         Xv = check_matrix(X, "X")
         n = Xv.shape[0]
-        m = min(DEFAULT_N_COMPONENTS, n) if n_landmarks is None else n_landmarks
+        m = min(DEFAULT_N_LANDMARKS, n) if n_landmarks is None else n_landmarks
         if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
             raise TypeError(f"n_landmarks must be an integer; got {m!r}.")
         m = int(m)

@@ -26,9 +26,8 @@ from ..kernels import (
     MemoryBudgetError,
     Precomputed,
     check_dense_fits,
-    check_operand,
-    dense_nbytes,
 )
+from ..utils import check_operand, dense_nbytes
 from ._client import check_client, worker_memory, worker_threads
 from ._resilience import Shared, gather
 

@@ -11,15 +11,13 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
-from .._graph import build_fit_operator, sparse_input_tag
-from ..kernels import (
+from .._fit import prepare_operator, resolve_kernel
+from .._graph import sparse_input_tag
+from ..kernels import RBF, Kernel, KernelOperator
+from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
-    RBF,
-    Kernel,
-    KernelOperator,
     is_precomputed,
-    make_kernel,
 )
 
 #: ``_parameter_constraints`` of both embeddings. ``n_components`` is the embedding
@@ -89,12 +87,13 @@ class _EmbeddingBase(BaseEstimator):
         (``why`` says what else rules it out)."""
         self._validate_params()
         self._set_output_dtype(X)
-        kernel = make_kernel(self.kernel, self.kernel_params, default=RBF())
-        op = build_fit_operator(
-            self, X, kernel, self.operator, self.dtype, approximation=self.approximation,
+        setup = prepare_operator(
+            self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
+            operator=self.operator, dtype=self.dtype, approximation=self.approximation,
             n_landmarks=self.n_landmarks, landmarks=self.landmarks,
             random_state=self.random_state,
         )
+        kernel, op = setup.kernel, setup.operator
         n, k = op.n_samples, self.n_components
         if k is not None and k >= n:
             raise ValueError(

@@ -21,7 +21,8 @@ from threadpoolctl import threadpool_limits
 
 from .._eigen import DENSE_MAX, MatMat, sign_flip_columns, top_eigenpairs
 from .._validation import FloatArray
-from ..kernels import Kernel, is_precomputed
+from ..kernels import Kernel
+from ..utils import is_precomputed
 
 #: ``eigen_solver`` values, as ``KernelPCA``'s
 EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
@@ -98,7 +99,7 @@ def check_inverse_kernel(kernel: Kernel) -> None:
             "the kernel to embedding coordinates, so fit_inverse_transform=True needs a "
             "kernel function, not kernel='precomputed' (as in scikit-learn's KernelPCA)."
         )
-    if hasattr(kernel, "fit"):
+    if kernel.data_dependent:
         raise ValueError(
             f"fit_inverse_transform=True applies the kernel to the embedding coordinates; "
             f"{type(kernel).__name__} depends on the training set, so it cannot. Use a "

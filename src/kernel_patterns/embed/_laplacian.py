@@ -32,13 +32,8 @@ from .._eigen import EIGEN_SOLVERS, sign_flip_columns, top_eigenpairs
 from .._graph import check_affinity, shifted_laplacian_matmat, sparse_components
 from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._validation import FloatArray
-from ..kernels import (
-    KNN_KERNELS,
-    KernelOperator,
-    SparseKernelOperator,
-    is_knn_kernel,
-    knn_operator,
-)
+from ..kernels import KernelOperator, SparseKernelOperator
+from ..utils import KNN_KERNELS, is_knn_kernel, knn_operator
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
@@ -234,7 +229,7 @@ class LaplacianEmbedding(_EmbeddingBase):
         self._set_output_dtype(X)
         n_samples = _num_samples(X)
         k = self.n_neighbors if self.n_neighbors is not None else max(n_samples // 10, 1)
-        op, _, used = knn_operator(
+        op, _, used, _ = knn_operator(
             self, X, self.kernel, k, kernel_params=self.kernel_params,
             approximation=self.approximation, dtype=self.dtype,
         )

@@ -1,5 +1,5 @@
 """Ranking experiment: ν-ranking and on-line ranking against a nominal classifier and ordinal
-regression (Shawe-Taylor & Cristianini §8.1; issue 6).
+regression (Shawe-Taylor & Cristianini §8.1).
 
 Boston housing (MASS, 506 rows): the target ``medv`` cut into 5 and 10 equal-width ranks,
 300 training / 206 test rows, 20 seeded splits, features standardised on the training part,

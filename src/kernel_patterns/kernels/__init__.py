@@ -13,56 +13,41 @@ landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neigh
 ``_knn_affinity`` (the k-NN affinity of ``kernel="nearest_neighbors"``),
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
-landmark geodesic kernels). Other packages use only the names below.
+landmark geodesic kernels). Users and kernel authors need only the names below; the plumbing
+the other packages share (parameter constraints, the dtype rule, the k-NN affinity, the
+Nyström factor and landmark choices) is re-exported by the internal
+``kernel_patterns.utils``.
 
 Examples
 --------
-The constants: the kernel names, the k-nearest-neighbour affinities, the Nyström default, the
-chunked operator's memory and the parameter constraints every estimator shares.
+The constants: the kernel names, the default landmark count and the chunked operator's
+memory.
 
->>> from kernel_patterns.kernels import (
-...     APPROXIMATION_PARAMETER_CONSTRAINTS, DEFAULT_BLOCK_MEMORY, DEFAULT_N_COMPONENTS,
-...     KERNELS, KNN_KERNELS, OPERATOR_PARAMETER_CONSTRAINTS, RBF)
+>>> from kernel_patterns.kernels import DEFAULT_BLOCK_MEMORY, DEFAULT_N_LANDMARKS, KERNELS, RBF
 >>> KERNELS["rbf"] is RBF, "laplacian" in KERNELS
 (True, True)
->>> KNN_KERNELS
-('nearest_neighbors', 'precomputed_nearest_neighbors')
->>> DEFAULT_N_COMPONENTS, DEFAULT_BLOCK_MEMORY // 2**20
+>>> DEFAULT_N_LANDMARKS, DEFAULT_BLOCK_MEMORY // 2**20
 (300, 256)
->>> sorted(OPERATOR_PARAMETER_CONSTRAINTS), sorted(APPROXIMATION_PARAMETER_CONSTRAINTS)
-(['dtype', 'operator'], ['approximation', 'landmarks', 'n_landmarks'])
 """
 
 from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._context import operator_backend, use_operator_backend
-from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed, check_square_kernel
+from ._dot import CallableKernel, Cosine, Linear, Polynomial, Precomputed
 from ._extra import Chi2, Laplacian, Sigmoid
 from ._geodesic import GeodesicKernel
 from ._geodesic_landmark import LandmarkGeodesicOperator
-from ._knn import geodesic_distances, join_components, knn_graph
-from ._knn_affinity import KNN_KERNELS, is_knn_kernel, knn_affinity, knn_operator, knn_rows
-from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
-from ._nystrom import (
-    LowRankKernelOperator,
-    NystromKernelOperator,
-    kernel_columns,
-    kmeanspp_landmarks,
-    leverage_landmarks,
-    nystrom_factor,
-)
+from ._knn import geodesic_distances
+from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget
+from ._nystrom import DEFAULT_N_LANDMARKS, LowRankKernelOperator, NystromKernelOperator
 from ._operator import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    DEFAULT_N_COMPONENTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
     ChunkedKernelOperator,
     DenseKernelOperator,
     SparseKernelOperator,
     make_operator,
-    resolve_dtype,
 )
-from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
-from ._registry import KERNELS, is_precomputed, make_kernel, register_kernel
+from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator
+from ._registry import KERNELS, make_kernel, register_kernel
 from ._stationary import RBF, GPCovariance, StationaryKernel
 
 register_kernel("geodesic", GeodesicKernel)
@@ -71,12 +56,9 @@ register_kernel("chi2", Chi2)
 register_kernel("sigmoid", Sigmoid)
 
 __all__ = [
-    "APPROXIMATION_PARAMETER_CONSTRAINTS",
     "DEFAULT_BLOCK_MEMORY",
-    "DEFAULT_N_COMPONENTS",
+    "DEFAULT_N_LANDMARKS",
     "KERNELS",
-    "KNN_KERNELS",
-    "OPERATOR_PARAMETER_CONSTRAINTS",
     "RBF",
     "CallableKernel",
     "Chi2",
@@ -101,26 +83,11 @@ __all__ = [
     "cailliez_constant",
     "check_dense_fits",
     "check_kernel_input",
-    "check_operand",
-    "check_square_kernel",
     "default_memory_budget",
-    "dense_nbytes",
     "geodesic_distances",
-    "is_knn_kernel",
-    "is_precomputed",
-    "join_components",
-    "kernel_columns",
-    "kmeanspp_landmarks",
-    "knn_affinity",
-    "knn_graph",
-    "knn_operator",
-    "knn_rows",
-    "leverage_landmarks",
     "make_kernel",
     "make_operator",
-    "nystrom_factor",
     "operator_backend",
     "register_kernel",
-    "resolve_dtype",
     "use_operator_backend",
 ]

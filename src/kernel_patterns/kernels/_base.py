@@ -10,7 +10,13 @@ A kernel is a small, scikit-learn-clonable object (parameters stored in ``__init
   ``pairwise(X, Y, same=False)`` (a Gram block), ``pairwise_diag(X)`` (its diagonal, noise
   included), ``pairwise_gradient(X, Y, W)`` (the gradient contraction, differentiable kernels
   only), ``diagonal_noise()`` (what ``same=True`` adds to ``K[i, i]``) and the block hooks
-  ``prepare(X)`` / ``block(prepared, start, stop, cols)`` the operators call tile by tile.
+  ``prepare(X)`` / ``block(prepared, start, stop, cols)`` the operators call tile by tile;
+* for estimators, what a kernel declares about its training data: ``needs_data_scale()`` /
+  ``with_data_scale(X)`` (a width chosen from the data, ``RBF(gamma="scale")``),
+  ``data_dependent`` (a function of the training set as a whole, fitted on it:
+  :class:`GeodesicKernel`), ``for_training_data(X)`` (the kernel an estimator fits with,
+  both of the above applied) and ``low_rank_operator(X, dtype)`` (a kernel that is low-rank
+  by construction offers its own ``K = F Fᵀ`` operator, which ``make_operator`` returns).
 
 A new kernel subclasses :class:`Kernel` and implements ``pairwise`` and ``pairwise_diag``
 (and ``pairwise_gradient`` with ``differentiable = True``); everything else follows.
@@ -19,14 +25,19 @@ A new kernel subclasses :class:`Kernel` and implements ``pairwise`` and ``pairwi
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 
 from .._validation import FloatArray, check_matrix, check_number, check_same_features
+
+if TYPE_CHECKING:
+    from numpy.typing import DTypeLike
+
+    from ._operator_base import KernelOperator
 
 
 class Kernel(BaseEstimator, metaclass=ABCMeta):
@@ -64,6 +75,11 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
     #: whether ``pairwise``/``pairwise_diag`` take scipy.sparse CSR rows (dot-product kernels,
     #: the RBF kernel by the GEMM identity, Laplacian, sigmoid); see :func:`check_kernel_input`.
     accepts_sparse: ClassVar[bool] = False
+    #: whether the kernel is a function of the training set as a whole (``fit(X)`` learns
+    #: it, as :class:`GeodesicKernel` does): estimators fit a clone on their training points
+    #: (:meth:`for_training_data`); it cannot be evaluated at Nyström landmarks alone nor on
+    #: coordinates other than the training points' (pre-images).
+    data_dependent: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ public API
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
@@ -165,6 +181,52 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
         data, so the width they use is recorded in their fitted ``kernel_``.
         """
         return self
+
+    def for_training_data(self, X: FloatArray) -> Kernel:
+        """The kernel an estimator fits with on the training points ``X``: its data-driven
+        parameters set (:meth:`with_data_scale`) and, for a :attr:`data_dependent` kernel,
+        a clone fitted on ``X``. Estimators record the result as their fitted ``kernel_``.
+
+        Parameters
+        ----------
+        X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+            The validated training points.
+
+        Returns
+        -------
+        Kernel
+            ``self`` when there is nothing to set, else a new kernel.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from kernel_patterns.kernels import RBF
+        >>> RBF(gamma="scale").for_training_data(np.array([[0.0], [2.0]]))
+        RBF(gamma=1.0)
+        """
+        if self.data_dependent:
+            fitted: Kernel = clone(self).fit(X)
+            return fitted
+        return self.with_data_scale(X)
+
+    def low_rank_operator(self, X: ArrayLike, dtype: DTypeLike) -> KernelOperator | None:
+        """The operator ``K = F Fᵀ`` of a kernel that is low-rank by construction
+        (``GeodesicKernel(approximation="landmark")``), which
+        :func:`~kernel_patterns.kernels.make_operator` returns for ``approximation="exact"``
+        instead of a dense or chunked one; None (the default) for every other kernel.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points (a kernel that returns an operator validates them).
+        dtype : numpy dtype
+            Precision of the operator.
+
+        Returns
+        -------
+        KernelOperator or None
+        """
+        return None
 
     # hooks used by the kernel operators ---------------------------------------
     def diagonal_noise(self) -> float:

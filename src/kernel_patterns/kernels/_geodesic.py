@@ -41,17 +41,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from sklearn.neighbors import NearestNeighbors
 
 from .._validation import FloatArray, check_matrix, check_same_features
-from ._base import Kernel
+from ._base import Kernel, check_kernel_input
 from ._cailliez import cailliez_constant
 from ._geodesic_landmark import (
-    DEFAULT_N_LANDMARKS,
     LandmarkGeodesicOperator,
     _LandmarkState,
     landmark_geodesic_state,
@@ -59,7 +58,7 @@ from ._geodesic_landmark import (
 )
 from ._knn import geodesic_distances
 from ._memory import check_dense_fits
-from ._nystrom import LowRankKernelOperator
+from ._nystrom import DEFAULT_N_LANDMARKS, LowRankKernelOperator
 
 
 @dataclass
@@ -179,6 +178,8 @@ class GeodesicKernel(Kernel):
     True
     """
 
+    data_dependent: ClassVar[bool] = True
+
     def __init__(
         self,
         n_neighbors: int = 10,
@@ -272,11 +273,11 @@ class GeodesicKernel(Kernel):
             return st
         return self._build(X)
 
-    def _low_rank_operator(self, X: FloatArray, dtype: DTypeLike) -> LowRankKernelOperator | None:
-        """The operator :func:`make_operator` returns for this kernel when it is low-rank."""
+    def low_rank_operator(self, X: ArrayLike, dtype: DTypeLike) -> LowRankKernelOperator | None:
+        """The landmark operator ``K = F Fᵀ`` with ``approximation="landmark"``, else None."""
         if self.approximation != "landmark":
             return None
-        return LandmarkGeodesicOperator(self, X, dtype=dtype)
+        return LandmarkGeodesicOperator(self, check_kernel_input(self, X), dtype=dtype)
 
     def _out_of_sample(self, Y: FloatArray, st: _GeodesicState) -> tuple[FloatArray, FloatArray]:
         """Kernel rows ``k(Y, X_train)`` and ``k(y, y)`` (module docstring formula)."""

@@ -63,8 +63,6 @@ from ._cailliez import cailliez_constant
 from ._knn import join_components, knn_graph
 from ._nystrom import LowRankKernelOperator
 
-#: landmarks used by ``approximation="landmark"`` when ``n_landmarks`` is None.
-DEFAULT_N_LANDMARKS = 300
 _BLOCK = 8192
 
 

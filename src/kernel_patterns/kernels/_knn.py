@@ -36,7 +36,7 @@ def knn_graph(X: FloatArray, n_neighbors: int) -> sparse.csr_array:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import knn_graph
+    >>> from kernel_patterns.utils import knn_graph
     >>> G = knn_graph(np.array([[0.0], [1.0], [3.0]]), n_neighbors=1)
     >>> G.toarray()
     array([[0., 1., 0.],
@@ -61,7 +61,7 @@ def geodesic_distances(
     X : ndarray of shape (n_samples, n_features)
         The points.
     n_neighbors : int
-        Neighbours per point in :func:`knn_graph`.
+        Neighbours per point in the k-nearest-neighbour graph.
     join_penalty : float
         When the graph has several components, each joining edge is lengthened by
         ``join_penalty`` times the largest geodesic distance (a warning says so).
@@ -138,7 +138,7 @@ def join_components(
     >>> import warnings
     >>> import numpy as np
     >>> from scipy.sparse import csgraph
-    >>> from kernel_patterns.kernels import join_components, knn_graph
+    >>> from kernel_patterns.utils import join_components, knn_graph
     >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
     >>> G = knn_graph(X, n_neighbors=1)
     >>> n_comp, comp = csgraph.connected_components(G, directed=False)

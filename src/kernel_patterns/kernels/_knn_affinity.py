@@ -23,9 +23,10 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
+from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import validate_data
 
-from .._tails import fit_estimator_transform
+from .._tails import apply_to, transform_for_fit
 from .._validation import check_matrix
 from ._dot import Precomputed
 from ._operator import make_operator
@@ -50,7 +51,7 @@ def is_knn_kernel(kernel: Any) -> bool:
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import is_knn_kernel
+    >>> from kernel_patterns.utils import is_knn_kernel
     >>> is_knn_kernel("nearest_neighbors"), is_knn_kernel("rbf")
     (True, False)
     """
@@ -98,7 +99,7 @@ def knn_affinity(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import knn_affinity
+    >>> from kernel_patterns.utils import knn_affinity
     >>> A, nn, k = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
     >>> A.toarray()
     array([[1., 1., 0., 0.],
@@ -147,7 +148,7 @@ def knn_rows(nn: NearestNeighbors, Y: Any) -> sparse.csr_array:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import knn_affinity, knn_rows
+    >>> from kernel_patterns.utils import knn_affinity, knn_rows
     >>> _, nn, _ = knn_affinity(np.array([[0.0], [1.0], [5.0], [6.0]]), 2, precomputed=False)
     >>> knn_rows(nn, np.array([[5.5]])).toarray()
     array([[0., 0., 1., 1.]])
@@ -164,12 +165,13 @@ def knn_operator(
     kernel_params: dict[str, Any] | None,
     approximation: str,
     dtype: str,
-) -> tuple[KernelOperator, NearestNeighbors, int]:
+    feature_transform: str | None = None,
+) -> tuple[KernelOperator, NearestNeighbors, int, Pipeline | None]:
     """Validate ``X`` and build the sparse kernel operator of the k-NN affinity.
 
-    An estimator with a ``feature_transform`` parameter gets it applied to the points (the
-    k-NN graph's width is local, chosen from the data): the fitted transform is stored as
-    ``est.feature_transform_`` and the graph is built on the transformed points.
+    ``feature_transform`` (an estimator's parameter of that name) Gaussianises heavy-tailed
+    points first (the k-NN graph's width is local, chosen from the data); the fitted
+    transform is returned for the estimator to store as ``feature_transform_``.
 
     Parameters
     ----------
@@ -187,6 +189,8 @@ def knn_operator(
         Must be ``"exact"`` (the graph is sparse already).
     dtype : {"auto", "float64", "float32"}
         Precision of the operator.
+    feature_transform : {"auto", "yeo-johnson"} or None, default=None
+        The estimator's Gaussianising of heavy-tailed features.
 
     Returns
     -------
@@ -195,14 +199,16 @@ def knn_operator(
     neighbors : sklearn.neighbors.NearestNeighbors
     n_neighbors : int
         The number of neighbours used.
+    transform : sklearn Pipeline or None
+        The fitted feature transform.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn.base import BaseEstimator
-    >>> from kernel_patterns.kernels import knn_operator
+    >>> from kernel_patterns.utils import knn_operator
     >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
-    >>> op, nn, k = knn_operator(BaseEstimator(), X, "nearest_neighbors", 2,
+    >>> op, nn, k, _ = knn_operator(BaseEstimator(), X, "nearest_neighbors", 2,
     ...                          kernel_params=None, approximation="exact", dtype="auto")
     >>> op.n_samples, k, op.row_sums().tolist()
     (4, 2, [2.0, 2.0, 2.0, 2.0])
@@ -228,7 +234,6 @@ def knn_operator(
     )
     if not precomputed:
         Xa = check_matrix(Xa, "X", min_samples=2, accept_sparse=True)
-    if hasattr(est, "feature_transform"):  # the estimator's Gaussianising of heavy tails
-        Xa = fit_estimator_transform(est, Xa, not precomputed, precomputed)
-    A, nn, k = knn_affinity(Xa, n_neighbors, precomputed=precomputed)
-    return make_operator(Precomputed(), A, dtype=dtype), nn, k
+    transform = transform_for_fit(Xa, feature_transform, not precomputed, precomputed)
+    A, nn, k = knn_affinity(apply_to(transform, Xa), n_neighbors, precomputed=precomputed)
+    return make_operator(Precomputed(), A, dtype=dtype), nn, k, transform

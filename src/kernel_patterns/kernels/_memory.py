@@ -69,7 +69,7 @@ def dense_nbytes(n_rows: int, n_cols: int, dtype: np.dtype | type) -> int:
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import dense_nbytes
+    >>> from kernel_patterns.utils import dense_nbytes
     >>> dense_nbytes(1000, 1000, "float64")
     8000000
     >>> dense_nbytes(1000, 1000, "float32")

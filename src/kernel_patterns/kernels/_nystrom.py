@@ -28,6 +28,10 @@ from ._memory import check_dense_fits
 from ._operator_base import KernelOperator, check_operand
 
 Landmarks = Literal["uniform", "kmeans++", "leverage"]
+#: landmarks of every approximation when ``n_landmarks`` is None (Nyström columns, landmark
+#: geodesic kernel, the distributed Nyström fits), capped at the number of samples.
+DEFAULT_N_LANDMARKS = 300
+
 _BLOCK = 65_536
 
 
@@ -54,7 +58,8 @@ def kernel_columns(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import RBF, kernel_columns
+    >>> from kernel_patterns.kernels import RBF
+    >>> from kernel_patterns.utils import kernel_columns
     >>> X = np.random.RandomState(0).normal(size=(20, 2))
     >>> C = kernel_columns(RBF(gamma=0.5), X, X[:5], np.dtype("float32"))
     >>> C.shape, C.dtype, bool(np.allclose(np.diag(C[:5]), 1.0))
@@ -89,7 +94,8 @@ def nystrom_factor(C: FloatArray, W: FloatArray, rank: int | None) -> tuple[Floa
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import RBF, kernel_columns, nystrom_factor
+    >>> from kernel_patterns.kernels import RBF
+    >>> from kernel_patterns.utils import kernel_columns, nystrom_factor
     >>> X = np.random.RandomState(0).normal(size=(20, 2))
     >>> C = kernel_columns(RBF(gamma=0.5), X, X[:5], np.dtype("float64"))
     >>> F, M = nystrom_factor(C, C[:5], rank=None)
@@ -137,7 +143,8 @@ def kmeanspp_landmarks(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import RBF, kmeanspp_landmarks
+    >>> from kernel_patterns.kernels import RBF
+    >>> from kernel_patterns.utils import kmeanspp_landmarks
     >>> X = np.random.RandomState(0).normal(size=(20, 2))
     >>> idx = kmeanspp_landmarks(RBF(gamma=0.5), X, 3, np.random.RandomState(0))
     >>> idx.shape, len(set(idx.tolist()))
@@ -186,7 +193,8 @@ def leverage_landmarks(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import RBF, leverage_landmarks
+    >>> from kernel_patterns.kernels import RBF
+    >>> from kernel_patterns.utils import leverage_landmarks
     >>> X = np.random.RandomState(0).normal(size=(20, 2))
     >>> idx = leverage_landmarks(RBF(gamma=0.5), X, 3, np.random.RandomState(0),
     ...                          np.dtype("float64"))

@@ -36,7 +36,7 @@ from ._base import Kernel, check_kernel_input
 from ._context import operator_backend
 from ._dot import Precomputed, check_square_kernel
 from ._memory import MemoryBudgetError, check_dense_fits, default_memory_budget, dense_nbytes
-from ._nystrom import NystromKernelOperator
+from ._nystrom import DEFAULT_N_LANDMARKS, NystromKernelOperator
 from ._operator_base import DEFAULT_BLOCK_MEMORY, KernelOperator, check_operand
 
 OperatorKind = Literal["auto", "dense", "chunked"]
@@ -65,16 +65,13 @@ APPROXIMATION_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "landmarks": [StrOptions({"uniform", "kmeans++", "leverage"})],
 }
 
-#: landmarks used by ``approximation="nystrom"`` when ``n_components`` is None.
-DEFAULT_N_COMPONENTS = 300
-
 
 def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
     """The operator dtype: ``"auto"`` is float64 up to 20,000 samples, float32 beyond.
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import resolve_dtype
+    >>> from kernel_patterns.utils import resolve_dtype
     >>> resolve_dtype("auto", 100), resolve_dtype("auto", 50_000), resolve_dtype("float32", 5)
     (dtype('float64'), dtype('float32'), dtype('float32'))
     """
@@ -442,9 +439,8 @@ def make_operator(
     dt = resolve_dtype(dtype, int(n_rows))
     # A kernel that is itself low-rank (GeodesicKernel(approximation="landmark")) offers its
     # own operator, K = F Fᵀ, never N × N; ``operator`` and the memory guard do not apply.
-    low_rank = getattr(kernel, "_low_rank_operator", None)
-    if approximation == "exact" and low_rank is not None:
-        op = low_rank(check_kernel_input(kernel, X), dt)
+    if approximation == "exact":
+        op = kernel.low_rank_operator(X, dt)
         if op is not None:
             return op
     if approximation == "nystrom":
@@ -452,7 +448,7 @@ def make_operator(
             raise ValueError(
                 "approximation='nystrom' needs a kernel function, not a precomputed matrix."
             )
-        if hasattr(kernel, "fit"):
+        if kernel.data_dependent:
             # a data-dependent kernel evaluated against landmark points would refit on them
             raise ValueError(
                 f"approximation='nystrom' needs a fixed kernel function; {type(kernel).__name__}"
@@ -460,7 +456,7 @@ def make_operator(
                 "GeodesicKernel(approximation='landmark') for a low-rank geodesic kernel)."
             )
         Xn = check_kernel_input(kernel, X)
-        m = min(DEFAULT_N_COMPONENTS, Xn.shape[0]) if n_components is None else n_components
+        m = min(DEFAULT_N_LANDMARKS, Xn.shape[0]) if n_components is None else n_components
         return NystromKernelOperator(
             kernel, Xn, m, rank=rank, landmarks=landmarks, dtype=dt, random_state=random_state
         )

@@ -200,7 +200,7 @@ def check_operand(V: ArrayLike, n: int, dtype: np.dtype[Any]) -> tuple[Any, bool
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.kernels import check_operand
+    >>> from kernel_patterns.utils import check_operand
     >>> V, was_vector = check_operand(np.ones(3), 3, np.dtype("float32"))
     >>> V.shape, V.dtype, was_vector
     ((3, 1), dtype('float32'), True)

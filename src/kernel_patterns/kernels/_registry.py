@@ -60,7 +60,8 @@ def is_precomputed(kernel: Any) -> bool:
 
     Examples
     --------
-    >>> from kernel_patterns.kernels import Precomputed, is_precomputed
+    >>> from kernel_patterns.kernels import Precomputed
+    >>> from kernel_patterns.utils import is_precomputed
     >>> is_precomputed("precomputed"), is_precomputed(Precomputed()), is_precomputed("rbf")
     (True, True, False)
     """

@@ -10,14 +10,8 @@ from scipy import sparse
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_labels, check_matrix
-from ..kernels import (
-    Kernel,
-    Precomputed,
-    check_kernel_input,
-    is_precomputed,
-    make_kernel,
-    make_operator,
-)
+from ..kernels import Kernel, Precomputed, check_kernel_input, make_kernel, make_operator
+from ..utils import is_precomputed
 
 FloatArray = NDArray[np.float64]
 

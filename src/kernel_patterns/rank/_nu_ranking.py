@@ -17,17 +17,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
-from ..kernels import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    DEFAULT_N_COMPONENTS,
-    KERNELS,
-    RBF,
-    Kernel,
-    Precomputed,
-    make_kernel,
-    make_operator,
-)
+from ..kernels import RBF, Kernel, Precomputed, make_operator
+from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS
 from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
 from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
@@ -69,40 +62,11 @@ class NuRanking(RankerMixin, BaseEstimator):
     whose matrix is numerically low-rank) the optimum is f ≈ 0 and the ranker is
     meaningless; a warning says so.
 
-    **Defaults on real data (issue 17).** The former defaults (ν = 0.1, RBF width
-    ``gamma="scale"``) lost held-out to ``SVC()`` and mord's ``LogisticAT()`` on every real
-    ordinal set tried. What was found (``benchmarks/bench_rank.py``, 5 equal-frequency ranks):
-
-    - the decision values of order 1e-8–1e-4 and the nearly equal thresholds are not a
-      threshold or tolerance bug: the KKT thresholds (with erratum 8's pairing) are right, and
-      the ranker is scale-free. They are the sign of ν below the ν-ranking's ν_min: the ranks'
-      reduced hulls overlap, the optimum is w ≈ 0, and the direction of f left over is
-      solver round-off (on TeachingRatings at ν = 0.1 the rank medians of f differ by 1e-10).
-      ν_min ranges from ~0.1·ν_max (clean ranks) to ~0.8·ν_max (MASS nlschools, many points
-      sharing features but not ranks), ν_max = ``max_feasible_nu``. Near ν_max every α sits
-      at its bound and f degenerates into top-rank-minus-bottom-rank means.
-    - The best RBF width ranged from 0.1× (latent-linear data) to 3× the ``"scale"`` width.
-    - The KKT thresholds are the ν-ranking primal's own; on heavily tied data (nlschools) the
-      thresholds that minimise the training rank error on the same f do better (held-out MAE
-      0.94 → 0.86 with a linear kernel on one 800/800 split), elsewhere they tie.
-
-    Hence ``nu="auto"``: a cross-validation inside ``fit`` over ν ∈ {0.4, 0.6, 0.8,
-    0.95}·ν_max × (width × {0.1, 0.3, 1, 3} when the width is data-driven) × {KKT,
-    rank-error} thresholds (the threshold rules share the QPs), then one fit on all the data.
-    It uses 5 folds up to 500 points, else 3 folds on a rank-stratified subsample of 500 (on
-    three more sets, MASS cpus, AER CASchools and MASS birthwt, 5 folds instead of 3 moved
-    NuRanking() from 1.05/1.05/1.15 to 1.03/1.01/1.14 times the best peer). The choice costs
-    about 1–3 s per fit here; the 5-fold MAE is then 0.92–1.00× the best of mord, scikit-learn
-    and skordinal's kernel ordinal SVMs on Boston, nlschools and TeachingRatings
-    (``benchmarks/results/rank.md``). Beyond 500 points the final fit uses the decomposition
-    solver (``solver``). 6,000 points take about 3–4 s (``bench_rank.py --scale``; 2 shared
-    cores): the choice about 1.4 s (48 piqp QPs of ~330 points, whatever ℓ), the kernel
-    matrix 0.2 s, the final SMO fit about 1.3 s (15,500 steps at libsvm's tolerance 1e-3 and
-    the chosen smooth width 0.1 × "scale"; 27,000 at 1e-4, for the same held-out ranks).
-    Tried and not kept: an initial point ordered by a subsample's f (even the optimum's own
-    order and class shares left 9,400 of 18,300 steps: the smooth kernel, not the start,
-    sets the count) and libsvm's shrinking (10–25 % faster at ν ≥ 0.6·ν_max, slower at 0.4).
-    Beyond that, ``approximation="nystrom"``.
+    The default ``nu="auto"`` chooses ν, the RBF width (when it is data-driven) and the
+    threshold rule by a cross-validation inside ``fit`` over ν ∈ {0.4, 0.6, 0.8, 0.95}·ν_max,
+    width × {0.1, 0.3, 1, 3} and the two threshold rules (5 folds up to 500 points, else 3
+    folds on a rank-stratified subsample of 500), then fits once on all the data. How these
+    defaults were chosen, and what they cost, is in the user guide (Ranking).
 
     Parameters
     ----------
@@ -220,7 +184,7 @@ class NuRanking(RankerMixin, BaseEstimator):
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "nu": [Interval(Real, 0.0, None, closed="neither"), StrOptions({"auto"})],
-        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+        "kernel": [Kernel, str, callable],  # a name is looked up at fit (make_kernel)
         "kernel_params": [dict, None],
         "solver": [StrOptions(set(SOLVERS))],
         "formulation": [StrOptions(set(FORMULATIONS))],
@@ -267,15 +231,14 @@ class NuRanking(RankerMixin, BaseEstimator):
         """Solve the ν-ranking dual on (X, y); labels are ordered ranks (numeric or ordered
         categorical)."""
         self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params)
+        kernel = resolve_kernel(self.kernel, self.kernel_params)
         if self.approximation == "nystrom" and isinstance(kernel, Precomputed):
             raise ValueError("approximation='nystrom' needs a kernel function to evaluate at "
                              "the landmarks, not kernel='precomputed'; use "
                              "approximation='exact'.")
         Xv = validate_X(self, X, reset=True, kernel=kernel)
         data_width = not isinstance(kernel, Precomputed) and kernel.needs_data_scale()
-        if not isinstance(kernel, Precomputed):
-            kernel = kernel.with_data_scale(Xv)  # RBF(gamma="scale"): kernel_ holds the width
+        kernel = resolve_kernel(kernel, None, Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y, self.classes)
         if Xv.shape[0] != ranks.shape[0]:
             raise ValueError(
@@ -354,15 +317,7 @@ class NuRanking(RankerMixin, BaseEstimator):
         if self.approximation != "nystrom":
             op = make_operator(kernel, X)
             return (op, *_nu_ranking_dual(op, ranks, nu, n_ranks=n_ranks, **solver_args))
-        n = X.shape[0]
-        m = min(DEFAULT_N_COMPONENTS, n) if self.n_landmarks is None else self.n_landmarks
-        if m > n:
-            warnings.warn(
-                f"n_landmarks={m} landmarks is more than n_samples={n}; using {n} (the "
-                "Nyström approximation is then the exact kernel, at a higher cost).",
-                UserWarning, stacklevel=3,
-            )
-            m = n
+        m = cap_landmarks(self.n_landmarks, X.shape[0])  # None: make_operator's default
         op = make_operator(kernel, X, approximation="nystrom", n_components=m,
                            landmarks=self.landmarks,  # type: ignore[arg-type]
                            random_state=self.random_state)

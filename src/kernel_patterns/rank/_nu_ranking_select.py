@@ -2,7 +2,7 @@
 
 Pure functions over a kernel factory, the training points and their ranks; no validation.
 
-Why (measured, issue 17; ``benchmarks/bench_rank.py``): the ν-ranking dual, like the ν-SVM's
+Why (measured, ``benchmarks/bench_rank.py``): the ν-ranking dual, like the ν-SVM's
 (Chang & Lin, 2001), has a useful range ν_min < ν < ν_max. ``max_feasible_nu`` gives ν_max.
 Below ν_min the rank's reduced convex hulls overlap in feature space, the optimum is w ≈ 0 and
 the direction of f is fixed by solver round-off: decision values of order 1e-8–1e-4, thresholds

@@ -14,10 +14,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from ..kernels import KERNELS, RBF, Kernel, Precomputed, make_kernel, make_operator
+from .._fit import resolve_kernel
+from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ._common import (
     RankerMixin,
     check_classes,
@@ -43,7 +44,7 @@ def _perceptron_kernel(kernel: Kernel, X: Any) -> Kernel:
     if isinstance(kernel, Precomputed):
         return kernel
     data_width = kernel.needs_data_scale()
-    kernel = kernel.with_data_scale(X)
+    kernel = resolve_kernel(kernel, None, X)
     if data_width and isinstance(kernel, RBF):
         return RBF(float(kernel.gamma) * WIDTH_FACTOR)
     return kernel
@@ -126,27 +127,15 @@ class OnlineRanking(RankerMixin, BaseEstimator):
 
     By default the ranker returned is the **averaged** perceptron (Freund & Schapire, 1999;
     for this ranking perceptron, Harrington, ICML 2003): α and b averaged over the rankers that
-    followed every example presented, computed from running sums at no extra cost. Why
-    (issue 17, ``benchmarks/bench_rank.py``): on noisy ranks the last perceptron of a pass
-    depends on the last few mistakes. With the book's last-iterate ranker, the old defaults (no
-    shuffling, 100 passes) gave 5-fold MAE 0.53 on MASS Boston in 5 ranks (best peer 0.36) and
-    1.34 on nlschools (best peer 0.88); averaged, with 30 shuffled passes, 0.34 and 0.89.
-    Shuffling matters on files sorted by place or time (averaged, in file order: 0.37 and
-    0.92). ``average=False`` gives the book's ranker, to which Theorem 8.15 applies.
+    followed every example presented, computed from running sums at no extra cost; it is far
+    steadier on noisy ranks than the last ranker of a pass. ``average=False`` gives the book's
+    ranker, to which Theorem 8.15 applies.
 
-    **Kernel width.** The perceptron has no regulariser: the kernel's smoothness is its only
-    control of capacity. With the data-driven RBF width (``gamma="scale"``, γ₀ = 1 /
-    (n_features · Var X), the default) it uses γ = 0.1 γ₀ (``WIDTH_FACTOR``; ``kernel_``
-    records it); give a numeric ``gamma`` to set it yourself. Measured (issue 17, 5-fold MAE
-    over the best of mord, scikit-learn and skordinal, mean of 3 seeds; γ₀ → 0.3 γ₀ → 0.1 γ₀):
-    latent-linear 1.19 → 1.05 → 1.01, CASchools 1.07 → 1.00 → 0.97, birthwt 1.10 → 1.09 →
-    1.06, latent-nonlinear 1.00 → 0.89 → 0.92, Boston 0.92 → 0.92 → 0.96, nlschools 1.01 →
-    1.01 → 0.99, cpus 1.01 → 1.03 → 1.02, TeachingRatings 0.99 → 1.02 → 1.11; and on three
-    sets outside the benchmark (AER CPS1985 wage, AER HousePrices price, ISLR Carseats
-    Sales): 0.99 → 0.98 → 0.96, 1.06 → 1.00 → 0.97, 1.37 → 1.14 → 1.04. 0.1 γ₀ has the
-    smallest worst case (1.11) and mean (chosen on these 11 sets, so they do not test its
-    generality). ``NuRanking``'s inner cross-validation picks the same multiple on nlschools
-    and latent-nonlinear (0.3 on Boston).
+    The perceptron has no regulariser: the kernel's smoothness is its only control of
+    capacity. With the data-driven RBF width (``gamma="scale"``, γ₀ = 1 / (n_features ·
+    Var X), the default) it uses γ = 0.1 γ₀ (``WIDTH_FACTOR``; ``kernel_`` records it); give a
+    numeric ``gamma`` to set it yourself. How these defaults were measured is in the user
+    guide (Ranking).
 
     Parameters
     ----------
@@ -155,8 +144,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         polynomial, cosine, RBF, Laplacian, sigmoid); others raise ``TypeError``.
     kernel_params : dict, default=None
     max_iter : int, default=30
-        Maximum passes over the data in ``fit`` (30 and 100 passes measured alike once
-        averaged; 30 costs a third).
+        Maximum passes over the data in ``fit``.
     shuffle : bool, default=True
         Visit the examples in a new random order on each pass of ``fit`` (``partial_fit``
         keeps the order it is given).
@@ -212,7 +200,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     """
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
-        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+        "kernel": [Kernel, str, callable],  # a name is looked up at fit (make_kernel)
         "kernel_params": [dict, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
@@ -244,7 +232,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     def fit(self, X: ArrayLike, y: ArrayLike) -> OnlineRanking:
         """Passes of Algorithm 8.14 over (X, y) until one makes no mistake or ``max_iter``."""
         self._validate_params()
-        kernel = make_kernel(self.kernel, self.kernel_params)
+        kernel = resolve_kernel(self.kernel, self.kernel_params)
         Xv = validate_X(self, X, reset=True, kernel=kernel)
         kernel = _perceptron_kernel(kernel, Xv)  # kernel_ holds the width used
         classes, ranks = encode_ranks(y, self.classes)
@@ -314,7 +302,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
         first = not hasattr(self, "thresholds_")
         if first:
             self._validate_params()
-            kernel = make_kernel(self.kernel, self.kernel_params)
+            kernel = resolve_kernel(self.kernel, self.kernel_params)
             if isinstance(kernel, Precomputed):
                 raise ValueError(
                     "partial_fit needs the kernel between batches: it cannot use a "

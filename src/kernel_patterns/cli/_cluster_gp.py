@@ -1,0 +1,151 @@
+"""GP clustering's adapter for ``kernel-patterns cluster`` (``--method gp``, the default).
+
+It reads GPClustering's public fitted attributes only: ``equilibria_`` (marked on the
+cluster figure), ``count_trace_`` (why this count: the landscapes read at several length
+scales), ``hierarchy_``, ``landscape_``, ``level_`` and ``n_clusters_`` (the dendrogram).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import plotting
+from ._cluster_method import ClusterMethod
+from ._report import ReportSection, ReportTable
+
+
+def _dendrogram(gp: Any) -> Any:
+    """The GP hierarchy with a title and its leaves named by cluster and basin size."""
+    ax = plotting.plot_hierarchy(gp, title=f"GP hierarchy: {gp.n_clusters_} clusters at "
+                                 f"level {gp.level_:.4g}")
+    seps = gp.landscape_.to_pandas()
+    names = []
+    for tick in ax.get_xticklabels():
+        text = tick.get_text()
+        if not text.isdigit() or int(text) >= len(seps):
+            return ax  # not leaf indices (e.g. too many leaves to label): leave as drawn
+        row = seps.iloc[int(text)]
+        lab = int(row["label"])
+        names.append(f"{'noise' if lab == -1 else f'cluster {lab}'} (n={int(row['size'])})")
+    if names:
+        ax.set_xticks(ax.get_xticks(), names, rotation=90, fontsize="small")
+        ax.set_xlabel("stable equilibrium points: cluster (training points in the basin)")
+    return ax
+
+
+def _trace_summary(trace: Any) -> dict[str, Any]:
+    """GPClustering's ``count_trace_`` for summary.json: the reading kept and, per length
+    scale read, its modes and their agreement with the next (null: not compared)."""
+    return {
+        "reading": trace.reading,
+        "length_scale": float(trace.length_scales[trace.kept]),
+        "ladder": [
+            {"length_scale": float(ell), "n_modes": int(n),
+             "agreement": None if np.isnan(a) else round(float(a), 4)}
+            for ell, n, a in zip(trace.length_scales, trace.n_modes, trace.agreement,
+                                 strict=True)
+        ],
+    }
+
+
+def _reading(trace: Any, k: int) -> str:
+    """Why GPClustering() found ``k`` clusters, from its count trace, in one clause."""
+    i = trace.kept
+    ell = float(trace.length_scales[i])
+    n_read = len(trace.length_scales)
+    a = trace.agreement[i]
+    agree = "" if np.isnan(a) else f", agreement {a:.2f}"
+    if trace.reading == "excess of mass":
+        why = (f"the {k} clusters of greatest excess of mass in the variance's cluster tree at "
+               f"length scale {ell:.3g}, every split deeper than the noise of the density")
+        if not np.isnan(a):
+            why += f"; the same clusters at the next length scale{agree}"
+    elif trace.reading == "modes":
+        why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
+               f"clusters at the next length scale read{agree}")
+    else:  # "support"
+        why = (f"the support of the GP at the data's length scale {ell:.3g} is {k} "
+               f"piece{'' if k == 1 else 's'}")
+    return f"{why} ({n_read} length scale{'' if n_read == 1 else 's'} read: the count trace)"
+
+
+def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSection:
+    """The GP count trace as a table (length scale, modes, agreement, kept) beside
+    count_trace.png."""
+    trace = result["count_trace"]
+    ladder = trace["ladder"]
+    kept = next(i for i, step in enumerate(ladder)
+                if step["length_scale"] == trace["length_scale"])
+    rows = [[step["length_scale"], step["n_modes"],
+             "not compared" if step["agreement"] is None else step["agreement"],
+             "kept" if i == kept else ""] for i, step in enumerate(ladder)]
+    table = ReportTable(["length scale", "modes", "agreement with the next", "kept"], rows,
+                        caption=f"Landscapes read for the count (reading kept: "
+                        f"{trace['reading']})", highlight=kept)
+    png = [f for f in figs if f.name == "count_trace.png"]
+    return ReportSection(f"Why {result['n_clusters']} clusters", text=result["why_this_count"],
+                         tables=[table], figures=png)
+
+
+@dataclass(frozen=True)
+class GPClusterMethod(ClusterMethod):
+    """The cluster command's view of :class:`~kernel_patterns.GPClustering`: its SEPs on the
+    cluster figure, the variance landscape, the count trace and the hierarchy, and the count
+    trace as the reason for the count.
+
+    Examples
+    --------
+    >>> from kernel_patterns import GPClustering
+    >>> m = GPClusterMethod(GPClustering)
+    >>> m.report, m.details
+    (('level_', 'n_iter_'), ('count_trace',))
+    """
+
+    report: tuple[str, ...] = ("level_", "n_iter_")
+    details: tuple[str, ...] = ("count_trace",)
+
+    def result(self, est: Any) -> dict[str, Any]:
+        out = super().result(est)
+        trace = getattr(est, "count_trace_", None)  # why this count (None: a given kernel)
+        if trace is not None:
+            out["count_trace"] = _trace_summary(trace)
+        return out
+
+    def centers(self, est: Any) -> np.ndarray | None:
+        return np.asarray(est.equilibria_)
+
+    def figures(self, tmp: Path, X: np.ndarray, labels: np.ndarray,
+                est: Any) -> dict[Path, str]:
+        figs: dict[Path, str] = {}  # the GP result objects draw the landscape and hierarchy
+        if X.shape[1] == 2:
+            ax = plotting.plot_variance_landscape(est, X, labels=labels,
+                                                  title="GP variance landscape σ²(x)")
+            figs[plotting.save_figure(ax, tmp / "variance_landscape.png")] = (
+                "variance_landscape.png: σ² of the fitted GP, the level contour (solid), "
+                "stable equilibrium points (red crosses)")
+        trace = getattr(est, "count_trace_", None)
+        if trace is not None:
+            figs[plotting.save_figure(trace.plot(), tmp / "count_trace.png")] = (
+                "count_trace.png: the modes of the GP landscape at every length scale read "
+                "for the count, the agreement of each step (blue) and the one kept (circled)")
+        if len(est.hierarchy_):
+            figs[plotting.save_figure(_dendrogram(est), tmp / "hierarchy.png")] = (
+                "hierarchy.png: equilibrium points merging at their saddle levels; the dashed "
+                "line is the level the clusters are cut at")
+        return figs
+
+    def sections(self, result: dict[str, Any], figs: dict[Path, str]) -> list[ReportSection]:
+        return [_trace_section(result, figs)] if "count_trace" in result else []
+
+    def count_reason(self, est: Any, k: int, n_clusters: int | None) -> str:
+        if n_clusters is not None:
+            return (f"--n-clusters {n_clusters}: the {n_clusters} most persistent groups of "
+                    "the GP hierarchy")
+        trace = getattr(est, "count_trace_", None)
+        if trace is not None:
+            return "found by GP clustering: " + _reading(trace, k)
+        return f"found by GP clustering: the given kernel's support at level {est.level_:.4g}"
