@@ -58,12 +58,14 @@ def _reading(trace: Any, k: int) -> str:
     ell = float(trace.length_scales[i])
     n_read = len(trace.length_scales)
     a = trace.agreement[i]
+    if trace.reading == "excess of mass" and np.isnan(a) and i > 0:
+        a = trace.agreement[i - 1]  # compared with the shorter length scale read before it
     agree = "" if np.isnan(a) else f", agreement {a:.2f}"
     if trace.reading == "excess of mass":
         why = (f"the {k} clusters of greatest excess of mass in the variance's cluster tree at "
                f"length scale {ell:.3g}, every split deeper than the noise of the density")
         if not np.isnan(a):
-            why += f"; the same clusters at the next length scale{agree}"
+            why += f"; the same clusters at a neighbouring length scale{agree}"
     elif trace.reading == "modes":
         why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
                f"clusters at the next length scale read{agree}")

@@ -16,8 +16,9 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..._fit import resolve_kernel
 from ..._validation import FloatArray
-from ...kernels import GPCovariance, Kernel, make_kernel
+from ...kernels import GPCovariance, Kernel
 from ._inducing import Landmarks
 from ._landscape import assign_kwargs
 from ._solver import GP_PARAMETER_CONSTRAINTS, check_gp_kernel, gp_landscape
@@ -285,7 +286,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
             if self.kernel_params:
                 raise ValueError("kernel_params needs a kernel name (kernel='gp' or 'rbf').")
             return None
-        return check_gp_kernel(make_kernel(self.kernel, self.kernel_params))
+        return check_gp_kernel(resolve_kernel(self.kernel, self.kernel_params))
 
     def assign_params(self) -> dict[str, Any]:
         """Keyword arguments of :func:`~kernel_patterns.cluster.gp.assign_to_equilibria`

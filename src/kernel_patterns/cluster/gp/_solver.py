@@ -39,7 +39,7 @@ from ..._tails import (
     transform_for_fit,
 )
 from ..._validation import FloatArray, check_matrix, check_n_clusters
-from ...kernels import Kernel, Precomputed
+from ...kernels import DEFAULT_N_LANDMARKS, Kernel, Precomputed
 from ._cuts import (
     components_at,
     level_for_n_clusters,
@@ -52,8 +52,7 @@ from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
 #: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
-#: (auto_n_landmarks), at least DEFAULT_N_COMPONENTS and at most MAX_N_COMPONENTS (and N).
-DEFAULT_N_COMPONENTS = 300
+#: (auto_n_landmarks), at least kernels.DEFAULT_N_LANDMARKS and at most MAX_N_COMPONENTS (and N).
 MAX_N_COMPONENTS = 1000
 #: approximation="inducing": points flowed to the end (the SEPs) when subsample is None.
 DEFAULT_SUBSAMPLE = 2000
@@ -162,7 +161,7 @@ feature_transform, random_state
     Xv = apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
-        kernel = kernel.with_data_scale(Xv)  # e.g. RBF(gamma="scale") from the training data
+        kernel = kernel.for_training_data(Xv)  # e.g. RBF(gamma="scale") from the training data
     trace = None  # the ladder read, when the count is the data's (auto_partition)
     opts = FlowOptions(
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
@@ -340,7 +339,7 @@ def _plan(
     if n_landmarks is None:
         Xs = X[sub]
         ell = auto_length_scale(Xs) if kernel is None else kernel_length_scale(kernel, Xs)
-        m = auto_n_landmarks(Xs, ell, low=min(DEFAULT_N_COMPONENTS, n), high=MAX_N_COMPONENTS)
+        m = auto_n_landmarks(Xs, ell, low=min(DEFAULT_N_LANDMARKS, n), high=MAX_N_COMPONENTS)
     else:
         m = int(n_landmarks)
     U = choose_inducing_points(X, m, landmarks, rng)
