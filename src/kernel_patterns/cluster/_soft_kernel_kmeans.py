@@ -244,11 +244,13 @@ def _soft_kernel_kmeans_runs(
             # cycles (of three products) left, and, converging linearly at the rate ρ of its
             # last two cycles, drop·ρ/(1 − ρ), both times a safety factor
             prev = drop_prev[runs]
-            rate = np.where((prev > 0) & (drop < prev), drop / np.where(prev > 0, prev, 1.0),
-                            1.0)
-            left = drop * (max_iter - it) / 3.0
-            left = np.where(rate < 1.0, np.minimum(
-                left, PRUNE_SAFETY * drop * rate / np.maximum(1.0 - rate, 1e-300)), left)
+            rate = np.ones_like(drop)  # no rate yet: 1 (inf on a run's first cycles)
+            known = np.isfinite(drop) & np.isfinite(prev) & (prev > 0) & (drop < prev)
+            rate[known] = drop[known] / prev[known]
+            left = drop * (max_iter - it) / 3.0  # it < max_iter here
+            tail = np.full_like(drop, np.inf)
+            tail[known] = PRUNE_SAFETY * drop[known] * rate[known] / (1.0 - rate[known])
+            left = np.minimum(left, tail)
             level = PRUNE_RTOL * abs(best_done)
             hopeless = J_run[runs] - left >= best_done - level
             # at the finished run's level and creeping: the same fixed point
