@@ -108,6 +108,21 @@ def test_embed(tmp_path, moons_frame, method) -> None:
     assert (out / "embedding.png").exists() and (out / "report.html").exists()
 
 
+def test_embed_laplacian_default_is_the_knn_graph(tmp_path, moons_frame) -> None:
+    src = write(moons_frame, tmp_path / "m.parquet")
+    out = tmp_path / "e"
+    r = run_cli("embed", str(src), "--method", "laplacian", "--label-column", "moon",
+                "--id-column", "id", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["kernel"] == "nearest_neighbors"
+    assert summary["parameters"]["n_neighbors"] == 10
+    assert summary["result"]["n_connected_components"] >= 1
+    r = run_cli("embed", str(src), "--method", "laplacian", "--kernel-param", "gamma=20",
+                "--out", str(tmp_path / "bad"))
+    assert r.returncode != 0 and "--kernel rbf" in r.stderr
+
+
 @pytest.mark.parametrize("method", ["nu", "online"])
 def test_rank_with_predict_file(tmp_path, method) -> None:
     boston = datasets.load_boston()

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import sparse
+from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
+from sklearn.manifold import spectral_embedding
+from sklearn.metrics import adjusted_rand_score
 from sklearn.neighbors import kneighbors_graph
 
-from kernel_patterns import LaplacianEmbedding
-from kernel_patterns.datasets import make_two_moons
+from kernel_patterns import LaplacianEmbedding, SpectralClustering
+from kernel_patterns.datasets import make_rings, make_two_moons
 from kernel_patterns.embed import LaplacianEmbedding as LaplacianFromEmbed
 from kernel_patterns.kernels import RBF, SparseKernelOperator
 
@@ -46,7 +51,8 @@ def test_disconnected_graph_warns_with_component_count():
     X, _ = make_blobs(n_samples=[30, 30, 30], centers=[[0, 0], [50, 0], [0, 50]],
                       cluster_std=0.5, random_state=0)
     with pytest.warns(UserWarning, match="3 connected components"):
-        le = LaplacianEmbedding(3, kernel_params={"gamma": 1.0}, random_state=0).fit(X)
+        le = LaplacianEmbedding(3, kernel="rbf", kernel_params={"gamma": 1.0},
+                                random_state=0).fit(X)
     assert le.n_connected_components_ == 3
     np.testing.assert_allclose(le.eigenvalues_[:2], 0.0, atol=1e-8)
     np.testing.assert_allclose(le.embedding_.sum(axis=0), 0.0, atol=1e-10)
@@ -73,10 +79,11 @@ def test_sparse_affinity_is_never_densified(monkeypatch):
 
 
 def test_input_unchanged():
-    X, _ = make_two_moons(random_state=0)
+    X, _ = make_rings(n_samples=(100, 100), random_state=0)  # one graph component
     X0 = X.copy()
-    LaplacianEmbedding(2, random_state=0).fit_transform(X)
-    np.testing.assert_array_equal(X, X0)
+    for kernel in ("nearest_neighbors", "rbf"):
+        LaplacianEmbedding(2, kernel=kernel, random_state=0).fit_transform(X)
+        np.testing.assert_array_equal(X, X0)
 
 
 def test_bad_input():
@@ -85,8 +92,20 @@ def test_bad_input():
         LaplacianEmbedding(10).fit(X)
     with pytest.raises(ValueError, match="must be non-negative"):
         LaplacianEmbedding(2, kernel="linear").fit(X)
-    with pytest.raises(ValueError, match="infinity"):
-        LaplacianEmbedding(2).fit(np.where(np.eye(10, 3) > 0, np.inf, X))
+    for kernel in ("nearest_neighbors", "rbf"):
+        with pytest.raises(ValueError, match="infinity"):
+            LaplacianEmbedding(2, kernel=kernel).fit(np.where(np.eye(10, 3) > 0, np.inf, X))
+        with pytest.raises(ValueError, match="NaN"):
+            LaplacianEmbedding(2, kernel=kernel).fit(np.where(np.eye(10, 3) > 0, np.nan, X))
+    with pytest.raises(ValueError, match="must be smaller than the number of samples"):
+        LaplacianEmbedding(10, kernel="rbf").fit(X)
+    # the default graph takes no kernel parameters: the message names the way out
+    with pytest.raises(ValueError, match="kernel_params is not used with kernel="):
+        LaplacianEmbedding(kernel_params={"gamma": 1.0}).fit(X)
+    with pytest.raises(ValueError, match="'n_neighbors' parameter"):
+        LaplacianEmbedding(n_neighbors=0).fit(X)
+    with pytest.raises(ValueError, match="minimum of 2 is required"):
+        LaplacianEmbedding(1).fit(X[:1])
     with pytest.raises(ValueError, match="'n_components' parameter"):
         LaplacianEmbedding(0).fit(X)
 
@@ -113,18 +132,20 @@ def test_disconnected_sparse_graph_matches_explicit_laplacian():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_float32_in_gives_float32_out(dtype):
     X, _ = make_blobs(80, centers=3, random_state=0)
-    le = LaplacianEmbedding(2, random_state=0).fit(X.astype(dtype))
+    le = LaplacianEmbedding(2, kernel="rbf", random_state=0).fit(X.astype(dtype))
     assert le.embedding_.dtype == dtype
-    ref = LaplacianEmbedding(2, random_state=0).fit(X).embedding_
+    ref = LaplacianEmbedding(2, kernel="rbf", random_state=0).fit(X).embedding_
     np.testing.assert_allclose(le.embedding_, ref, atol=1e-5)
 
 
 @pytest.mark.parametrize("solver", ["arpack", "lobpcg", "dense"])
 def test_eigen_solvers_agree(solver):
     X, _ = make_blobs(300, centers=3, cluster_std=2.0, random_state=0)
-    ref = LaplacianEmbedding(2, eigen_solver="dense").fit(X).embedding_
-    le = LaplacianEmbedding(2, eigen_solver=solver, eigen_tol="auto", random_state=0).fit(X)
-    np.testing.assert_allclose(le.embedding_, ref, atol=1e-6)
+    for kernel in ("rbf", "nearest_neighbors"):
+        ref = LaplacianEmbedding(2, kernel=kernel, eigen_solver="dense").fit(X).embedding_
+        le = LaplacianEmbedding(2, kernel=kernel, eigen_solver=solver, eigen_tol="auto",
+                                random_state=0).fit(X)
+        np.testing.assert_allclose(le.embedding_, ref, atol=1e-6)
 
 
 def test_bad_eigen_solver_is_named():
@@ -141,8 +162,8 @@ def test_nearest_neighbors_kernel_is_spectral_clusterings_graph():
     np.testing.assert_allclose(le.affinity_matrix_.toarray(), A.toarray())
     pre = LaplacianEmbedding(2, kernel="precomputed").fit(sparse.csr_array(A))
     np.testing.assert_allclose(le.embedding_, pre.embedding_, atol=1e-10)
-    # scikit-learn's default neighbour count, n_samples // 10
-    assert LaplacianEmbedding(kernel="nearest_neighbors").fit(X).n_neighbors_ == 12
+    # scikit-learn's SpectralEmbedding neighbour count, n_samples // 10, with None
+    assert LaplacianEmbedding(n_neighbors=None).fit(X).n_neighbors_ == 12
     assert LaplacianEmbedding(kernel="rbf").fit(X).affinity_matrix_ is None
 
 
@@ -154,3 +175,74 @@ def test_precomputed_nearest_neighbors_is_pairwise_and_takes_no_nystrom():
         LaplacianEmbedding(kernel="nearest_neighbors", approximation="nystrom").fit(X)
     with pytest.raises(ValueError, match="n_components=40 must be smaller"):
         LaplacianEmbedding(40, kernel="nearest_neighbors").fit(X)
+
+
+# --- the default affinity: SpectralClustering's k-NN graph (issue 34) ------------------------
+def test_default_is_spectral_clusterings_knn_graph():
+    X, _ = make_blobs(150, centers=3, cluster_std=2.0, random_state=0)
+    le = LaplacianEmbedding(random_state=0).fit(X)
+    sc = SpectralClustering(3, random_state=0).fit(X)
+    assert le.kernel_ == "nearest_neighbors" == sc.kernel_
+    assert le.n_neighbors_ == sc.n_neighbors_ == 10
+    np.testing.assert_array_equal(le.affinity_matrix_.toarray(), sc.affinity_matrix_.toarray())
+    C = kneighbors_graph(X, 10, include_self=True)
+    np.testing.assert_allclose(le.affinity_matrix_.toarray(), (0.5 * (C + C.T)).toarray())
+    # the same graph given by hand gives the same embedding
+    pre = LaplacianEmbedding(kernel="precomputed", random_state=0).fit(le.affinity_matrix_)
+    np.testing.assert_allclose(le.embedding_, pre.embedding_, atol=1e-10)
+
+
+def _principal_cosines(U, V):
+    Qu, _ = np.linalg.qr(U)
+    Qv, _ = np.linalg.qr(V)
+    return np.linalg.svd(Qu.T @ Qv, compute_uv=False)
+
+
+@pytest.mark.parametrize(("family", "n"), [("moons", 400), ("blobs", 300), ("rings", 200)])
+def test_default_matches_sklearn_spectral_embedding_on_the_same_graph(family, n):
+    # reference: scikit-learn's spectral_embedding of the same graph with the same Laplacian
+    # (unnormalised, constant vector dropped) spans the same subspace, and KMeans on either
+    # embedding gives the same labels
+    if family == "moons":
+        X, _ = make_two_moons(n_samples=(n // 2, n - n // 2), noise=0.12, random_state=0)
+        k = 2
+    elif family == "rings":
+        X, _ = make_rings(n_samples=(n // 2, n - n // 2), random_state=0)
+        k = 2
+    else:
+        X, _ = make_blobs(n, centers=[[0, 0], [3, 0], [1.5, 2.6]], random_state=0)
+        k = 3
+    le = LaplacianEmbedding(random_state=0).fit(X)
+    assert le.n_connected_components_ == 1  # a single eigenproblem, no tie of zero eigenvalues
+    A = sparse.csr_matrix(le.affinity_matrix_.toarray())  # 32-bit indices for scikit-learn
+    ref = spectral_embedding(A, n_components=2, norm_laplacian=False, drop_first=True,
+                             eigen_solver="arpack", random_state=0)
+    np.testing.assert_allclose(_principal_cosines(le.embedding_, ref), 1.0, atol=1e-8)
+    ours = KMeans(k, n_init=10, random_state=0).fit_predict(le.embedding_)
+    theirs = KMeans(k, n_init=10, random_state=0).fit_predict(ref)
+    assert adjusted_rand_score(theirs, ours) == pytest.approx(1.0)
+    # the eigenvalues are the explicit Laplacian's
+    D = A.toarray()
+    lam = np.linalg.eigvalsh(np.diag(D.sum(1)) - D)
+    np.testing.assert_allclose(le.eigenvalues_, lam[1:3], atol=1e-9)
+
+
+def test_default_separates_moons_and_kernel_stays_available():
+    # two moons with the width-free default: KMeans on the picture finds them (the dense
+    # RBF of gamma="scale", the former default, mixed them: ARI 0.11 at 1,000 points)
+    X, y = make_two_moons(n_samples=(300, 300), random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the moons are two graph components
+        E = LaplacianEmbedding(random_state=0).fit_transform(X)
+    labels = KMeans(2, n_init=10, random_state=0).fit_predict(E)
+    assert adjusted_rand_score(y, labels) == 1.0
+    le = LaplacianEmbedding(kernel=RBF(2.0), random_state=0).fit(X)
+    assert isinstance(le.kernel_, RBF) and le.kernel_.gamma == 2.0
+    assert le.affinity_matrix_ is None and le.n_neighbors_ is None
+
+
+def test_disconnected_default_graph_names_n_neighbors():
+    X, _ = make_blobs(n_samples=[40, 40], centers=[[0, 0], [50, 0]], random_state=0)
+    with pytest.warns(UserWarning, match=r"2 connected components.*Raise n_neighbors"):
+        le = LaplacianEmbedding(random_state=0).fit(X)
+    assert le.n_connected_components_ == 2

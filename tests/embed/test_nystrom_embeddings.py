@@ -137,15 +137,19 @@ def test_bad_parameters(rings, cls, params, match):
 def test_nystrom_landmark_count_warning_and_precomputed(rings, cls):
     X, _ = rings
     with pytest.warns(UserWarning, match="n_landmarks=400 landmarks is more than"):
-        cls(approximation="nystrom", n_landmarks=400, random_state=0).fit(X)
+        cls(kernel="rbf", approximation="nystrom", n_landmarks=400, random_state=0).fit(X)
     with pytest.raises(ValueError, match="needs a kernel function"):
         cls(kernel="precomputed", approximation="nystrom").fit(RBF(1.0)(X))
+    if cls is LaplacianEmbedding:  # its default graph is sparse already: the error says so
+        with pytest.raises(ValueError, match=r"sparse affinity already.*kernel='rbf'"):
+            cls(approximation="nystrom").fit(X)
 
 
 def test_laplacian_full_rank_equals_exact(rings):
     X, _ = rings
-    exact = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, random_state=0).fit(X)
-    ny = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, approximation="nystrom",
+    rbf = {"kernel": "rbf", "kernel_params": {"gamma": 10.0}}
+    exact = LaplacianEmbedding(2, **rbf, random_state=0).fit(X)
+    ny = LaplacianEmbedding(2, **rbf, approximation="nystrom",
                             n_landmarks=X.shape[0], random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=1e-7, atol=1e-12)
     s = _signs(ny.embedding_, exact.embedding_)
@@ -154,8 +158,9 @@ def test_laplacian_full_rank_equals_exact(rings):
 
 def test_laplacian_few_landmarks_close_to_exact():
     X, _ = make_rings(n_samples=(300, 600), random_state=0)
-    exact = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, random_state=0).fit(X)
-    ny = LaplacianEmbedding(2, kernel_params={"gamma": 10.0}, approximation="nystrom",
+    rbf = {"kernel": "rbf", "kernel_params": {"gamma": 10.0}}
+    exact = LaplacianEmbedding(2, **rbf, random_state=0).fit(X)
+    ny = LaplacianEmbedding(2, **rbf, approximation="nystrom",
                             n_landmarks=200, random_state=0).fit(X)
     np.testing.assert_allclose(ny.eigenvalues_, exact.eigenvalues_, rtol=0.05)
     np.testing.assert_allclose(ny.embedding_.sum(axis=0), 0.0, atol=1e-8)

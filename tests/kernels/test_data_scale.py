@@ -72,6 +72,18 @@ def test_default_embeddings_are_scale_invariant(cls, wine) -> None:
     a = cls(2, random_state=0).fit(X)
     b = cls(2, random_state=0).fit(1000.0 * X)
     np.testing.assert_allclose(np.abs(a.embedding_), np.abs(b.embedding_), atol=1e-6)
+    if cls is LaplacianEmbedding:  # the k-NN graph: no width at all, the same graph
+        assert a.kernel_ == b.kernel_ == "nearest_neighbors"
+        np.testing.assert_array_equal(a.affinity_matrix_.toarray(), b.affinity_matrix_.toarray())
+    else:
+        assert b.kernel_.gamma == pytest.approx(a.kernel_.gamma * 1e-6)
+
+
+def test_laplacian_rbf_width_follows_the_scale(wine) -> None:
+    X, _ = wine
+    a = LaplacianEmbedding(2, kernel="rbf", random_state=0).fit(X)
+    b = LaplacianEmbedding(2, kernel="rbf", random_state=0).fit(1000.0 * X)
+    np.testing.assert_allclose(np.abs(a.embedding_), np.abs(b.embedding_), atol=1e-6)
     assert b.kernel_.gamma == pytest.approx(a.kernel_.gamma * 1e-6)
 
 

@@ -36,6 +36,7 @@ from ..kernels import KernelOperator
 from ._degenerate import held_first
 from ._kernel_kmeans_solver import IntArray, _kernel_times
 from ._kmeans_base import _best_run, _KernelKMeansBase
+from ._soft_beta import _auto_beta, _critical_beta
 
 FloatArray = NDArray[np.floating[Any]]
 
@@ -60,40 +61,12 @@ def _soft_distances(
     return np.maximum(dist, 0.0), coef, within
 
 
-def _auto_beta(op: KernelOperator, w: FloatArray, diag: FloatArray) -> float:
-    """``beta="auto"``: 10 / s, s = Σ w k(x, x) / Σ w − wᵀ K w / (Σ w)², the weighted mean
-    squared feature-space distance of the points to their mean (one product with K)."""
-    total = float(np.sum(w))
-    Kw = np.asarray(op.matmat(w[:, None].astype(op.dtype)), dtype=np.float64)[:, 0]
-    s = float(np.dot(w, diag)) / total - float(np.dot(w, Kw)) / total**2
-    return 10.0 / s if s > 0 and np.isfinite(s) else 10.0
-
-
-def _critical_beta(op: KernelOperator, w: FloatArray | None = None) -> float:
-    """β_c = 1 / (2 λ₁(C)), C the covariance of the points in feature space with the weights
-    ``w`` (None: equal): below it the uniform responsibilities are the only fixed point of
-    eq. 7 (the first phase transition of deterministic annealing, Rose 1998, in feature
-    space). With p = w / Σw, λ₁(C) is that of D^½ (I − 1pᵀ) K (I − p1ᵀ) D^½, D = diag(p)
-    (for equal weights H K H / n, H the centring): by Lanczos on products with K. A weight
-    of 2 counts as the point twice (tested against the dense eigenvalue of the duplicated
-    rows)."""
-    from scipy.sparse.linalg import LinearOperator, eigsh
-
-    n = op.n_samples
-    if n < 3:
-        return float("nan")
-    p = np.full(n, 1.0 / n) if w is None else np.asarray(w, dtype=np.float64) / np.sum(w)
-    root = np.sqrt(p)[:, None]
-
-    def centred(v: FloatArray) -> FloatArray:
-        u = root * np.asarray(v, dtype=np.float64).reshape(n, -1)
-        u = u - p[:, None] * u.sum(axis=0)  # (I − p1ᵀ) u
-        Ku = np.asarray(op.matmat(u.astype(op.dtype)), dtype=np.float64)
-        return root * (Ku - p @ Ku)  # D^½ (I − 1pᵀ) K u
-
-    lam = eigsh(LinearOperator((n, n), matvec=centred, matmat=centred, dtype=np.float64),
-                k=1, which="LA", return_eigenvectors=False, v0=np.linspace(-1.0, 1.0, n))[0]
-    return float(1.0 / (2.0 * lam)) if lam > 0 else float("inf")
+#: a restart that cannot end more than this (relative) below the free energy of a finished
+#: one is abandoned (the same fixed point: free energies of one partition reached by
+#: different runs differ by ~1e-13 relative at tol=1e-6)
+PRUNE_RTOL = 1e-9
+#: factor on the extrapolated decrease left to a restart before it is abandoned
+PRUNE_SAFETY = 10.0
 
 
 def _n_distinct_columns(R: FloatArray, tol: float) -> int:
@@ -146,6 +119,7 @@ def _soft_kernel_kmeans_runs(
     max_iter: int = 300,
     tol: float = 1e-6,
     diag: FloatArray | None = None,
+    prune: bool = True,
 ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
     """Several runs (restarts, ``R0`` of shape (r, n, K)) in lock step: each iteration is one
     product of K with the centroid coefficients of every active run (one pass over K).
@@ -158,6 +132,21 @@ def _soft_kernel_kmeans_runs(
     same fixed point (the test checks the objective and labels against the plain
     iteration): near it the plain iteration converges linearly and slowly (32 leaf species:
     300 iterations without meeting ``tol``). ``max_iter`` counts products with K.
+
+    Every pass reads all of K however few runs are still active, so a run still iterating
+    long after the others have stopped costs as much as all of them (two noisy rings at
+    5,000 points: 96 passes, 70 of them for the last one to three of 10 runs, most of them
+    creeping to the fixed point another run had already reached). Once a run has finished,
+    a run that cannot end more than ``PRUNE_RTOL`` (relative) below the finished one's free
+    energy is abandoned (``prune``). The free energy does not rise along the iteration and,
+    converging linearly at a rate ρ, decreases by less each cycle: what a run can still lose
+    is bounded by its last cycle's decrease times the cycles left in ``max_iter``, and
+    estimated by ``PRUNE_SAFETY`` times the geometric tail drop·ρ/(1 − ρ), ρ from its last
+    two cycles. A run whose free energy minus that is at or above the finished one's level
+    would end at the same fixed point or a worse one, and would not be kept; so would a run
+    already within ``PRUNE_RTOL`` of it and decreasing by less than that per cycle. Only runs
+    after the finished one are abandoned: of runs ending at one fixed point the first is
+    kept, so the labels (their numbering included) are those without abandoning.
     """
     R = np.array(R0, dtype=np.float64, copy=True)
     r, n, k = R.shape
@@ -167,6 +156,10 @@ def _soft_kernel_kmeans_runs(
         R[j] = _reseed_vanished(R[j], None, w)
     active = np.ones(r, dtype=bool)
     n_iter = np.zeros(r, dtype=np.intp)
+    J_run = np.full(r, np.inf)  # the free energy of each run's current state
+    best_done = np.inf  # the lowest free energy of a finished run
+    best_run = r  # and that run
+    drop_prev = np.full(r, np.inf)  # each run's decrease of free energy over its last cycle
 
     def distances(states: FloatArray) -> FloatArray:
         W = states * w[None, :, None]  # (m, n, k)
@@ -190,15 +183,23 @@ def _soft_kernel_kmeans_runs(
         return out, J
 
     def settle(
-        runs: NDArray[np.intp], old: FloatArray, new: FloatArray, it: int
+        runs: NDArray[np.intp], old: FloatArray, new: FloatArray, it: int, J_new: FloatArray
     ) -> NDArray[np.bool_]:
-        """Store ``new = F(old)``; the runs whose step moved no responsibility by more than
-        tol (the fixed-point residual) stop. Returns which did."""
+        """Store ``new = F(old)`` and its free energy; the runs whose step moved no
+        responsibility by more than tol (the fixed-point residual) stop. Returns which did."""
+        nonlocal best_done, best_run
         change = np.abs(new - old).max(axis=(1, 2))
         R[runs] = new
+        J_run[runs] = J_new
         n_iter[runs] = it
         done = change <= tol
         active[runs[done]] = False
+        for J_t, t in zip(J_new[done], runs[done], strict=True):
+            # as _best_run: the first of the runs within round-off of the lowest
+            if J_t < best_done - 1e-12 * abs(best_done):
+                best_done, best_run = float(J_t), int(t)
+            elif J_t <= best_done + 1e-12 * abs(best_done):
+                best_done, best_run = min(best_done, float(J_t)), min(best_run, int(t))
         return done
 
     bar = start_progress(max_iter, "soft kernel k-means")
@@ -208,18 +209,20 @@ def _soft_kernel_kmeans_runs(
         shown = it
         runs = np.flatnonzero(active)
         X0 = R[runs]
-        X1, _ = step(X0)
+        J0 = J_run[runs]
+        X1, J1 = step(X0, energy=True)
         it += 1
-        keep = ~settle(runs, X0, X1, it)
+        keep = ~settle(runs, X0, X1, it, J1)
         if it >= max_iter or not keep.any():
             continue
-        runs, X0, X1 = runs[keep], X0[keep], X1[keep]
+        runs, X0, X1, J0 = runs[keep], X0[keep], X1[keep], J0[keep]
         X2, J2 = step(X1, energy=True)
         it += 1
-        keep = ~settle(runs, X1, X2, it)
+        keep = ~settle(runs, X1, X2, it, J2)
         if it + 1 >= max_iter or not keep.any():
             continue
-        runs, X0, X1, X2, J2 = runs[keep], X0[keep], X1[keep], X2[keep], J2[keep]
+        runs, X0, X1, X2, J2, J0 = (runs[keep], X0[keep], X1[keep], X2[keep], J2[keep],
+                                    J0[keep])
         rr, vv = X1 - X0, X2 - 2.0 * X1 + X0
         nr = np.sqrt(np.einsum("mij,mij->m", rr, rr))
         nv = np.sqrt(np.einsum("mij,mij->m", vv, vv))
@@ -233,7 +236,29 @@ def _soft_kernel_kmeans_runs(
         # kept where the free energy did not rise (else R stays F(R₁)); X3 is not compared
         # with X2, which is no step of F: the next pass's first step tests the residual
         R[runs[better]] = X3[better]
+        J_run[runs] = np.where(better, J3, J2)
         n_iter[runs] = it
+        drop = np.maximum(J0 - J_run[runs], 0.0)  # J0 = inf on a run's first cycle
+        if prune and np.isfinite(best_done):
+            # what the run can still lose: at most its last cycle's decrease times the
+            # cycles (of three products) left, and, converging linearly at the rate ρ of its
+            # last two cycles, drop·ρ/(1 − ρ), both times a safety factor
+            prev = drop_prev[runs]
+            rate = np.ones_like(drop)  # no rate yet: 1 (inf on a run's first cycles)
+            known = np.isfinite(drop) & np.isfinite(prev) & (prev > 0) & (drop < prev)
+            rate[known] = drop[known] / prev[known]
+            left = drop * (max_iter - it) / 3.0  # it < max_iter here
+            tail = np.full_like(drop, np.inf)
+            tail[known] = PRUNE_SAFETY * drop[known] * rate[known] / (1.0 - rate[known])
+            left = np.minimum(left, tail)
+            level = PRUNE_RTOL * abs(best_done)
+            hopeless = J_run[runs] - left >= best_done - level
+            # at the finished run's level and creeping: the same fixed point
+            hopeless |= (np.abs(J_run[runs] - best_done) <= level) & (drop <= level)
+            # an earlier run ending at the same level would be kept (_best_run takes the
+            # first): only later ones are abandoned, so the kept run is the one without this
+            active[runs[hopeless & (runs > best_run)]] = False
+        drop_prev[runs] = drop
     bar.update(it - shown)
     bar.close()
     dist = distances(R)
