@@ -8,7 +8,7 @@ optimum takes the eigenvectors of L after the one of eigenvalue 0 (which is j), 
 ``E = 2 (λ_2 + … + λ_{k+1})`` (Theorem 8.32).
 
 The affinity is by default the k-nearest-neighbour graph of spectral clustering
-(:func:`kernel_patterns.kernels.knn_operator`, shared with :class:`SpectralClustering`), whose
+(``kernel_patterns.utils.knn_operator``, shared with :class:`SpectralClustering`), whose
 Laplacian is sparse and solved one connected component at a time
 (:func:`~kernel_patterns._graph_eigen.laplacian_bottom_eigenpairs`). With a dense kernel,
 the bottom eigenvectors of L orthogonal to j are the top eigenvectors of the deflated,
@@ -103,7 +103,7 @@ class LaplacianEmbedding(_EmbeddingBase):
     Coordinates are the eigenvectors v², …, v^{k+1} of L(K) = D − K: points with a large
     affinity are placed close together. The default affinity is the k-nearest-neighbour graph
     of :class:`SpectralClustering` (built by the same function,
-    :func:`kernel_patterns.kernels.knn_operator`); any non-negative kernel (an RBF kernel, a
+    ``kernel_patterns.utils.knn_operator``); any non-negative kernel (an RBF kernel, a
     :class:`~kernel_patterns.kernels.Kernel`, a callable, a precomputed affinity) can be
     passed instead.
 
