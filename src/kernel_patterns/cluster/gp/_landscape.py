@@ -219,7 +219,8 @@ def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArra
     rest = np.ones(X.shape[0], dtype=bool)
     rest[sub] = False
     if rest.any():
-        basins[rest] = assign_new(fit.model, fit.S, fit.ell, fit.r_star, X[rest], opts)
+        basins[rest] = assign_points(fit.model, fit.S, fit.ell, fit.r_star, X[rest], opts,
+                                     inducing=True)
     return basins
 
 
@@ -238,18 +239,6 @@ def assign_kwargs(length_scale: float, r_star: float, opts: FlowOptions) -> dict
     }
 
 
-def assign_new(
-    model: VarianceFunction,
-    S: FloatArray,
-    length_scale: float,
-    r_star: float,
-    X: FloatArray,
-    opts: FlowOptions,
-) -> NDArray[np.intp]:
-    """SEP index (row of ``S``) of every row of ``X`` by the short flow of the inducing path."""
-    return assign_to_equilibria(model, X, S, **assign_kwargs(length_scale, r_star, opts)).basins
-
-
 def assign_points(
     model: VarianceFunction,
     S: FloatArray,
@@ -261,11 +250,13 @@ def assign_points(
 ) -> NDArray[np.intp]:
     """The one predict path: the SEP (row of ``S``) of every row of ``X``.
 
-    Inducing: :func:`assign_new` (segment checks and a short flow). Exact: the full flow of
-    :func:`~._assign.flow_assign`, every SEP compared for a point that stops elsewhere.
+    Inducing: :func:`~._assign.assign_to_equilibria` (segment checks and a short flow).
+    Exact: the full flow of :func:`~._assign.flow_assign`, every SEP compared for a point
+    that stops elsewhere.
     """
     if inducing:
-        return assign_new(model, S, length_scale, r_star, X, opts)
+        return assign_to_equilibria(model, X, S,
+                                    **assign_kwargs(length_scale, r_star, opts)).basins
     return flow_assign(model, X, S, length_scale=length_scale,
                        variance_scale=max(r_star, 1e-300), tol=opts.tol,
                        max_iter=opts.max_iter, merge_radius=opts.merge_radius,
