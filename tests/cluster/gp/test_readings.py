@@ -120,7 +120,7 @@ def test_modes_stable_below_the_data_driven_length_scale_are_found() -> None:
 def test_the_ladder_fitted_in_threads_equals_one_at_a_time(name, monkeypatch) -> None:
     from threadpoolctl import threadpool_info
 
-    from kernel_patterns.cluster.gp import _readings
+    from kernel_patterns.cluster.gp import _ladder
 
     if name == "rings":
         X, _ = datasets.make_rings(random_state=0)
@@ -131,7 +131,7 @@ def test_the_ladder_fitted_in_threads_equals_one_at_a_time(name, monkeypatch) ->
     threaded = GPClustering(random_state=0).fit(X)
     # the fits' one-BLAS-thread sections ran inside the ladder's: nothing is left limited
     assert [lib["num_threads"] for lib in threadpool_info()] == before
-    monkeypatch.setattr(_readings, "LADDER_THREADS", 1)
+    monkeypatch.setattr(_ladder, "LADDER_THREADS", 1)
     alone = GPClustering(random_state=0).fit(X)
     np.testing.assert_array_equal(threaded.labels_, alone.labels_)
     np.testing.assert_allclose(threaded.equilibria_, alone.equilibria_, rtol=1e-10, atol=1e-12)

@@ -11,10 +11,6 @@ from ...kernels import RBF, GPCovariance, Kernel
 #: kernel=None: the length scale is this quantile of the distance to the k-th neighbour.
 AUTO_QUANTILE = 0.9
 AUTO_NEIGHBOR = 5
-#: kernel=None with n_clusters: length scales tried, as factors of the data-driven one, in
-#: order (largest first) until one gives at least n_clusters SEPs with a clean cut (plus one
-#: bisection step back when that one has more SEPs than clusters: at most 6 fits).
-AUTO_SHRINK = tuple(2.0 ** (-k / 2) for k in range(5))
 
 
 def auto_length_scale(X: FloatArray) -> float:
@@ -64,8 +60,7 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
     X : ndarray of shape (n_samples, n_features)
         Validated training points.
     factor : float, default=1.0
-        Multiplies the data-driven length scale (the ``n_clusters`` search of
-        :class:`GPClustering` tries ``AUTO_SHRINK``).
+        Multiplies the data-driven length scale (the rungs of the length-scale ladder).
 
     Returns
     -------

@@ -11,37 +11,26 @@ arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.metrics import adjusted_rand_score
 
-from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components
-from ._kernel import default_kernel
-from ._landscape import (
-    FlowOptions,
-    InducingPlan,
-    Landscape,
-    Rung,
-    fit_landscape,
-    landscape_basins,
-)
+from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
+from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
 from ._selection import excess_of_mass
 
-#: kernel=None, no level, no n_clusters: length scales (factors of the data-driven ℓ₀, from
-#: ℓ₀/2 to 2√2 ℓ₀) at which the basins are compared, and the agreement (ARI) that makes
-#: them stable (:func:`auto_partition`).
-MODE_FACTORS = tuple(2.0 ** (k / 2) for k in range(-2, 4))
+#: the agreement (ARI) that makes two readings of the ladder the same clusters
+#: (:func:`auto_partition`).
 MODE_STABLE_ARI = 0.9
-#: landscapes of the ladder fitted at once (threads; at most the usable cores): two fits in
-#: two threads took 2.0 s where one after the other took 3.3 s (standardised digits, four
-#: rungs), with the same basins
-LADDER_THREADS = 2
+#: the modes are read from two rungs below ℓ₀ up (:data:`~._ladder.FACTORS`).
+MODES_FROM = 0.5
+
 
 @dataclass(frozen=True)
 class Partition:
@@ -78,7 +67,7 @@ def auto_partition(
        to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
        whose sparse arcs the noise test of 1 can split differently at each length scale;
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
-       at the shortest length scale, from ℓ₀/2 up (``MODE_FACTORS``), whose modes are the
+       at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
        ridge's arcs). In many dimensions the points lie far above the minima, the
        effective count at the SEPs is low and the test of 1 keeps no split, while the
@@ -90,17 +79,8 @@ def auto_partition(
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. Measured in ``benchmarks/results/gp_auto.md``.
     """
-    # the landscapes are fitted LADDER_THREADS at a time, each on one BLAS thread (set once
-    # for the whole ladder, so that the fits' own one-thread sections never race); on one
-    # core one at a time, none ahead of need
-    n_threads = min(LADDER_THREADS, usable_threads())
-    if n_threads == 1:
-        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, None)
-    with single_blas_thread(), ThreadPoolExecutor(n_threads) as pool:
-        try:
-            return _read_ladder(X, X_scale, opts, plan, min_cluster_size, pool)
-        finally:  # a rung fitted ahead and not needed is not started
-            pool.shutdown(wait=True, cancel_futures=True)
+    with ladder_pool() as pool:
+        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, pool)
 
 
 def _read_ladder(
@@ -110,39 +90,17 @@ def _read_ladder(
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
 
-    def fit_at(factor: float) -> Rung:
-        fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        modes, n_big, cut = count_components(fit.Z, fit.edges, fit.flow.assignment,
-                                             fit.S.shape[0], min_cluster_size, fit.sep_var)
-        return Rung(fit, modes, n_big, cut)
+    def modes(fit: Landscape) -> tuple[NDArray[np.intp], int, float]:
+        return count_components(fit.Z, fit.edges, fit.flow.assignment, fit.S.shape[0],
+                                min_cluster_size, fit.sep_var)
 
-    made: dict[float, Future[Rung]] = {}
-    done: dict[float, Rung] = {}
-
-    def start(factor: float) -> None:
-        if pool is not None and factor not in made:
-            made[factor] = pool.submit(fit_at, factor)
-
-    def reading(factor: float) -> Rung:
-        if factor not in done:
-            # the rung above is nearly always read next: it is fitted meanwhile
-            start(factor)
-            start(min((f for f in MODE_FACTORS if f > factor), default=factor))
-            done[factor] = made[factor].result() if pool is not None else fit_at(factor)
-        return done[factor]
-
+    rungs = Ladder(X, X_scale, opts, plan, modes, pool)
+    reading, basins_at, start = rungs.rung, rungs.basins, rungs.start
     compared: dict[float, float] = {}  # every agreement computed, for the trace
 
     def traced(fit: Landscape, basins: NDArray[np.intp], level: float,
                groups: NDArray[np.intp], how: str, factor: float) -> Partition:
-        return Partition(fit, basins, level, groups, _trace(done, compared, how, factor))
-
-    assigned: dict[float, NDArray[np.intp]] = {}
-
-    def basins_at(factor: float) -> NDArray[np.intp]:  # every training point's SEP, once
-        if factor not in assigned:
-            assigned[factor] = landscape_basins(reading(factor).fit, X, opts)
-        return assigned[factor]
+        return Partition(fit, basins, level, groups, _trace(rungs.done, compared, how, factor))
 
     def by_mass(factor: float) -> NDArray[np.intp]:
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
@@ -160,8 +118,8 @@ def _read_ladder(
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
-    ladder = [f for f in MODE_FACTORS if f >= 1.0]
-    below = sorted((f for f in MODE_FACTORS if f < 1.0), reverse=True)
+    ladder = factors_between(1.0, FACTORS[-1])
+    below = factors_between(1.0, MODES_FROM)[1:]
     start(ladder[0])
     start(ladder[1])  # √2 ℓ₀: the excess of mass and the modes are checked against it
     found = by_mass(1.0)
@@ -209,7 +167,7 @@ def _read_ladder(
             agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
             compared[ladder[k]] = agree
             if lower.n_modes == upper.n_modes and agree >= MODE_STABLE_ARI:
-                return traced(lower.fit, landscape_basins(lower.fit, X, opts), lower.level,
+                return traced(lower.fit, basins_at(ladder[k]), lower.level,
                               _own_groups(lower.modes), "modes", ladder[k])
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀

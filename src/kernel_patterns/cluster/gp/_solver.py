@@ -7,7 +7,8 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
    flows give the SEPs), made once;
 2. the kernel: the one given, or with ``kernel=None`` the data-driven
    :func:`~._kernel.default_kernel`, and with ``n_clusters`` too the length-scale search
-   (``AUTO_SHRINK``) until the landscape has a level that gives ``n_clusters`` clusters;
+   (down the ladder of :mod:`~._ladder`) until the landscape has a level that gives
+   ``n_clusters`` clusters;
 3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
    flow of every point to its SEP, segment checks, single-linkage hierarchy);
 4. the basins of all training points and the clusters: at the level given, at the level for
@@ -46,8 +47,16 @@ from ._cuts import (
     persistent_components,
 )
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
-from ._kernel import AUTO_SHRINK, auto_length_scale, default_kernel, kernel_length_scale
-from ._landscape import FlowOptions, InducingPlan, Rung, fit_landscape, landscape_basins
+from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
+from ._ladder import Ladder, factors_between
+from ._landscape import (
+    FlowOptions,
+    InducingPlan,
+    Landscape,
+    Rung,
+    fit_landscape,
+    landscape_basins,
+)
 from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
@@ -58,6 +67,9 @@ MAX_N_COMPONENTS = 1000
 DEFAULT_SUBSAMPLE = 2000
 #: approximation="auto": exact up to this many points, inducing points beyond.
 AUTO_EXACT_MAX = 1000
+#: kernel=None with n_clusters: the length scale is shrunk down the ladder
+#: (:data:`~._ladder.FACTORS`) from ℓ₀ to at most this factor of it.
+SHRINK_TO = 0.25
 #: constraints of the options :func:`gp_landscape` and :class:`GPClustering` share.
 GP_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
     "level": [Interval(Real, 0, None, closed="neither"), None],
@@ -225,28 +237,28 @@ def _search_length_scale(
     plan: InducingPlan | None, min_cluster_size: int,
 ) -> Rung:
     """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
-    step by step (``AUTO_SHRINK``, at most 6 fits) until the hierarchy holds ``n_clusters``
-    groups of at least ``min_cluster_size`` points, the most persistent ones
+    step by step down the ladder to ``SHRINK_TO`` ℓ₀ (at most 6 fits) until the hierarchy
+    holds ``n_clusters`` groups of at least ``min_cluster_size`` points, the most persistent ones
     (:func:`~._cuts.persistent_components`).
 
     When no length scale tried gets there, a warning names what to change and the fit with
     the most such groups (the longest ℓ among ties) is returned.
     """
 
-    def attempt(factor: float) -> Rung:
-        fit = fit_landscape(default_kernel(X_scale, factor), X, opts, plan)
-        groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
-                                                   n_clusters, min_cluster_size, fit.sep_var)
-        return Rung(fit, groups, n_big, cut)
+    def persistent(fit: Landscape) -> tuple[NDArray[np.intp], int, float]:
+        return persistent_components(fit.Z, fit.edges, fit.flow.assignment, n_clusters,
+                                     min_cluster_size, fit.sep_var)
 
+    rungs = Ladder(X, X_scale, opts, plan, persistent)
+    shrinking = factors_between(1.0, SHRINK_TO)
     best: Rung | None = None
-    for k, factor in enumerate(AUTO_SHRINK):
-        found = attempt(factor)
+    for k, factor in enumerate(shrinking):
+        found = rungs.rung(factor)
         if found.n_modes >= n_clusters:
             if k > 0 and found.fit.S.shape[0] > n_clusters:
                 # more basins than clusters: one bisection step back towards the last (too
                 # long) ℓ, kept if it still gives n_clusters (fewer spurious basins)
-                back = attempt(float(np.sqrt(factor * AUTO_SHRINK[k - 1])))
+                back = rungs.rung(float(np.sqrt(factor * shrinking[k - 1])))
                 if back.n_modes >= n_clusters:
                     found = back
             return found
@@ -255,7 +267,7 @@ def _search_length_scale(
     assert best is not None
     ell0 = auto_length_scale(X_scale)
     _warn_count(n_clusters, best.n_modes, f"at any length scale from {ell0:.3g} down to "
-                f"{ell0 * AUTO_SHRINK[-1]:.3g} (kernel=None)", min_cluster_size)
+                f"{ell0 * SHRINK_TO:.3g} (kernel=None)", min_cluster_size)
     return best
 
 

@@ -1,0 +1,131 @@
+"""The one ladder of length scales that ``kernel=None`` climbs.
+
+Both readings of a landscape without a kernel try several length scales, factors of the
+data-driven ℓ₀ (:func:`~._kernel.auto_length_scale`): the count of clusters
+(:func:`~._readings.auto_partition`) reads the rungs around ℓ₀, the ``n_clusters`` search
+(:func:`~._solver.gp_landscape`) shrinks ℓ from ℓ₀ down. :class:`Ladder` is the rungs they
+share: one factor list (:data:`FACTORS`), every landscape fitted once and read into groups
+of SEPs by the caller's rule, the training points' basins assigned once, and the rung above
+the one asked for fitted meanwhile on a thread pool when one is given
+(:func:`ladder_pool`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._parallel import single_blas_thread, usable_threads
+from ..._validation import FloatArray
+from ._kernel import default_kernel
+from ._landscape import (
+    FlowOptions,
+    InducingPlan,
+    Landscape,
+    Rung,
+    fit_landscape,
+    landscape_basins,
+)
+
+#: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 2√2 ℓ₀.
+FACTORS = tuple(2.0 ** (k / 2) for k in range(-4, 4))
+#: landscapes of the ladder fitted at once (threads; at most the usable cores).
+LADDER_THREADS = 2
+
+#: how a rung's landscape is read: its groups of SEPs, how many are large, the level.
+Reader = Callable[[Landscape], tuple[NDArray[np.intp], int, float]]
+
+
+def factors_between(low: float, high: float) -> list[float]:
+    """The factors of :data:`FACTORS` from ``low`` to ``high`` (both included), in the
+    order of the bounds: ascending when ``low <= high``, else descending.
+
+    Examples
+    --------
+    >>> from kernel_patterns.cluster.gp._ladder import factors_between
+    >>> [round(f, 3) for f in factors_between(1.0, 0.5)]
+    [1.0, 0.707, 0.5]
+    """
+    lo, hi = min(low, high), max(low, high)
+    inside = [f for f in FACTORS if lo <= f <= hi]
+    return inside if low <= high else inside[::-1]
+
+
+def step_up(factor: float) -> float:
+    """The next factor of :data:`FACTORS` above ``factor`` (``factor`` at the top)."""
+    return min((f for f in FACTORS if f > factor), default=factor)
+
+
+@contextmanager
+def ladder_pool() -> Iterator[ThreadPoolExecutor | None]:
+    """A pool of ``LADDER_THREADS`` threads (at most the usable cores) for a ladder's fits,
+    each on one BLAS thread (set once for the whole ladder, so that the fits' own
+    one-thread sections never race); None on one core. A rung started and not needed is
+    cancelled on exit."""
+    n_threads = min(LADDER_THREADS, usable_threads())
+    if n_threads == 1:
+        yield None
+        return
+    with single_blas_thread(), ThreadPoolExecutor(n_threads) as pool:
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Ladder:
+    """The landscapes at factors of ℓ₀, each fitted once and read by ``read``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Training points.
+    X_scale : ndarray
+        The points ℓ₀ is taken from (all, or the inducing subsample).
+    opts : FlowOptions
+    plan : InducingPlan or None
+    read : callable
+        A landscape's groups of SEPs, the number of large ones and the level of the cut.
+    pool : ThreadPoolExecutor or None, default=None
+        Fits rungs ahead of need (:func:`ladder_pool`); None: each when asked for.
+    """
+
+    def __init__(self, X: FloatArray, X_scale: FloatArray, opts: FlowOptions,
+                 plan: InducingPlan | None, read: Reader,
+                 pool: ThreadPoolExecutor | None = None) -> None:
+        self._X, self._X_scale, self._opts, self._plan = X, X_scale, opts, plan
+        self._read, self._pool = read, pool
+        self._made: dict[float, Future[Rung]] = {}
+        self.done: dict[float, Rung] = {}
+        self._basins: dict[float, NDArray[np.intp]] = {}
+
+    def _fit(self, factor: float) -> Rung:
+        fit = fit_landscape(default_kernel(self._X_scale, factor), self._X, self._opts,
+                            self._plan)
+        return Rung(fit, *self._read(fit))
+
+    def start(self, factor: float) -> None:
+        """Fit the rung at ``factor`` on the pool, ahead of need (nothing without one)."""
+        if self._pool is not None and factor not in self._made and factor not in self.done:
+            self._made[factor] = self._pool.submit(self._fit, factor)
+
+    def rung(self, factor: float) -> Rung:
+        """The rung at ``factor`` (the one above it started meanwhile: it is nearly always
+        read next)."""
+        if factor not in self.done:
+            self.start(factor)
+            self.start(step_up(factor))
+            made = self._made.get(factor)
+            self.done[factor] = made.result() if made is not None else self._fit(factor)
+        return self.done[factor]
+
+    def basins(self, factor: float) -> NDArray[np.intp]:
+        """The SEP of every training point in the rung at ``factor``, assigned once."""
+        if factor not in self._basins:
+            self._basins[factor] = landscape_basins(self.rung(factor).fit, self._X,
+                                                    self._opts)
+        return self._basins[factor]
