@@ -56,6 +56,7 @@ def median_excess_kurtosis(X: FloatArray) -> float:
     Returns
     -------
     float
+        The median over the features of their excess kurtosis (0 for a Gaussian).
 
     Examples
     --------

@@ -68,17 +68,9 @@ class Assignment:
     n_fallback : int
         Points that failed the basin check and were flowed to the end.
 
-    Examples
+    See Also
     --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import assign_to_equilibria, fit_variance_model
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
-    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
-    >>> out = assign_to_equilibria(model, X, seps, length_scale=1.0, variance_scale=1.3)
-    >>> out.basins, out.n_fallback
-    (array([0, 0, 0, 1, 1, 1]), 0)
+    assign_to_equilibria : Returns it (its example shows one).
     """
 
     basins: NDArray[np.intp]

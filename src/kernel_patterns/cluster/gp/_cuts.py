@@ -82,6 +82,7 @@ def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_cluste
     Returns
     -------
     float
+        The middle of the interval of levels that leave ``n_clusters`` clusters.
 
     Examples
     --------

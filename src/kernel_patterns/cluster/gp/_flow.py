@@ -148,16 +148,9 @@ class FlowResult:
     n_unconverged : int
         Points stopped by ``max_iter`` before meeting the convergence test.
 
-    Examples
+    See Also
     --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_to_equilibria
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
-    >>> res = flow_to_equilibria(model, X, length_scale=1.0, variance_scale=1.3)
-    >>> res.assignment, res.endpoints.shape, res.n_unconverged
-    (array([0, 0, 0, 1, 1, 1]), (6, 2), 0)
+    flow_to_equilibria : Returns it (its example shows one).
     """
 
     equilibria: FloatArray

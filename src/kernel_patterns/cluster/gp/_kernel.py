@@ -27,6 +27,7 @@ def auto_length_scale(X: FloatArray) -> float:
     Returns
     -------
     float
+        ℓ₀, in the units of ``X``.
 
     Examples
     --------
@@ -95,6 +96,7 @@ def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
     Returns
     -------
     float
+        The length scale, in the units of ``X``.
 
     Examples
     --------

@@ -22,14 +22,7 @@ from numpy.typing import NDArray
 from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
 from ._kernel import default_kernel
-from ._landscape import (
-    FlowOptions,
-    InducingPlan,
-    Landscape,
-    Rung,
-    fit_landscape,
-    landscape_basins,
-)
+from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 
 #: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 2√2 ℓ₀.
 FACTORS = tuple(2.0 ** (k / 2) for k in range(-4, 4))

@@ -49,17 +49,9 @@ class InducingPlan:
     subsample : ndarray of shape (s,)
         Sorted indices of the training points whose full flows give the SEPs.
 
-    Examples
+    See Also
     --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import gp_landscape
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> land = gp_landscape(X, GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0),
-    ...                     approximation="inducing", n_landmarks=3, subsample=4,
-    ...                     min_cluster_size=2, random_state=0)
-    >>> land.plan.U.shape, land.plan.subsample.shape
-    ((3, 2), (4,))
+    GPLandscape : Its ``plan`` (None for the exact method).
     """
 
     U: FloatArray
@@ -85,16 +77,9 @@ class FlowOptions:
     batch_size : int or None, default=None
         Points per batch of that assignment (None: :func:`default_batch_size`).
 
-    Examples
+    See Also
     --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import gp_landscape
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> land = gp_landscape(X, GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), min_cluster_size=2)
-    >>> land.options
-    FlowOptions(tol=0.0001, max_iter=500, merge_radius=0.1, n_segment_points=20, assign_steps=10,
-                batch_size=None)
+    GPLandscape : Its ``options``.
     """
 
     tol: float

@@ -49,14 +49,7 @@ from ._cuts import (
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._ladder import Ladder, factors_between
-from ._landscape import (
-    FlowOptions,
-    InducingPlan,
-    Landscape,
-    Rung,
-    fit_landscape,
-    landscape_basins,
-)
+from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
