@@ -4,12 +4,10 @@ Shared by the four clustering estimators' ``feature_transform``. A width chosen 
 (GPClustering's length scale, the 90th percentile of the distance to the 5th neighbour;
 ``RBF(gamma="scale")``; the k-NN graph) sees the spread of the points. When most features are
 heavy-tailed, a dense core holds most points and the sparse tail sets the width: the GP
-landscape is one basin with outliers around it. Standardised breast cancer (30 features,
-median excess kurtosis 3.0) gave one GP cluster (ARI 0.01), glass fragments (9 features, 3.0)
-one cluster (0.01). Each feature standardised and Yeo-Johnson transformed (scikit-learn's
-:class:`~sklearn.preprocessing.PowerTransformer`) spreads the core and draws the tail in: the
-same defaults give 0.75 and 0.13 (diabetes, 2.2: 0.30 → 0.37; kernel k-means on cancer 0.65 →
-0.76). A rank (quantile) transform instead was measured and rejected (GP: 0.02, 0.09).
+landscape is one basin with outliers around it. Each feature standardised and Yeo-Johnson
+transformed (scikit-learn's :class:`~sklearn.preprocessing.PowerTransformer`) spreads the core
+and draws the tail in. The measurements behind this (and the rank transform it was preferred
+to) are in ``benchmarks/results/gp_design_notes.md``.
 """
 
 from __future__ import annotations
@@ -29,9 +27,8 @@ from ._validation import FloatArray
 
 #: feature_transform="auto" Gaussianises the features when the median feature's excess
 #: kurtosis is above this: tails clearly heavier than a Gaussian's (0) or a logistic's (1.2
-#: is its excess kurtosis, the Laplace's 3). Light-tailed sets are left as they are: every
-#: 2-D shape and blob set of ``benchmarks/bench_gp_default.py`` (negative), wine, iris,
-#: penguins, olive oils (-1.0 to -0.3) and digits (0.0).
+#: is its excess kurtosis, the Laplace's 3). Light-tailed sets are left as they are (the
+#: sets checked: ``benchmarks/results/gp_design_notes.md``).
 TAIL_KURTOSIS = 1.0
 
 

@@ -368,12 +368,8 @@ def data_level_components(
     above the lowest point variance and this is the paper's cut at r*. In many dimensions
     the points lie far from the minima (on a shell around each cluster's centre), the
     variance at every training point is above the saddles between the centres, and the cut
-    at r* joins every cluster: measured on standardised wine (13-D) and digits (64-D), the
-    paper's rule gives one cluster (ARI 0.00) where this one gives 0.86 and 0.59. Comparing
-    the saddle with the variances of the two groups' own points instead (their 2 % or 10 %
-    quantile) was measured too and rejected: it cut the paper's two moons (l = 400) and
-    20,000 default-kernel moons into 3 and 6 pieces, where points at a moon's tip lie off
-    its ridge.
+    at r* joins every cluster. The measurements behind this rule, and the per-group rule it
+    was preferred to, are in ``benchmarks/results/gp_design_notes.md``.
 
     Parameters
     ----------

@@ -344,9 +344,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
     # ------------------------------------------------------------------ sklearn
     @classmethod
     def _sk_check_instances(cls) -> list[GPClustering]:
-        # The checks set n_clusters=2 or 3 on 20 uniform points or 50 standardised blob
-        # points, where the data-driven kernel finds fewer SEPs than that (an error by
-        # design); a fixed short length scale (0.2) has enough SEPs on that data.
+        # The checks' small data sets have fewer SEPs under the data-driven kernel than the
+        # n_clusters they set (an error by design); a fixed short length scale (0.2) has
+        # enough (benchmarks/results/gp_design_notes.md).
         k = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=25.0)
         inducing = cls(kernel=k, approximation="inducing", n_landmarks=25, subsample=30,
                        random_state=0)

@@ -42,14 +42,12 @@ COALESCE = 3.0
 #: ... when their descent directions agree this well (cosine): near a basin boundary the two
 #: directions part, and a point following another across it would lose its own SEP
 ALIGNED = 0.99
-#: steps of the trail kept (besides the starts and the current places); 4 gave 2,939 kernel
-#: rows on 2,000 rings points, all steps 2,849, the current places alone 7,462
+#: steps of the trail kept (besides the starts and the current places): a short window saves
+#: nearly as many kernel rows as the whole trail (benchmarks/results/gp_design_notes.md)
 TRAIL_WINDOW = 4
 #: trajectories coalesce up to this many features, searched with a k-d tree over the trail;
-#: above, they do not: a tree over the trail took 9 s of a 12 s fit on standardised digits
-#: (64-D), and one over the current places alone still cost more than the steps it saved
-#: (GPClustering() on standardised cells, 56-D: 12.5 s with it, 8.8 s without; digits
-#: 7.6 s and 4.6 s; the same labels on every set of ``benchmarks/bench_real.py``)
+#: above, they do not: there a k-d tree costs more than the steps it saves
+#: (benchmarks/results/gp_design_notes.md)
 _TREE_DIMS = 8
 
 
@@ -107,9 +105,9 @@ def armijo_step(
     ``g``, ``gnorm`` updated in place) and take as their next trial step ``t`` the
     Barzilai-Borwein step ``s·s / s·y`` of this move (at least half the step just taken;
     twice it where the curvature along the move is not positive), rejected ones stay and
-    halve it. Returns the rejected indices. The Barzilai-Borwein trial step cut the descent
-    iterations of standardised digits (1,797 × 64) from 467 to 179 (27.5 s → 11.7 s) with
-    the same basins; a doubled step zig-zags across the narrow valleys of a 64-D landscape.
+    halve it. Returns the rejected indices. The Barzilai-Borwein step follows the curvature
+    along the move, where a doubled step zig-zags across the narrow valleys of a landscape
+    in many dimensions (``benchmarks/results/gp_design_notes.md``).
     """
     step = np.minimum(t[idx], max_step / np.maximum(gnorm[idx], 1e-300))
     trial = x[idx] - step[:, None] * g[idx]
@@ -209,14 +207,12 @@ def flow_to_equilibria(
         or where it is now), lower on σ² and
         with descent directions agreeing there (cosine ≥ 0.99), stops and ends where that
         point ends (its endpoint and SEP). Trajectories run together down the valleys, and
-        a point that reaches a valley later finds another's path there: the kernel rows of
-        the exact fit of 2,000 rings points fell from 17,500 (every point alone) to 9,700
-        (current places, 1 merge radius) and 2,900 (trail, 3 merge radii), the fit from
-        3.5-4.0 s to about 1.4 s, with the same labels and SEPs (``benchmarks/bench_gp.py``).
-        Two points that close and moving alike lie in one basin unless a basin boundary
-        passes between them. Without the direction test the followers lost small basins'
-        SEPs that the support needs (20,000 two moons, inducing: a 206-point piece split
-        off). 0 flows every point alone. Off when ``share_new`` is False (each point's
+        a point that reaches a valley later finds another's path there, so far fewer kernel
+        rows are evaluated, with the same labels and SEPs. Two points that close and moving
+        alike lie in one basin unless a basin boundary passes between them; the direction
+        test keeps a follower from crossing one and losing a small basin's SEP that the
+        support needs (measurements: ``benchmarks/results/gp_design_notes.md``).
+        0 flows every point alone. Off when ``share_new`` is False (each point's
         answer its own) and in more than 8 features (``_TREE_DIMS``: a k-d tree there is
         slower than the steps it saves).
 

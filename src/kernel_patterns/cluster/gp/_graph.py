@@ -16,8 +16,9 @@ Pairs checked: all of them (the paper's complete graph) while there are at most
 ``MAX_COMPLETE_PAIRS``; beyond that, each SEP's ``N_NEIGHBORS`` nearest SEPs plus the edges of
 the Euclidean minimum spanning tree of the SEPs (so the graph stays connected). The fit
 (:func:`hierarchy_levels`) only needs the merge levels of the pairs the minimum spanning
-tree can use: it raises staged lower bounds lazily and gets the same linkage from a fifth of
-the σ² evaluations of :func:`segment_levels` on every pair.
+tree can use: it raises staged lower bounds lazily and gets the same linkage from far fewer
+σ² evaluations than :func:`segment_levels` on every pair
+(``benchmarks/results/gp_design_notes.md``).
 """
 
 from __future__ import annotations
@@ -177,8 +178,7 @@ def hierarchy_levels(
     are already joined when its bound comes up would be skipped with its merge level too
     (that is larger still), and pairs left after the last merge are never read: the linkage
     and its edges are those of the merge levels, and only pairs that cannot change them keep
-    a bound. On 2,000 rings points (45 SEPs, 990 pairs, l = 400) σ² was evaluated at 6,064
-    segment points instead of 31,680, with the same linkage.
+    a bound (how many evaluations that saves: ``benchmarks/results/gp_design_notes.md``).
     """
     m = I.size
     if m == 0:

@@ -208,12 +208,10 @@ def auto_n_landmarks(X: FloatArray, length_scale: float, low: int = 300,
     The points of a greedy farthest-point cover of ``X`` at radius ``length_scale / 2``
     (every row within half a length scale of one of them), clipped to ``[low, high]``: the
     inducing points must be closer together than the features the variance shows, or the
-    FITC variance blurs them (scikit-learn's circles, 1,500 points at the data-driven length
-    scale: 300 inducing points gave 7 arcs, the cover's 640 the two circles). When the cover
-    needs more than two thirds of the rows, the rows are isolated at that length scale (many
-    dimensions: standardised digits, 64-D, 1,562 of 1,797): no count short of all of them
-    resolves more, and ``low`` is returned. The cover is deterministic (it starts at the
-    first row).
+    FITC variance blurs them. When the cover needs more than two thirds of the rows, the
+    rows are isolated at that length scale (as in many dimensions): no count short of all of
+    them resolves more, and ``low`` is returned. The cover is deterministic (it starts at
+    the first row). Measured cases: ``benchmarks/results/gp_design_notes.md``.
 
     Parameters
     ----------

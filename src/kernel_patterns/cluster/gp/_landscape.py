@@ -153,9 +153,9 @@ def fit_landscape(
         X_flow = X[plan.subsample]
     # r* (the support level) is the largest variance over the points that shape the landscape:
     # all of them (exact, the paper's definition), or the subsample whose flows give the SEPs
-    # (inducing). Over all of 100,000+ points r* is set by the rarest outliers: with a short
-    # length scale it nears the prior variance and the support joins every cluster (measured:
-    # 200,000 moons, default kernel, 1 cluster). Points outside the subsample's support are
+    # (inducing). Over all of very many points r* is set by the rarest outliers: with a short
+    # length scale it nears the prior variance and the support joins every cluster
+    # (benchmarks/results/gp_design_notes.md). Points outside the subsample's support are
     # still assigned, by the short flow to their SEP.
     point_variance = model.variance(X_flow) if start is None else start[0]
     r_star = float(point_variance.max())

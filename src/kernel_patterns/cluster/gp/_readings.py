@@ -60,9 +60,8 @@ def auto_partition(
        deeper than the Poisson noise of the effective count, kept when the same clusters
        (ARI ≥ ``MODE_STABLE_ARI``, not the same count) come out at √2 ℓ₀; of the two, the
        reading with fewer clusters, since a cluster that one length scale alone sees is
-       not stable (scikit-learn's aniso blobs, 10,000 points: 3 clusters and one of 6
-       points at ℓ₀, 3 at √2 ℓ₀, ARI 0.99). It reads blobs of any density, shapes and
-       uniform noise (one cluster) in the units the data give;
+       not stable. It reads blobs of any density, shapes and uniform noise (one cluster)
+       in the units the data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
        to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
        whose sparse arcs the noise test of 1 can split differently at each length scale;
@@ -71,13 +70,14 @@ def auto_partition(
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
        ridge's arcs). In many dimensions the points lie far above the minima, the
        effective count at the SEPs is low and the test of 1 keeps no split, while the
-       basins of real groups stay the same as the length scale grows (standardised wine,
-       13-D: 3 modes from ℓ₀/√2 to √2 ℓ₀);
+       basins of real groups stay the same as the length scale grows;
     4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
        same clusters come out at ℓ₀/2, else one cluster (the support at ℓ₀ in one piece).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
-    be longer than the clusters are apart. Measured in ``benchmarks/results/gp_auto.md``.
+    be longer than the clusters are apart. The cases behind each step are in
+    ``benchmarks/results/gp_design_notes.md``; the user guide
+    (``docs/user_guide/gp_clustering.rst``) compares the rule with other count rules.
     """
     with ladder_pool() as pool:
         return _read_ladder(X, X_scale, opts, plan, min_cluster_size, pool)
@@ -146,7 +146,7 @@ def _read_ladder(
         return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
 
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
-    # a ridge's arcs further (rings 28 modes at ℓ₀, 32 at ℓ₀/2), so none is fitted there
+    # a ridge's arcs further, so none is fitted there
     if not too_many(1.0):
         for factor in below:
             start(factor)
@@ -174,8 +174,8 @@ def _read_ladder(
         return kept(1.0, found)
     shorter = by_mass(below[0])
     if n_groups(below[0], shorter) >= 2:
-        # kept, as at ℓ₀, only when the next length scale (down) agrees: uniform noise
-        # (scikit-learn's, 1,500 points) has 3 clusters here and 1 at ℓ₀/2
+        # kept, as at ℓ₀, only when the next length scale (down) agrees: uniform noise can
+        # split at one length scale alone
         shortest = by_mass(below[1])
         agree = adjusted_rand_score(shorter[reading(below[0]).own],
                                     shortest[reading(below[1]).own])
@@ -220,9 +220,8 @@ def data_level(
     """``level=None``: the level and the SEP groups chosen from the data.
 
     The level is r* over the points of basins with at least ``min_cluster_size`` points: one
-    outlier in its own basin does not define the support (standardised penguins: an
-    isolated point at σ² = 1.508 lifted r* above the saddle, 1.491, between the Gentoo
-    penguins and the others; without it r* = 1.461). The groups are
+    outlier in its own basin does not define the support (it can lift r* above the saddle
+    between two real groups; ``benchmarks/results/gp_design_notes.md``). The groups are
     :func:`~._cuts.data_level_components` at that level.
     """
     own = basins if plan is None else basins[plan.subsample]

@@ -175,14 +175,15 @@ feature_transform, random_state
     plan = _plan(Xv, kernel, approximation, n_landmarks, landmarks, subsample, random_state)
     # the data-driven length scale follows the points that shape the landscape: all of them
     # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
-    # distance of 200,000 points is far below what 300 inducing points resolve, and the
-    # FITC variance at that length scale is flat (one cluster)
+    # distance of very many points is far below what the inducing points resolve, and the
+    # FITC variance at that length scale is flat (one cluster; see
+    # benchmarks/results/gp_design_notes.md)
     Xl = Xv if plan is None else Xv[plan.subsample]
     if n_clusters is not None:
         k = int(n_clusters)
         # a requested cluster holds at least a tenth of the mean cluster size: the saddle
         # hierarchy is a single linkage, whose top cut on touching blobs splits off a chain
-        # end (393 + 7 points, ARI 0.00) instead of the two blobs (192 + 208, ARI 0.59)
+        # end instead of the blobs (benchmarks/results/gp_design_notes.md)
         min_count = max(min_cluster_size, Xl.shape[0] // (10 * k))
         if kernel is None:
             found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
@@ -284,10 +285,10 @@ def _warn_degenerate(
     """A warning naming what to change when the fit found fewer than two clusters.
 
     ``untransformed``: the features, when no ``feature_transform`` was fitted; the warning
-    then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``
-    (standardised Pima data, 0.93, just under ``TAIL_KURTOSIS``: one cluster, ARI 0.01;
-    transformed, 2 clusters, 0.15). ``trace``: the ladder read (kernel=None), whose largest
-    count of modes the warning quotes."""
+    then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``,
+    which can help data just under ``TAIL_KURTOSIS`` (an example in
+    ``benchmarks/results/gp_design_notes.md``). ``trace``: the ladder read (kernel=None),
+    whose largest count of modes the warning quotes."""
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
@@ -300,8 +301,8 @@ def _warn_degenerate(
         )
         return
     what = "every point is noise" if n_found == 0 else "one cluster"
-    # inducing points too coarse for the length scale blur the landscape: 3,000 of
-    # scikit-learn's moons give one cluster with 300 inducing points, two with 600
+    # inducing points too coarse for the length scale blur the landscape into one cluster
+    # (benchmarks/results/gp_design_notes.md)
     more = ("" if n_inducing is None else
             f"more inducing points (n_landmarks, now {n_inducing}) or approximation='exact', ")
     tails = ("" if untransformed is None else

@@ -184,8 +184,8 @@ class GPVarianceModel(BlockedVariance):
         """The kernel block ``K(Qb, X)`` and ``A = K(Qb, X) C⁻¹`` (rows: α(q)ᵀ = (C⁻¹k(q))ᵀ).
 
         One GEMM with the inverse formed once from the Cholesky factor, instead of two
-        triangular solves per evaluation (measured 1.5-2× faster on the flow; C has the noise
-        v2 on its diagonal, so its inverse is as well conditioned as the solves).
+        triangular solves per evaluation (faster on the flow; C has the noise v2 on its
+        diagonal, so its inverse is as well conditioned as the solves).
         """
         Kq = np.asarray(self.kernel.pairwise(Qb, self.X, same=False), dtype=np.float64)
         assert self.Cinv is not None
@@ -202,9 +202,10 @@ class GPVarianceModel(BlockedVariance):
         """``‖L⁻¹k(q)‖²``: one triangular solve, half the multiply-adds of the GEMM with C⁻¹.
 
         The value alone (segment checks, r*) needs no ``α = C⁻¹k``; the solve on the kernel
-        block's transpose (a Fortran-order view, solved in place) took 0.7× the time of
-        ``K(Q, X) C⁻¹`` and its row sums at N = 2,000 on one BLAS thread (14 to 2,000 rows),
-        and agrees with it to 1e-11 (``tests/cluster/gp/test_variance.py``).
+        block's transpose (a Fortran-order view, solved in place) costs less than
+        ``K(Q, X) C⁻¹`` and its row sums, and agrees with it to round-off
+        (``tests/cluster/gp/test_variance.py``; timing in
+        ``benchmarks/results/gp_design_notes.md``).
         """
         Kq = np.asarray(self.kernel.pairwise(Qb, self.X, same=False), dtype=np.float64)
         if not Kq.flags.c_contiguous or Kq.base is not None:
@@ -254,13 +255,11 @@ def blas_threads(
     ``_SMALL_FLOPS`` (512 query rows against 2,000 training points).
 
     The flow's later iterations and the staged segment checks make hundreds of such small
-    products; on the shared 2-core machine each one waited on the second BLAS thread: the
-    exact fit of 2,000 rings points took 78-83 s with two threads at load 8, 20-32 s with
-    one thread for the small products, 22-25 s with one thread for everything. The large
-    products (the first flow steps, every point at once) keep the threads they are given.
-    The results agree to round-off (labels and SEPs checked on the 2-D shapes). The Cholesky
-    factorisation and inverse of C (``limit=_FACTOR_FLOPS``: N ≤ 4,096) too: at N = 2,000
-    they take 0.15 s and 0.2 s on one thread, and took 2-7 s each with two at load 8.
+    products, and on a loaded machine each one waits on a second BLAS thread longer than
+    that thread saves. The large products (the first flow steps, every point at once) keep
+    the threads they are given. The results agree to round-off (labels and SEPs checked on
+    the 2-D shapes). The Cholesky factorisation and inverse of C (``limit=_FACTOR_FLOPS``:
+    N ≤ 4,096) too. Timings: ``benchmarks/results/gp_design_notes.md``.
     """
     if float(rows) * width * width >= limit:
         return contextlib.nullcontext()
