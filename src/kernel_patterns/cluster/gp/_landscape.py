@@ -48,9 +48,6 @@ class InducingPlan:
         Inducing points.
     subsample : ndarray of shape (s,)
         Sorted indices of the training points whose full flows give the SEPs.
-    weight : float, default=1.0
-        What every training point counts in the variance (``s / n`` with ``kernel=None``:
-        the landscape of the subsample, whose ℓ₀ it is, with the noise of all points).
 
     See Also
     --------
@@ -59,7 +56,6 @@ class InducingPlan:
 
     U: FloatArray
     subsample: NDArray[np.intp]
-    weight: float = 1.0
 
 
 @dataclass
@@ -149,7 +145,7 @@ def fit_landscape(
         model: VarianceFunction = exact
         X_flow = X
     else:
-        model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM, weight=plan.weight)
+        model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM)
         X_flow = X[plan.subsample]
     # r* (the support level) is the largest variance over the points that shape the landscape:
     # all of them (exact, the paper's definition), or the subsample whose flows give the SEPs
