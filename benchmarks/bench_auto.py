@@ -10,7 +10,7 @@ labels: ``HDBSCAN()``, a Gaussian mixture with k = 1..10 by lowest BIC and ``KMe
 k = 2..10 by highest silhouette (``bench_count.py``). Each cell: ARI (clusters found, seconds).
 
 Run: ``python benchmarks/bench_auto.py [--groups toy front size real] [--quick]``
-(``--quick``: the small sizes only). Table in ``results/gp_auto.md``.
+(``--quick``: the small sizes only). Table in ``results/gp_auto.md`` (``gp_auto_quick.md``).
 """
 
 from __future__ import annotations
