@@ -225,3 +225,16 @@ def test_fewer_points_than_min_cluster_size_is_said_so() -> None:
     assert (gp.labels_ == -1).all()
     with pytest.warns(UserWarning, match="found one cluster"):  # the usual warning again
         assert GPClustering(min_cluster_size=2).fit(X).n_clusters_ == 1
+
+
+def test_an_excess_of_mass_the_modes_confirm_is_kept() -> None:
+    # 10-D blobs: the excess of mass at l0 has the 5 blobs, at sqrt(2) l0 two of them
+    # joined; the modes at l0 are the same 5 clusters and stay so at sqrt(2) l0, so the 5 are
+    # kept (the support at l0, read next, joins blobs: 4 clusters, ARI 0.78)
+    X, y = make_blobs(800, n_features=10, centers=5, cluster_std=1.5, random_state=0)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 5
+    assert adjusted_rand_score(y, gp.labels_) > 0.99
+    trace = gp.count_trace_
+    assert trace.reading == "excess of mass" and trace.factor == 1.0
+    assert trace.agreement[list(trace.factors).index(1.0)] >= 0.9

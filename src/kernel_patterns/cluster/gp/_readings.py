@@ -60,8 +60,10 @@ def auto_partition(
        deeper than the Poisson noise of the effective count, kept when the same clusters
        (ARI ≥ ``MODE_STABLE_ARI``, not the same count) come out at √2 ℓ₀; of the two, the
        reading with fewer clusters, since a cluster that one length scale alone sees is
-       not stable. It reads blobs of any density, shapes and uniform noise (one cluster)
-       in the units the data give;
+       not stable. Kept too when its clusters are the modes at ℓ₀ (step 3's reading) and
+       those the modes at √2 ℓ₀: a second reading of the same landscapes confirms them. It
+       reads blobs of any density, shapes and uniform noise (one cluster) in the units the
+       data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
        to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
        whose sparse arcs the noise test of 1 can split differently at each length scale;
@@ -135,6 +137,15 @@ def _read_ladder(
             if n_groups(ladder[1], longer) < n_found:
                 return kept(ladder[1], longer)
             return kept(1.0, found)
+        # else kept when they are the modes at ℓ₀, and those the modes at √2 ℓ₀: a second
+        # reading of the same two landscapes sees the same clusters
+        here, there = reading(1.0), reading(ladder[1])
+        if here.n_modes == n_found == there.n_modes:
+            same = adjusted_rand_score(found[here.own], here.modes[here.own])
+            stable = adjusted_rand_score(here.modes[here.own], there.modes[there.own])
+            if min(same, stable) >= MODE_STABLE_ARI:
+                compared[1.0] = stable
+                return kept(1.0, found)
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
