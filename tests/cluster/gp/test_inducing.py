@@ -137,6 +137,22 @@ def test_fit_split_by_partitions_equals_the_one_pass_fit() -> None:
     assert np.allclose(split.variance(Q), one.variance(Q), rtol=0, atol=1e-10)
 
 
+def test_a_weight_of_one_half_on_every_point_twice_is_every_point_once() -> None:
+    # the default kernel's weight s / n: n points that count s / n each are s points in
+    # expectation; here exactly, with every point given twice at weight 1/2
+    X, _ = _rings(300)
+    k = GPCovariance(**PAPER, l=400.0)
+    U = choose_inducing_points(X, 50, "kmeans", np.random.RandomState(0))
+    once = fit_inducing_model(k, X, U)
+    twice = fit_inducing_model(k, np.vstack([X, X]), U, weight=0.5)
+    Q = np.random.default_rng(5).uniform(size=(60, 2))
+    np.testing.assert_allclose(twice.variance(Q), once.variance(Q), rtol=0, atol=1e-10)
+    assert not np.allclose(fit_inducing_model(k, np.vstack([X, X]), U).variance(Q),
+                           once.variance(Q), rtol=0, atol=1e-6)
+    with pytest.raises(ValueError, match="weight must be > 0"):
+        fit_inducing_model(k, X, U, weight=0.0)
+
+
 def test_model_is_picklable_and_noise_floor_warns() -> None:
     X, _ = _rings(90)
     with pytest.warns(UserWarning, match="no noise"):
@@ -259,6 +275,12 @@ def test_default_kernel_and_level_follow_the_subsample_on_many_points() -> None:
     assert gp.max_variance_ == pytest.approx(
         float(gp.landscape_.model.variance(X[gp.landscape_.plan.subsample]).max())
     )
+    # every point counts subsample / n: the landscape of the subsample, whose l0 it is
+    plan = gp.landscape_.plan
+    assert plan.weight == pytest.approx(plan.subsample.size / X.shape[0])
+    given = GPClustering(GPCovariance(**PAPER, l=400.0), approximation="inducing",
+                         n_landmarks=50, subsample=500, random_state=0).fit(X[:2000])
+    assert given.landscape_.plan.weight == 1.0  # a given kernel: the fit of all the points
 
 
 @pytest.mark.parametrize(

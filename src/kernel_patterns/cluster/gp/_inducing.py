@@ -278,6 +278,7 @@ def fit_inducing_model(
     U: FloatArray,
     form: InducingForm = "fitc",
     block: int = _BLOCK,
+    weight: float = 1.0,
 ) -> InducingVarianceModel:
     """Fit the DTC or FITC variance of ``X`` with inducing points ``U`` in O(N m²).
 
@@ -304,6 +305,9 @@ def fit_inducing_model(
         FITC (exact diagonal) or DTC (see the module docstring).
     block : int, default=4096
         Rows of ``X`` read at once.
+    weight : float, default=1.0
+        What every row of ``X`` counts (its statistics are scaled by it): ``s / n`` gives the
+        variance of ``s`` of the ``n`` points in expectation, with the noise of all of them.
 
     Returns
     -------
@@ -321,11 +325,13 @@ def fit_inducing_model(
     >>> fitc.form, dtc.form, fitc.variance(X).shape
     ('fitc', 'dtc', (6,))
     """
+    if not weight > 0:
+        raise ValueError(f"weight must be > 0; got {weight!r}.")
     basis = inducing_basis(kernel, U, form)
     P = np.zeros((U.shape[0], U.shape[0]))
     for s in range(0, X.shape[0], block):
         P += inducing_statistics(basis, X[s : s + block])
-    return finish_inducing_model(basis, P)
+    return finish_inducing_model(basis, weight * P)
 
 
 def inducing_basis(kernel: Kernel, U: FloatArray, form: InducingForm = "fitc") -> InducingBasis:

@@ -48,6 +48,9 @@ class InducingPlan:
         Inducing points.
     subsample : ndarray of shape (s,)
         Sorted indices of the training points whose full flows give the SEPs.
+    weight : float, default=1.0
+        What every training point counts in the variance (``s / n`` with ``kernel=None``:
+        the landscape of the subsample, whose ℓ₀ it is, with the noise of all points).
 
     See Also
     --------
@@ -56,6 +59,7 @@ class InducingPlan:
 
     U: FloatArray
     subsample: NDArray[np.intp]
+    weight: float = 1.0
 
 
 @dataclass
@@ -145,7 +149,7 @@ def fit_landscape(
         model: VarianceFunction = exact
         X_flow = X
     else:
-        model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM)
+        model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM, weight=plan.weight)
         X_flow = X[plan.subsample]
     # r* (the support level) is the largest variance over the points that shape the landscape:
     # all of them (exact, the paper's definition), or the subsample whose flows give the SEPs

@@ -331,8 +331,9 @@ def _plan(
 
     With ``n_landmarks=None`` the count follows the length scale
     (:func:`~._inducing.auto_n_landmarks`): the data-driven ℓ₀ of the subsample, or the
-    given kernel's, so that a landscape read from 1,000 points and from 100,000 points of a
-    distribution is the same landscape."""
+    given kernel's; with ``kernel=None`` every point counts ``s / n`` in the variance (the
+    plan's ``weight``), so that a landscape read from 1,000 points and from 100,000 points
+    of a distribution is the same landscape."""
     if approximation == "exact" or (approximation == "auto" and X.shape[0] <= AUTO_EXACT_MAX):
         return None
     rng = check_random_state(random_state)
@@ -349,4 +350,7 @@ def _plan(
     else:
         m = int(n_landmarks)
     U = choose_inducing_points(X, m, landmarks, rng)
-    return InducingPlan(U=U, subsample=sub)
+    # kernel=None: ℓ₀ is the subsample's, and so is the count of points within it: every
+    # point counts s / n, so that the landscape is the same at every n > s
+    weight = sub.size / n if kernel is None else 1.0
+    return InducingPlan(U=U, subsample=sub, weight=weight)
