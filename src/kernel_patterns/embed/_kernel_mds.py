@@ -29,7 +29,7 @@ from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._eigen import ritz_extremes
+from .._eigen import ritz_extremes, top_eigenpairs
 from .._fit import AUTO_APPROXIMATION_CONSTRAINTS
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
@@ -51,7 +51,6 @@ from ._kernel_mds_extras import (
     EIGEN_SOLVERS,
     check_inverse_kernel,
     fit_preimage_map,
-    solve_top_eigenpairs,
     zero_eigenvalues,
 )
 
@@ -124,8 +123,8 @@ def _kernel_mds(
     """
     n = op.n_samples
     mm = _centred_matmat(op)
-    w, V = solve_top_eigenpairs(mm, n, n_components, solver, dtype=op.dtype,
-                                random_state=random_state, tol=tol)
+    w, V = top_eigenpairs(mm, n, n_components, dtype=op.dtype, random_state=random_state,
+                          tol=tol, solver=solver)
     r = np.asarray(op.row_sums(), dtype=np.float64)
     trace = float(np.sum(op.diag(), dtype=np.float64) - r.sum() / n)
     lam_min = 0.0
@@ -174,9 +173,11 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     random_state : int, RandomState instance or None, default=None
         Seeds the landmarks and ARPACK's start vector.
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        As ``KernelPCA``'s: ``"auto"`` is dense ``eigh`` up to 600 points and ARPACK beyond;
-        ``"randomized"`` is randomized subspace iteration (Halko et al.) on products of the
-        centred kernel. The Nyström approximation solves its own m × m problem instead.
+        As ``KernelPCA``'s: ``"auto"`` is dense ``eigh`` up to 600 points and ARPACK beyond
+        (falling back to a dense or LOBPCG solve when ARPACK does not converge); ``"arpack"``
+        is ARPACK only (an error when it does not converge); ``"randomized"`` is randomized
+        subspace iteration (Halko et al.) on products of the centred kernel. The Nyström
+        approximation solves its own m × m problem instead.
     remove_zero_eig : bool, default=False
         Drop the axes whose eigenvalue is 0 (up to round-off) instead of keeping them as
         zero columns with a warning; so the output may have fewer than ``n_components``
