@@ -226,9 +226,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         sample_weight : array-like of shape (n_samples,), default=None
             Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
         """
-        setup = self._prepare_fit(X)
-        self.feature_transform_ = setup.feature_transform
-        Xv, kernel, op, w, diag, init = self._start_runs(setup, sample_weight)
+        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
         if self.verbose:
             print(f"Initialization complete: {init.shape[0]} restart(s)")
         # iterations as scikit-learn's KMeans counts them: the first is the assignment of

@@ -132,12 +132,15 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
 
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(
-        self, setup: FitSetup, sample_weight: ArrayLike | None
+        self, X: ArrayLike, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray, IntArray]:
-        """Everything the restarts start from, after :meth:`_prepare_fit` and the fitted
-        ``feature_transform_``: validated data, kernel, operator, weights, the kernel's
-        diagonal and the initial labels of every restart (n_runs × n_samples), drawn in order
-        from one generator seeded by ``random_state``."""
+        """The first step of both ``fit`` methods: the operator (:meth:`_prepare_fit`), the
+        fitted ``feature_transform_`` (stored here: ``init`` centres go through it) and
+        everything the restarts start from: validated data, kernel, operator, weights, the
+        kernel's diagonal and the initial labels of every restart (n_runs × n_samples), drawn
+        in order from one generator seeded by ``random_state``."""
+        setup = self._prepare_fit(X)
+        self.feature_transform_ = setup.feature_transform
         Xv, op = setup.X, setup.operator
         check_n_clusters(self.n_clusters, op.n_samples)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)

@@ -402,9 +402,7 @@ feature_transform
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
     ) -> SoftKernelKMeans:
         """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
-        setup = self._prepare_fit(X)
-        self.feature_transform_ = setup.feature_transform
-        Xv, kernel, op, w, diag, init = self._start_runs(setup, sample_weight)
+        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
         beta = _auto_beta(op, w, diag) if self.beta == "auto" else float(self.beta)
         R0 = np.zeros((init.shape[0], op.n_samples, self.n_clusters))
         for j, lab0 in enumerate(init):
