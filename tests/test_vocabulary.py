@@ -10,11 +10,14 @@ import pytest
 from sklearn.base import BaseEstimator
 
 import kernel_patterns
+from kernel_patterns._fit import AUTO_APPROXIMATION_CONSTRAINTS
 from kernel_patterns.kernels import DEFAULT_N_LANDMARKS, GeodesicKernel, make_operator
 from kernel_patterns.utils import APPROXIMATION_PARAMETER_CONSTRAINTS
 
 #: the deliberate exceptions of the user guide's table
 EXCEPTIONS = {"GPClustering", "OnlineRanking"}
+#: the dense-kernel estimators whose default is approximation="auto" (the table's first row)
+AUTO = {"KernelKMeans", "SoftKernelKMeans", "KernelMDS"}
 
 
 def _estimators() -> list[type]:
@@ -28,11 +31,23 @@ def _estimators() -> list[type]:
 @pytest.mark.parametrize("cls", _estimators(), ids=lambda c: c.__name__)
 def test_every_estimator_speaks_the_same_approximation_vocabulary(cls: type) -> None:
     params = inspect.signature(cls).parameters
-    assert params["approximation"].default == "exact"
+    auto = cls.__name__ in AUTO
+    assert params["approximation"].default == ("auto" if auto else "exact")
     assert params["n_landmarks"].default is None
     assert params["landmarks"].default == "uniform"
-    for name in APPROXIMATION_PARAMETER_CONSTRAINTS:
-        assert cls._parameter_constraints[name] == APPROXIMATION_PARAMETER_CONSTRAINTS[name]
+    constraints = AUTO_APPROXIMATION_CONSTRAINTS if auto else APPROXIMATION_PARAMETER_CONSTRAINTS
+    assert set(constraints) == set(APPROXIMATION_PARAMETER_CONSTRAINTS)
+    for name in constraints:
+        assert cls._parameter_constraints[name] == constraints[name]
+
+
+def test_auto_is_the_vocabulary_plus_auto() -> None:
+    """"auto" adds one value to the approximation vocabulary and changes nothing else."""
+    (plain,) = APPROXIMATION_PARAMETER_CONSTRAINTS["approximation"]
+    (auto,) = AUTO_APPROXIMATION_CONSTRAINTS["approximation"]
+    assert set(auto.options) == set(plain.options) | {"auto"}
+    for name in ("n_landmarks", "landmarks"):
+        assert AUTO_APPROXIMATION_CONSTRAINTS[name] == APPROXIMATION_PARAMETER_CONSTRAINTS[name]
 
 
 def test_one_default_landmark_count() -> None:

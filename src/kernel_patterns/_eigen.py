@@ -44,8 +44,9 @@ def sign_flip_columns(V: FloatArray) -> FloatArray:
     signs = np.sign(V[rows, np.arange(V.shape[1])])
     return V * signs[None, :]
 
-#: eigen solvers :func:`top_eigenpairs` accepts ("auto": dense when small, else ARPACK with a
-#: dense or LOBPCG fallback when ARPACK does not converge).
+#: eigen solvers of the graph methods ("auto": dense when small, else ARPACK with a dense or
+#: LOBPCG fallback when ARPACK does not converge); :func:`top_eigenpairs` also takes
+#: "randomized" (kernel MDS's, as ``KernelPCA``'s)
 EIGEN_SOLVERS = ("auto", "arpack", "lobpcg", "dense")
 
 #: largest n for which a failed ARPACK run falls back to a dense ``eigh`` (n² float64 = 512 MB);
@@ -114,13 +115,16 @@ def top_eigenpairs(
         ARPACK's relative accuracy (0 means machine precision).
     dense_max : int
         Largest n solved densely by ``solver="auto"``.
-    solver : {"auto", "arpack", "lobpcg", "dense"}, default="auto"
+    solver : {"auto", "arpack", "lobpcg", "dense", "randomized"}, default="auto"
         ``"auto"``: dense ``eigh`` up to ``dense_max``, else ARPACK; when ARPACK does not
         converge (tight clusters of eigenvalues near the top, as a normalised affinity with
         many nearly disconnected groups has; each run stops after ``ARPACK_MAX_PRODUCTS``
         products), a wider Krylov space is tried, then a dense
         ``eigh`` up to ``DENSE_FALLBACK_MAX`` points, then LOBPCG. A default run never stops
-        on ARPACK alone. ``"arpack"`` / ``"lobpcg"`` / ``"dense"``: that solver only.
+        on ARPACK alone. ``"arpack"`` / ``"lobpcg"`` / ``"dense"``: that solver only (dense
+        when k ≥ n − 1, which ARPACK cannot do, and when LOBPCG's n ≤ 5 k);
+        ``"randomized"``: randomized subspace iteration (:func:`_randomized_top`, for a
+        positive semi-definite M; dense when k ≥ n − 1).
 
     Returns
     -------
@@ -136,11 +140,15 @@ def top_eigenpairs(
            [0., 0.],
            [0., 1.]]))
     """
-    if solver not in EIGEN_SOLVERS:
-        raise ValueError(f"eigen_solver must be one of {list(EIGEN_SOLVERS)}; got {solver!r}.")
+    if solver not in (*EIGEN_SOLVERS, "randomized"):
+        raise ValueError(
+            f"eigen_solver must be one of {[*EIGEN_SOLVERS, 'randomized']}; got {solver!r}."
+        )
     dt = np.dtype(dtype)
     rng = check_random_state(random_state)
-    if solver == "dense" or (solver == "auto" and (n <= dense_max or k >= n - 1)):
+    if solver == "randomized" and k < n - 1:
+        return _randomized_top(matmat, n, k, rng)
+    if solver == "dense" or k >= n - 1 or (solver == "auto" and n <= dense_max):
         w, V = _dense_top(matmat, n, k, dt)
     elif solver == "lobpcg" and 5 * k < n:
         try:
@@ -160,6 +168,35 @@ def top_eigenpairs(
     w, V = w[order], V[:, order]
     V = sign_flip_columns(V)
     return w, np.ascontiguousarray(V)
+
+
+def _randomized_top(
+    matmat: MatMat,
+    n: int,
+    k: int,
+    rng: np.random.RandomState,
+    *,
+    n_oversamples: int = 10,
+    n_iter: int | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Top ``k`` eigenpairs of a symmetric positive semi-definite operator by randomized
+    subspace iteration (Halko, Martinsson & Tropp 2011, Alg. 4.4 and 5.3): products only.
+
+    ``n_iter`` power iterations (default as scikit-learn's ``randomized_svd``: 7 when
+    k < 0.1 n, else 4), each followed by a QR; then the Rayleigh-Ritz step on the subspace.
+    Eigenvalues decreasing; eigenvectors with deterministic signs.
+    """
+    m = min(n, k + n_oversamples)
+    its = (7 if k < 0.1 * n else 4) if n_iter is None else n_iter
+    Q = np.asarray(matmat(rng.normal(size=(n, m))), dtype=np.float64)
+    Q = linalg.qr(Q, mode="economic")[0]
+    for _ in range(its):
+        Q = linalg.qr(np.asarray(matmat(Q), dtype=np.float64), mode="economic")[0]
+    B = Q.T @ np.asarray(matmat(Q), dtype=np.float64)
+    with threadpool_limits(1, user_api="blas"):
+        w, U = linalg.eigh(0.5 * (B + B.T))
+    order = np.argsort(w)[::-1][:k]
+    return w[order], np.ascontiguousarray(sign_flip_columns(Q @ U[:, order]))
 
 
 def _arpack_top(

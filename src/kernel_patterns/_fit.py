@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import validate_data
 
 from ._graph import check_sparse_symmetric
@@ -41,8 +42,31 @@ from .kernels import (
     make_kernel,
     make_operator,
 )
+from .utils import APPROXIMATION_PARAMETER_CONSTRAINTS
 
-__all__ = ["FitSetup", "cap_landmarks", "prepare_operator", "resolve_kernel", "width_from_data"]
+__all__ = [
+    "AUTO_APPROXIMATION_CONSTRAINTS",
+    "AUTO_EXACT_MAX_SAMPLES",
+    "FitSetup",
+    "cap_landmarks",
+    "prepare_operator",
+    "resolve_approximation",
+    "resolve_kernel",
+    "width_from_data",
+]
+
+#: ``approximation="auto"``: the exact kernel up to this many samples (a dense float64 K of
+#: 800 MB, read on every pass of kernel k-means and every eigensolver product), the Nyström
+#: approximation with ``n_landmarks`` landmarks beyond
+AUTO_EXACT_MAX_SAMPLES = 10_000
+
+#: the approximation parameters' constraints of the estimators whose default is
+#: ``approximation="auto"`` (the dense-kernel ones: KernelKMeans, SoftKernelKMeans,
+#: KernelMDS): the library's vocabulary with ``"auto"`` added
+AUTO_APPROXIMATION_CONSTRAINTS: dict[str, list[Any]] = {
+    **APPROXIMATION_PARAMETER_CONSTRAINTS,
+    "approximation": [StrOptions({"auto", "exact", "nystrom"})],
+}
 
 
 def resolve_kernel(
@@ -106,6 +130,35 @@ def cap_landmarks(n_landmarks: int | None, n_samples: int) -> int | None:
     return n_samples
 
 
+def resolve_approximation(
+    approximation: str, kernel: Kernel, n_samples: int, operator: str = "auto"
+) -> str:
+    """What ``approximation="auto"`` means for this fit (other values are returned as given).
+
+    ``"nystrom"`` above :data:`AUTO_EXACT_MAX_SAMPLES` samples, when the kernel is a function
+    the Nyström approximation can evaluate at landmarks (not ``"precomputed"``, not a kernel
+    fitted to the training set such as the geodesic one) and ``operator`` is ``"auto"`` (an
+    explicit ``"dense"`` or ``"chunked"`` asks for the exact kernel); else ``"exact"``.
+
+    Examples
+    --------
+    >>> from kernel_patterns._fit import resolve_approximation
+    >>> from kernel_patterns.kernels import RBF, Precomputed
+    >>> [resolve_approximation("auto", RBF(), n) for n in (10_000, 10_001)]
+    ['exact', 'nystrom']
+    >>> resolve_approximation("auto", Precomputed(), 50_000)
+    'exact'
+    >>> resolve_approximation("exact", RBF(), 50_000)
+    'exact'
+    """
+    if approximation != "auto":
+        return approximation
+    if (n_samples <= AUTO_EXACT_MAX_SAMPLES or operator != "auto"
+            or isinstance(kernel, Precomputed) or kernel.data_dependent):
+        return "exact"
+    return "nystrom"
+
+
 def width_from_data(kernel: Kernel) -> bool:
     """Whether ``kernel`` takes its width from the data the way ``feature_transform="auto"``
     looks at: ``RBF(gamma="scale")``."""
@@ -127,12 +180,16 @@ class FitSetup:
         The training operator.
     feature_transform : sklearn Pipeline or None
         The fitted Gaussianising transform (the estimator's ``feature_transform_``).
+    approximation : {"exact", "nystrom"}
+        The approximation the operator was built with (``"auto"`` resolved,
+        :func:`resolve_approximation`).
     """
 
     X: Any
     kernel: Kernel
     operator: KernelOperator
     feature_transform: Pipeline | None
+    approximation: str = "exact"
 
 
 def prepare_operator(
@@ -151,6 +208,7 @@ def prepare_operator(
     check_psd: bool = False,
     min_samples: int = 2,
     sparse_precomputed: bool = True,
+    dense_or_raise: bool = False,
 ) -> FitSetup:
     """Validate ``X`` once and build the training operator.
 
@@ -170,7 +228,8 @@ def prepare_operator(
         The estimator's kernel as :func:`resolve_kernel` built it without data; it is made
         ready for the (transformed) training points here.
     operator, dtype, approximation, n_landmarks, landmarks, random_state
-        As the estimator's parameters of those names (:func:`make_operator`). More
+        As the estimator's parameters of those names (:func:`make_operator`);
+        ``approximation="auto"`` is resolved by :func:`resolve_approximation`. More
         landmarks than samples is reduced to ``n_samples`` with a warning, as
         scikit-learn's ``Nystroem`` does.
     feature_transform : {"auto", "yeo-johnson"} or None, default=None
@@ -184,13 +243,18 @@ def prepare_operator(
         Fewest samples accepted.
     sparse_precomputed : bool, default=True
         Whether a precomputed kernel matrix may be scipy.sparse.
+    dense_or_raise : bool, default=False
+        With ``operator="auto"`` and the exact kernel, hold K dense or raise
+        :class:`~kernel_patterns.kernels.MemoryBudgetError` before allocating (kernel
+        k-means reads all of K on every pass), instead of falling back to the chunked
+        operator.
 
     Returns
     -------
     FitSetup
     """
     precomputed = isinstance(kernel, Precomputed)
-    if precomputed and approximation != "exact":
+    if precomputed and approximation not in ("exact", "auto"):
         raise ValueError(
             f"approximation={approximation!r} needs a kernel function to evaluate at the "
             "landmarks; it cannot be used with kernel='precomputed' (use "
@@ -215,10 +279,13 @@ def prepare_operator(
         return FitSetup(Xa, kernel, op, transform)
     # sparse features as CSR when the kernel takes them, else a TypeError naming the kernel
     Xv = check_kernel_input(kernel, Xa, "X", min_samples=min_samples)
+    approximation = resolve_approximation(approximation, kernel, Xv.shape[0], operator)
     m = cap_landmarks(n_landmarks, Xv.shape[0]) if approximation == "nystrom" else n_landmarks
     # a data-dependent kernel is not fitted for Nyström, which refuses it (make_operator)
     fit_kernel = not precomputed and not (approximation == "nystrom" and kernel.data_dependent)
     fitted = kernel.for_training_data(Xv) if fit_kernel else kernel
+    if dense_or_raise and operator == "auto" and approximation == "exact":
+        operator = "dense"
     op = make_operator(
         fitted, Xv, operator=operator, dtype=dtype,  # type: ignore[arg-type]
         memory_budget=memory_budget, check_psd=check_psd,
@@ -226,4 +293,4 @@ def prepare_operator(
         n_components=m, landmarks=landmarks,  # type: ignore[arg-type]
         random_state=random_state,
     )
-    return FitSetup(Xv, fitted, op, transform)
+    return FitSetup(Xv, fitted, op, transform, approximation)

@@ -67,14 +67,17 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     dtype : {"auto", "float64", "float32"}, default="auto"
         Precision of K (or of the Nyström features): ``"auto"`` is float64 up to 20,000
         samples and float32 beyond (half the memory, about twice the speed).
-    approximation : {"exact", "nystrom"}, default="exact"
+    approximation : {"auto", "exact", "nystrom"}, default="auto"
         ``"nystrom"``: cluster with ``K ≈ F Fᵀ`` from ``n_landmarks`` landmarks
         (:class:`~kernel_patterns.kernels.NystromKernelOperator`; memory O(N m), each pass
         O(N r k)). The same solver runs; at ``n_landmarks = n_samples`` it is the exact
-        method.
+        method. ``"auto"``: exact up to 10,000 samples, Nyström beyond (a kernel function
+        and ``operator="auto"`` only; a precomputed or data-dependent kernel, such as the
+        geodesic one, and an explicit ``operator`` stay exact). The choice made is
+        ``approximation_``.
     n_landmarks : int, default=None
-        Number of Nyström landmarks m (None: min(300, n_samples)); ignored with
-        ``approximation="exact"`` (as scikit-learn ignores parameters of other options).
+        Number of Nyström landmarks m (None: min(300, n_samples)); ignored when the
+        kernel is exact (as scikit-learn ignores parameters of other options).
     landmarks : {"uniform", "kmeans++", "leverage"}, default="uniform"
         How the Nyström landmarks are chosen.
     memory_budget : float, default=None
@@ -107,6 +110,8 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
     n_iter_ : int
         Iterations of the kept run, counted as ``KMeans`` counts them: the assignment of
         ``init`` and its centroids is the first.
+    approximation_ : {"exact", "nystrom"}
+        The kernel the fit used (``approximation="auto"`` resolved).
     kernel_ : Kernel
         The kernel used (fitted on X for data-dependent kernels such as the geodesic one).
     feature_transform_ : sklearn Pipeline or None
@@ -189,7 +194,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         random_state: Any = None,
         operator: str = "auto",
         dtype: str = "auto",
-        approximation: Literal["exact", "nystrom"] = "exact",
+        approximation: Literal["auto", "exact", "nystrom"] = "auto",
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
@@ -221,9 +226,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         sample_weight : array-like of shape (n_samples,), default=None
             Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
         """
-        setup = self._prepare_fit(X)
-        self.feature_transform_ = setup.feature_transform
-        Xv, kernel, op, w, diag, init = self._start_runs(setup, sample_weight)
+        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
         if self.verbose:
             print(f"Initialization complete: {init.shape[0]} restart(s)")
         # iterations as scikit-learn's KMeans counts them: the first is the assignment of

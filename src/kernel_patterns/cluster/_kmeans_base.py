@@ -1,7 +1,9 @@
 """Shared estimator machinery of :class:`KernelKMeans` and :class:`SoftKernelKMeans`:
 parameters, validation, the kernel operator, initial labels and centroid scores of new points.
 
-Operators. ``approximation="exact"`` with ``operator="auto"`` holds K in memory once (dense)
+Operators. ``approximation="auto"`` (the default) is the exact kernel up to 10,000 samples
+and Nyström beyond (:func:`~kernel_patterns._fit.resolve_approximation`).
+``approximation="exact"`` with ``operator="auto"`` holds K in memory once (dense)
 or, when the N × N matrix exceeds the memory budget, raises :class:`MemoryBudgetError`
 *before allocating*, naming ``approximation="nystrom"``: kernel k-means reads all of K every
 pass, so recomputing it (the chunked operator) costs N² kernel evaluations per iteration,
@@ -26,7 +28,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._fit import FitSetup, prepare_operator, resolve_kernel
+from .._fit import AUTO_APPROXIMATION_CONSTRAINTS, FitSetup, prepare_operator, resolve_kernel
 from .._tails import apply_to
 from .._validation import check_matrix, check_n_clusters
 from ..kernels import (
@@ -38,7 +40,6 @@ from ..kernels import (
     operator_backend,
 )
 from ..utils import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     is_precomputed,
     kernel_columns,
@@ -67,7 +68,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
         **OPERATOR_PARAMETER_CONSTRAINTS,
-        **APPROXIMATION_PARAMETER_CONSTRAINTS,
+        **AUTO_APPROXIMATION_CONSTRAINTS,
         "memory_budget": [Interval(Real, 0, None, closed="neither"), None],
         "feature_transform": [StrOptions({"auto", "yeo-johnson"}), None],
     }
@@ -93,7 +94,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         random_state: Any = None,
         operator: str = "auto",
         dtype: str = "auto",
-        approximation: Literal["exact", "nystrom"] = "exact",
+        approximation: Literal["auto", "exact", "nystrom"] = "auto",
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
@@ -131,12 +132,15 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
 
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(
-        self, setup: FitSetup, sample_weight: ArrayLike | None
+        self, X: ArrayLike, sample_weight: ArrayLike | None
     ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray, IntArray]:
-        """Everything the restarts start from, after :meth:`_prepare_fit` and the fitted
-        ``feature_transform_``: validated data, kernel, operator, weights, the kernel's
-        diagonal and the initial labels of every restart (n_runs × n_samples), drawn in order
-        from one generator seeded by ``random_state``."""
+        """The first step of both ``fit`` methods: the operator (:meth:`_prepare_fit`), the
+        fitted ``feature_transform_`` (stored here: ``init`` centres go through it) and
+        everything the restarts start from: validated data, kernel, operator, weights, the
+        kernel's diagonal and the initial labels of every restart (n_runs × n_samples), drawn
+        in order from one generator seeded by ``random_state``."""
+        setup = self._prepare_fit(X)
+        self.feature_transform_ = setup.feature_transform
         Xv, op = setup.X, setup.operator
         check_n_clusters(self.n_clusters, op.n_samples)
         w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
@@ -176,23 +180,26 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
 
     def _prepare_fit(self, X: ArrayLike) -> FitSetup:
         """The shared fit path (:func:`prepare_operator`) with kernel k-means' operator rule:
-        ``operator="auto"`` is dense-or-raise (module docstring), unless an operator backend
-        (``kernel_patterns.distributed.dask_backend``) decides where K lives."""
-        nystrom = self.approximation == "nystrom"
-        dense_or_raise = self.operator == "auto" and not nystrom and operator_backend() is None
-        return prepare_operator(
+        ``operator="auto"`` with the exact kernel is dense-or-raise (module docstring), unless
+        an operator backend (``kernel_patterns.distributed.dask_backend``) decides where K
+        lives. Sets ``approximation_``, the approximation used."""
+        setup = prepare_operator(
             self, X, resolve_kernel(self.kernel, self.kernel_params),
-            operator="dense" if dense_or_raise else self.operator, dtype=self.dtype,
+            operator=self.operator, dtype=self.dtype,
             approximation=self.approximation, n_landmarks=self.n_landmarks,
             landmarks=self.landmarks, random_state=self._landmark_seed(),
             feature_transform=self.feature_transform,
             memory_budget=None if self.memory_budget is None else int(self.memory_budget),
             check_psd=True, min_samples=1, sparse_precomputed=False,
+            dense_or_raise=operator_backend() is None,
         )
+        self.approximation_ = setup.approximation
+        return setup
 
     def _landmark_seed(self) -> int | None:
-        """Seed of the Nyström landmarks, drawn from ``random_state`` apart from the restarts."""
-        if self.approximation != "nystrom":
+        """Seed of the Nyström landmarks, drawn from ``random_state`` apart from the restarts
+        (also for ``approximation="auto"``, which may resolve to Nyström)."""
+        if self.approximation == "exact":
             return None
         return int(check_random_state(self.random_state).randint(2**31 - 1)) ^ 0x5EED
 
@@ -217,7 +224,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         # NystromKernelOperator and the Dask-built Nyström operator alike
         F = op.low_rank_factor()
         lm = op.landmark_map()
-        if self.approximation == "nystrom" and F is not None and lm is not None:
+        if self.approximation_ == "nystrom" and F is not None and lm is not None:
             idx, feature_map = lm
             centroids = np.asarray(F.T @ coef.astype(F.dtype), dtype=np.float64)  # (r, k)
             self._nystrom = (X[idx].copy(), np.asarray(feature_map), centroids)

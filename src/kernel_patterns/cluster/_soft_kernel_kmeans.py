@@ -311,7 +311,9 @@ feature_transform
         :class:`~kernel_patterns.kernels.MemoryBudgetError` naming
         ``approximation="nystrom"``; ``dtype="auto"`` is float64 up to 20,000 samples and
         float32 beyond; ``approximation="nystrom"`` with ``n_landmarks`` landmarks clusters
-        with ``K ≈ F Fᵀ`` (same solver; the exact method at ``n_landmarks = n_samples``).
+        with ``K ≈ F Fᵀ`` (same solver; the exact method at ``n_landmarks = n_samples``);
+        ``approximation="auto"`` (the default) is exact up to 10,000 samples and Nyström
+        beyond.
 
     Attributes
     ----------
@@ -325,6 +327,8 @@ feature_transform
         The free energy J of eq. 3.
     n_iter_ : int
         Iterations run (products with the kernel matrix) by the run kept.
+    approximation_ : {"exact", "nystrom"}
+        The kernel the fit used (``approximation="auto"`` resolved).
     kernel_ : Kernel
     feature_transform_ : sklearn Pipeline or None
         The fitted feature transform (``feature_transform``), or None.
@@ -378,7 +382,7 @@ feature_transform
         random_state: Any = None,
         operator: str = "auto",
         dtype: str = "auto",
-        approximation: Literal["exact", "nystrom"] = "exact",
+        approximation: Literal["auto", "exact", "nystrom"] = "auto",
         n_landmarks: int | None = None,
         landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
         memory_budget: float | None = None,
@@ -398,9 +402,7 @@ feature_transform
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
     ) -> SoftKernelKMeans:
         """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
-        setup = self._prepare_fit(X)
-        self.feature_transform_ = setup.feature_transform
-        Xv, kernel, op, w, diag, init = self._start_runs(setup, sample_weight)
+        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
         beta = _auto_beta(op, w, diag) if self.beta == "auto" else float(self.beta)
         R0 = np.zeros((init.shape[0], op.n_samples, self.n_clusters))
         for j, lab0 in enumerate(init):

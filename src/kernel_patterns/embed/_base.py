@@ -11,9 +11,9 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
-from .._fit import prepare_operator, resolve_kernel
+from .._fit import FitSetup, prepare_operator, resolve_kernel
 from .._graph import sparse_input_tag
-from ..kernels import RBF, Kernel, KernelOperator
+from ..kernels import RBF, Kernel
 from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
@@ -81,10 +81,11 @@ class _EmbeddingBase(BaseEstimator):
             np.float32 if getattr(X, "dtype", None) == np.float32 else np.float64
         )
 
-    def _fit_operator(self, X: ArrayLike, why: str = "") -> tuple[Kernel, KernelOperator]:
+    def _fit_operator(self, X: ArrayLike, why: str = "") -> FitSetup:
         """Validate the parameters, resolve the kernel (RBF by default) and build the
-        training operator (exact or Nyström); ``n_components`` must be below the sample count
-        (``why`` says what else rules it out)."""
+        training operator (exact or Nyström, ``approximation="auto"`` resolved);
+        ``n_components`` must be below the sample count (``why`` says what else rules it
+        out)."""
         self._validate_params()
         self._set_output_dtype(X)
         setup = prepare_operator(
@@ -93,10 +94,9 @@ class _EmbeddingBase(BaseEstimator):
             n_landmarks=self.n_landmarks, landmarks=self.landmarks,
             random_state=self.random_state,
         )
-        kernel, op = setup.kernel, setup.operator
-        n, k = op.n_samples, self.n_components
+        n, k = setup.operator.n_samples, self.n_components
         if k is not None and k >= n:
             raise ValueError(
                 f"n_components={k} must be smaller than the number of samples ({n}){why}."
             )
-        return kernel, op
+        return setup

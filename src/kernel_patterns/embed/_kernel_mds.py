@@ -29,7 +29,8 @@ from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._eigen import ritz_extremes
+from .._eigen import ritz_extremes, top_eigenpairs
+from .._fit import AUTO_APPROXIMATION_CONSTRAINTS
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
 from ..kernels import (
@@ -50,7 +51,6 @@ from ._kernel_mds_extras import (
     EIGEN_SOLVERS,
     check_inverse_kernel,
     fit_preimage_map,
-    solve_top_eigenpairs,
     zero_eigenvalues,
 )
 
@@ -123,8 +123,8 @@ def _kernel_mds(
     """
     n = op.n_samples
     mm = _centred_matmat(op)
-    w, V = solve_top_eigenpairs(mm, n, n_components, solver, dtype=op.dtype,
-                                random_state=random_state, tol=tol)
+    w, V = top_eigenpairs(mm, n, n_components, dtype=op.dtype, random_state=random_state,
+                          tol=tol, solver=solver)
     r = np.asarray(op.row_sums(), dtype=np.float64)
     trace = float(np.sum(op.diag(), dtype=np.float64) - r.sum() / n)
     lam_min = 0.0
@@ -154,14 +154,17 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         Kernel operator of the exact method.
     dtype : {"auto", "float64", "float32"}, default="auto"
         ``"auto"``: float64 up to 20,000 samples, float32 beyond.
-    approximation : {"exact", "nystrom"}, default="exact"
+    approximation : {"auto", "exact", "nystrom"}, default="auto"
         ``"nystrom"``: kernel PCA of the Nyström approximation ``K ≈ F Fᵀ`` from
         ``n_landmarks`` landmarks: an m × m eigenproblem of the centred features
         (exact for that K, no ARPACK, memory O(N m)), and ``transform`` costs O(m) kernel
         evaluations per new point instead of N. Not available with ``kernel="precomputed"``.
+        ``"auto"``: exact up to 10,000 samples, Nyström beyond (a kernel function and
+        ``operator="auto"`` only; a precomputed or data-dependent kernel and an explicit
+        ``operator`` stay exact). The choice made is ``approximation_``.
     n_landmarks : int, default=None
-        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when
-        ``approximation="exact"``. The same name in every estimator of the library, so that
+        Number of Nyström landmarks m (default ``min(300, n_samples)``); ignored when the
+        kernel is exact. The same name in every estimator of the library, so that
         ``n_components`` keeps scikit-learn's meaning (here, as in ``KernelPCA`` and
         ``MDS``, the dimension of the embedding). More landmarks than samples is reduced to
         n_samples with a warning.
@@ -170,9 +173,11 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     random_state : int, RandomState instance or None, default=None
         Seeds the landmarks and ARPACK's start vector.
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        As ``KernelPCA``'s: ``"auto"`` is dense ``eigh`` up to 600 points and ARPACK beyond;
-        ``"randomized"`` is randomized subspace iteration (Halko et al.) on products of the
-        centred kernel. The Nyström approximation solves its own m × m problem instead.
+        As ``KernelPCA``'s: ``"auto"`` is dense ``eigh`` up to 600 points and ARPACK beyond
+        (falling back to a dense or LOBPCG solve when ARPACK does not converge); ``"arpack"``
+        is ARPACK only (an error when it does not converge); ``"randomized"`` is randomized
+        subspace iteration (Halko et al.) on products of the centred kernel. The Nyström
+        approximation solves its own m × m problem instead.
     remove_zero_eig : bool, default=False
         Drop the axes whose eigenvalue is 0 (up to round-off) instead of keeping them as
         zero columns with a warning; so the output may have fewer than ``n_components``
@@ -196,6 +201,8 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         The dual coefficients α^j = v_j / √λ_j (0 for a clipped component).
     explained_variance_ratio_ : ndarray of shape (n_components,)
         ``λ_j / tr K̃``: the share of the feature-space variance each axis shows.
+    approximation_ : {"exact", "nystrom"}
+        The kernel the fit used (``approximation="auto"`` resolved).
     dual_coef_ : ndarray of shape (n_samples, n_features)
         The pre-image map (``fit_inverse_transform=True`` only).
     X_transformed_fit_ : ndarray of shape (n_samples, n_components)
@@ -241,6 +248,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **EMBEDDING_PARAMETER_CONSTRAINTS,
+        **AUTO_APPROXIMATION_CONSTRAINTS,
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "remove_zero_eig": ["boolean"],
@@ -257,7 +265,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         eigen_tol: float = 0.0,
         operator: str = "auto",
         dtype: str = "auto",
-        approximation: str = "exact",
+        approximation: str = "auto",
         n_landmarks: int | None = None,
         landmarks: str = "uniform",
         random_state: Any = None,
@@ -299,7 +307,9 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         """
         if self.fit_inverse_transform:  # before any work on X
             check_inverse_kernel(make_kernel(self.kernel, self.kernel_params, default=RBF()))
-        kernel, op = self._fit_operator(X)
+        setup = self._fit_operator(X)
+        kernel, op = setup.kernel, setup.operator
+        self.approximation_ = setup.approximation
         n, k = op.n_samples, self.n_components
         F = op.low_rank_factor()
         every_axis = k is None

@@ -1,6 +1,7 @@
 """What :class:`~kernel_patterns.KernelMDS` adds to Algorithm 8.29 for scikit-learn users
-(private): the randomized eigensolver, the rule for zero eigenvalues and the pre-images of
-``inverse_transform``, each as in scikit-learn's ``KernelPCA``.
+(private): the eigensolver names, the rule for zero eigenvalues and the pre-images of
+``inverse_transform``, each as in scikit-learn's ``KernelPCA`` (the solvers themselves,
+the randomized one included, are :func:`kernel_patterns._eigen.top_eigenpairs`).
 
 Pre-images (``fit_inverse_transform=True``): the map from the embedding back to input space is
 learnt by kernel ridge regression on the training pairs (embedding_i, x_i), with the same
@@ -16,69 +17,14 @@ from typing import Any
 
 import numpy as np
 from scipy import linalg, sparse
-from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
-from .._eigen import DENSE_MAX, MatMat, sign_flip_columns, top_eigenpairs
 from .._validation import FloatArray
 from ..kernels import Kernel
 from ..utils import is_precomputed
 
-#: ``eigen_solver`` values, as ``KernelPCA``'s
+#: ``eigen_solver`` values, as ``KernelPCA``'s (all of them names of
+#: :func:`~kernel_patterns._eigen.top_eigenpairs`)
 EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
-
-
-def solve_top_eigenpairs(
-    matmat: MatMat,
-    n: int,
-    k: int,
-    solver: str,
-    *,
-    dtype: Any = np.float64,
-    random_state: Any = None,
-    tol: float = 0.0,
-) -> tuple[FloatArray, FloatArray]:
-    """The ``k`` top eigenpairs of the symmetric operator by ``solver``.
-
-    ``"auto"``: dense ``eigh`` up to 600 points, ARPACK beyond; ``"dense"``: always ``eigh``
-    of the materialised matrix; ``"arpack"``: always ARPACK (dense when k ≥ n − 1, which
-    ARPACK cannot do); ``"randomized"``: :func:`randomized_top_eigenpairs`.
-    """
-    if solver == "randomized" and k < n - 1:
-        return randomized_top_eigenpairs(matmat, n, k, random_state=random_state)
-    dense_max = {"dense": n, "arpack": 0}.get(solver, DENSE_MAX)
-    return top_eigenpairs(matmat, n, k, dtype=dtype, random_state=random_state, tol=tol,
-                          dense_max=dense_max)
-
-
-def randomized_top_eigenpairs(
-    matmat: MatMat,
-    n: int,
-    k: int,
-    *,
-    n_oversamples: int = 10,
-    n_iter: int | None = None,
-    random_state: Any = None,
-) -> tuple[FloatArray, FloatArray]:
-    """Top ``k`` eigenpairs of a symmetric positive semi-definite operator by randomized
-    subspace iteration (Halko, Martinsson & Tropp 2011, Alg. 4.4 and 5.3): products only.
-
-    ``n_iter`` power iterations (default as scikit-learn's ``randomized_svd``: 7 when
-    k < 0.1 n, else 4), each followed by a QR; then the Rayleigh-Ritz step on the subspace.
-    Eigenvalues decreasing; eigenvectors with deterministic signs.
-    """
-    rng = check_random_state(random_state)
-    m = min(n, k + n_oversamples)
-    its = (7 if k < 0.1 * n else 4) if n_iter is None else n_iter
-    Q = np.asarray(matmat(rng.normal(size=(n, m))), dtype=np.float64)
-    Q = linalg.qr(Q, mode="economic")[0]
-    for _ in range(its):
-        Q = linalg.qr(np.asarray(matmat(Q), dtype=np.float64), mode="economic")[0]
-    B = Q.T @ np.asarray(matmat(Q), dtype=np.float64)
-    with threadpool_limits(1, user_api="blas"):
-        w, U = linalg.eigh(0.5 * (B + B.T))
-    order = np.argsort(w)[::-1][:k]
-    return w[order], np.ascontiguousarray(sign_flip_columns(Q @ U[:, order]))
 
 
 def zero_eigenvalues(w: FloatArray, dtype: Any) -> np.ndarray:

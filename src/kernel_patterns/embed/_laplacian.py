@@ -299,9 +299,10 @@ class LaplacianEmbedding(_EmbeddingBase):
             self.kernel_ = self.kernel
             self.affinity_matrix_ = op.A  # type: ignore[attr-defined]
         else:
-            kernel, op = self._fit_operator(
+            setup = self._fit_operator(
                 X, ": the embedding drops the constant eigenvector of the Laplacian"
             )
+            kernel, op = setup.kernel, setup.operator
             self.kernel_ = op.kernel if op.kernel is not None else kernel
             self.n_neighbors_ = None
             self.affinity_matrix_ = None
