@@ -28,9 +28,7 @@ from sklearn.utils.validation import validate_data
 
 from .._tails import apply_to, transform_for_fit
 from .._validation import check_matrix
-from ._dot import Precomputed
-from ._operator import make_operator
-from ._operator_base import KernelOperator
+from ..kernels import KernelOperator, Precomputed, make_operator
 
 #: kernel names that mean a k-nearest-neighbour affinity.
 KNN_KERNELS = ("nearest_neighbors", "precomputed_nearest_neighbors")
