@@ -155,11 +155,6 @@ def modules() -> dict[str, Module]:
     return _collect()
 
 
-def test_no_package_imports_another_packages_private_names(modules) -> None:
-    offenders = _private_offenders(modules)
-    assert not offenders, "private names used across packages:\n" + "\n".join(offenders)
-
-
 def _private_offenders(modules: dict[str, Module]) -> list[str]:
     offenders = []
     for mod in modules.values():
@@ -176,11 +171,6 @@ def _private_offenders(modules: dict[str, Module]) -> list[str]:
                 what = target + (f".{name}" if name else "")
                 offenders.append(f"{mod.path.name}:{line} uses {what}")
     return offenders
-
-
-def test_no_import_cycles(modules) -> None:
-    cycles = _cycles(modules)
-    assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
 def _cycles(modules: dict[str, Module]) -> list[str]:
@@ -210,11 +200,6 @@ def _cycles(modules: dict[str, Module]) -> list[str]:
     return cycles
 
 
-def test_imports_run_downward(modules) -> None:
-    offenders = _layering_offenders(modules)
-    assert not offenders, "imports against the layering:\n" + "\n".join(offenders)
-
-
 def _layering_offenders(modules: dict[str, Module]) -> list[str]:
     offenders = []
     for mod in modules.values():
@@ -227,6 +212,22 @@ def _layering_offenders(modules: dict[str, Module]) -> list[str]:
                 offenders.append(f"{mod.path.name}:{line} ({here}) imports "
                                  f"{target}{'.' + name if name else ''} ({there})")
     return offenders
+
+
+#: the rules: what each finds on the source, and how its report starts
+RULES = {
+    "no package imports another package's private names": (
+        _private_offenders, "private names used across packages"),
+    "no import cycles": (_cycles, "import cycles"),
+    "imports run downward": (_layering_offenders, "imports against the layering"),
+}
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_source_keeps_the_rule(rule: str, modules) -> None:
+    find, what = RULES[rule]
+    offenders = find(modules)
+    assert not offenders, f"{what}:\n" + "\n".join(offenders)
 
 
 def test_modules_stay_under_the_size_limit(modules) -> None:
