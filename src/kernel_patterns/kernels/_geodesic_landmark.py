@@ -60,7 +60,7 @@ from sklearn.utils import check_random_state
 
 from .._validation import FloatArray, check_matrix, check_same_features
 from ._cailliez import cailliez_constant
-from ._knn import join_components, knn_graph
+from ._knn import check_n_neighbors, join_components, knn_graph
 from ._nystrom import LowRankKernelOperator
 
 _BLOCK = 8192
@@ -198,11 +198,7 @@ def landmark_geodesic_state(
 ) -> _LandmarkState:
     """Graph, landmark shortest paths, Cailliez constant and features (module docstring)."""
     n = X.shape[0]
-    if n_neighbors >= n:
-        raise ValueError(
-            f"n_neighbors={n_neighbors} must be smaller than n_samples={n} (the neighbourhood "
-            "graph needs points outside each neighbourhood)."
-        )
+    check_n_neighbors(n_neighbors, n)
     if not 2 <= n_landmarks <= n:
         raise ValueError(
             f"n_landmarks (the number of landmarks) must be between 2 and n_samples={n} "

@@ -18,6 +18,16 @@ from sklearn.neighbors import NearestNeighbors, kneighbors_graph
 from .._validation import FloatArray
 
 
+def check_n_neighbors(n_neighbors: int, n_samples: int) -> None:
+    """Raise ``ValueError`` unless ``n_neighbors < n_samples`` (a geodesic kernel's
+    neighbourhood graph needs points outside each neighbourhood)."""
+    if n_neighbors >= n_samples:
+        raise ValueError(
+            f"n_neighbors={n_neighbors} must be smaller than n_samples={n_samples} (the "
+            "neighbourhood graph needs points outside each neighbourhood)."
+        )
+
+
 def knn_graph(X: FloatArray, n_neighbors: int) -> sparse.csr_array:
     """The symmetrised k-nearest-neighbour graph with Euclidean edge weights.
 

@@ -21,7 +21,7 @@ from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
 from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS
-from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
+from ._common import RankerMixin, encode_ranks, kernel_rows, validate_X
 from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
     CV_MAX_ITER,
@@ -156,11 +156,8 @@ class NuRanking(RankerMixin, BaseEstimator):
 
     Notes
     -----
-    mord's tests of its threshold models (``tests/peers/test_mord.py``) pass but for these
-    deliberate differences: the loss is the margin loss of the ν-ranking (with two ranks it
-    is the ν-SVM: the predictions are ``NuSVC``'s), or the perceptron's for
-    ``OnlineRanking``, not the logistic loss, so predictions are not logistic
-    regression's; there is no ``predict_proba`` (ranks and the decision value f only).
+    How the rankers differ from mord's threshold models (the loss, no ``predict_proba``):
+    :ref:`ranking-and-mord` in the user guide.
 
     Examples
     --------
@@ -380,10 +377,3 @@ class NuRanking(RankerMixin, BaseEstimator):
         """The estimator checks run the exact and the Nyström variant."""
         return [cls(), cls(approximation="nystrom", random_state=0)]
 
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
-            self.kernel, Precomputed)
-        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
-        return tags
