@@ -120,8 +120,7 @@ def join_components(
     (lengthened by ``penalty``). Returns the joined graph and the bridge endpoints.
 
     Each pair's shortest edge comes from a nearest-neighbour tree on component b queried with
-    the points of the components before it: O(n_comp N log N), not the O(N²) of all pairs
-    (measured 5.8 s for all pairs of three 33,000-point components).
+    the points of the components before it: O(n_comp N log N), not the O(N²) of all pairs.
 
     Parameters
     ----------

@@ -86,8 +86,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         solver written for this dual (SMO-style working sets that keep the per-rank equality
         constraints, as libsvm's ν-SVM; kernel rows read through the kernel operator and
         cached, so K need not be held when it does not fit). ``"auto"`` takes piqp up to 500
-        training points and SMO beyond, where it is much faster (``benchmarks/bench_rank.py
-        --speed``); the interior-point solvers are the reference the SMO is tested against.
+        training points and SMO beyond, where it is much faster (user guide, Ranking: Cost);
+        the interior-point solvers are the reference the SMO is tested against.
     formulation : {"auto", "dense", "lifted"}, default="auto"
         QP form handed to an interior-point solver (see :func:`_nu_ranking_dual`); ``"auto"``
         is dense for piqp and lifted for Clarabel.
@@ -114,10 +114,9 @@ class NuRanking(RankerMixin, BaseEstimator):
         ``n_landmarks`` landmarks; memory O(ℓ m), never ℓ²), solved by a primal–dual interior
         point whose Newton steps are r × r systems (``_nu_ranking_features``; with
         ``solver="auto"``). At ``n_landmarks = n_samples`` it is the exact ν-ranking (tested
-        against piqp to 1e-6). 100,000 points take about 20–30 s, ``nu="auto"`` included
-        (``benchmarks/bench_rank.py --scale``). With ``nu="auto"`` the choice is made as
-        above, with the exact kernel on the rank-stratified subsample of at most 500 points,
-        then one Nyström fit on all the data uses it.
+        against piqp to 1e-6). With ``nu="auto"`` the choice is made as above, with the exact
+        kernel on the rank-stratified subsample of at most 500 points, then one Nyström fit on
+        all the data uses it. What it costs at scale is in the user guide (Ranking: Cost).
     n_landmarks : int, default=None
         Nyström landmarks m (None: min(300, n_samples)); ignored with
         ``approximation="exact"``.
