@@ -155,8 +155,9 @@ class NuRanking(RankerMixin, BaseEstimator):
 
     Notes
     -----
-    How the rankers differ from mord's threshold models (the loss, no ``predict_proba``):
-    :ref:`ranking-and-mord` in the user guide.
+    The loss is the ν-ranking's margin loss (with two ranks, the ν-SVM's: the predictions are
+    ``NuSVC``'s), not the logistic loss of mord's threshold models, and there is no
+    ``predict_proba``; the user guide compares the two (:ref:`ranking-and-mord`).
 
     Examples
     --------

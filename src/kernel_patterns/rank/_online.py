@@ -181,8 +181,8 @@ class OnlineRanking(RankerMixin, BaseEstimator):
 
     Notes
     -----
-    How the rankers differ from mord's threshold models (the loss, no ``predict_proba``):
-    :ref:`ranking-and-mord` in the user guide.
+    A perceptron: mistakes drive the updates, where mord's threshold models minimise the
+    logistic loss, and there is no ``predict_proba`` (:ref:`ranking-and-mord`).
 
     Examples
     --------
