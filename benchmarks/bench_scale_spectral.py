@@ -207,24 +207,24 @@ def main(argv: list[str] | None = None) -> None:
     cache_path = RESULTS / f"{name}.json"
     cache: dict[str, Any] = json.loads(cache_path.read_text()) if cache_path.exists() else {}
 
-    if args.group in ("spectral", "all"):
-        print("spectral clustering, rings, RBF gamma=10:", flush=True)
-        methods = spectral_methods(args.dense_max, args.peer_dense_max)
+    groups = {  # group -> (heading, its methods, its score)
+        "spectral": ("spectral clustering, rings, RBF gamma=10:", spectral_methods, ari_score),
+        "embedding": ("kernel MDS / kernel PCA, rings, RBF gamma=1:", embedding_methods,
+                      variance_score),
+    }
+    for group, (heading, group_methods, score) in groups.items():
+        if args.group not in (group, "all"):
+            continue
+        print(heading, flush=True)
+        methods = group_methods(args.dense_max, args.peer_dense_max)
         warm_up(methods)
-        rows = run_curves(methods, sizes, make_data, time_limit=args.time_limit,
-                          score=ari_score)
-        _label_score(rows, "spectral")
-        n_sub = args.subsample or (2_000 if args.quick else 20_000)
-        agree, t_exact, t_ny = subsample_agreement(n_sub)
-        cache["spectral"] = {"rows": rows, "subsample": [n_sub, agree, t_exact, t_ny]}
-    if args.group in ("embedding", "all"):
-        print("kernel MDS / kernel PCA, rings, RBF gamma=1:", flush=True)
-        methods = embedding_methods(args.dense_max, args.peer_dense_max)
-        warm_up(methods)
-        rows = run_curves(methods, sizes, make_data, time_limit=args.time_limit,
-                          score=variance_score)
-        _label_score(rows, "embedding")
-        cache["embedding"] = {"rows": rows}
+        rows = run_curves(methods, sizes, make_data, time_limit=args.time_limit, score=score)
+        _label_score(rows, group)
+        cache[group] = {"rows": rows}
+        if group == "spectral":
+            n_sub = args.subsample or (2_000 if args.quick else 20_000)
+            agree, t_exact, t_ny = subsample_agreement(n_sub)
+            cache[group]["subsample"] = [n_sub, agree, t_exact, t_ny]
     cache_path.parent.mkdir(exist_ok=True)
     cache_path.write_text(json.dumps(cache, indent=1))
 

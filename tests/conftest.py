@@ -6,7 +6,7 @@
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -34,3 +34,19 @@ def _seed_global_rng() -> None:
     whose assertion holds only for some draws (the fix is a ``random_state`` in the test,
     never a different seed here)."""
     np.random.seed(int(os.environ.get("KP_TEST_SEED", "0")))  # noqa: NPY002 (the legacy global)
+
+
+@pytest.fixture
+def nonneg_points() -> Callable[..., np.ndarray]:
+    """A maker of sparse-looking points: three clusters in ``d`` dimensions, every coordinate
+    below 1 set to 0 (about half the entries), for the sparse-input tests of the clustering
+    and embedding estimators. ``nonneg_points(n=150, d=12, seed=0)``."""
+
+    def make(n: int = 150, d: int = 12, seed: int = 0) -> np.ndarray:
+        rng = np.random.default_rng(seed)
+        centres = rng.random((3, d)) * 4
+        X = centres[np.arange(n) % 3] + rng.normal(scale=0.4, size=(n, d))
+        X[X < 1.0] = 0.0
+        return X
+
+    return make

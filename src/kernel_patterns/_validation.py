@@ -90,7 +90,14 @@ def check_matrix(
     else:
         target = np.dtype(dtype)
     arr = np.array(arr, dtype=target, copy=True) if copy else np.asarray(arr, dtype=target)
-    n, d = arr.shape
+    _check_shape(arr.shape, name, min_samples, min_features)
+    check_finite(arr, name)
+    return arr
+
+
+def _check_shape(shape: tuple[int, ...], name: str, min_samples: int, min_features: int) -> None:
+    """Raise ``ValueError`` when a matrix of ``shape`` has too few rows or columns."""
+    n, d = shape
     if n < min_samples:
         raise ValueError(
             f"{name} has {n} sample(s); at least {min_samples} "
@@ -98,8 +105,6 @@ def check_matrix(
         )
     if d < min_features:
         raise ValueError(f"{name} has {d} feature(s); at least {min_features} required.")
-    check_finite(arr, name)
-    return arr
 
 
 def _check_sparse(X: Any, name: str, min_samples: int, min_features: int, copy: bool) -> Any:
@@ -111,14 +116,7 @@ def _check_sparse(X: Any, name: str, min_samples: int, min_features: int, copy: 
         if np.issubdtype(A.dtype, np.complexfloating):
             raise ValueError(f"{name} must be real-valued; got complex values.")
         A = A.astype(np.float64)
-    n, d = A.shape
-    if n < min_samples:
-        raise ValueError(
-            f"{name} has {n} sample(s); at least {min_samples} "
-            f"{'is' if min_samples == 1 else 'are'} required."
-        )
-    if d < min_features:
-        raise ValueError(f"{name} has {d} feature(s); at least {min_features} required.")
+    _check_shape(A.shape, name, min_samples, min_features)
     check_finite(A.data, name)
     return A
 

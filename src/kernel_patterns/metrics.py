@@ -187,13 +187,21 @@ def clustering_accuracy(labels_true: ArrayLike, labels_pred: ArrayLike) -> float
     return float(n[rows, cols].sum() / n.sum())
 
 
-def _ranks(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[NDArray[Any], NDArray[Any]]:
+def _ranks(
+    y_true: ArrayLike, y_pred: ArrayLike, numeric_for: str | None = None
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """``y_true`` and ``y_pred`` checked to be labels of the same length and, when the
+    metric ``numeric_for`` names needs numbers, numeric."""
     t = check_labels(y_true, "y_true")
     p = check_labels(y_pred, "y_pred")
     if t.shape[0] != p.shape[0]:
         raise ValueError(
             f"y_true and y_pred must have the same length; got {t.shape[0]} and {p.shape[0]}."
         )
+    if numeric_for is not None:
+        for arr, name in ((t, "y_true"), (p, "y_pred")):
+            if arr.dtype.kind not in "iufb":
+                raise ValueError(f"{name} must {numeric_for}; got {arr.dtype}.")
     return t, p
 
 
@@ -241,10 +249,7 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     >>> mean_absolute_error([1, 2, 3, 3], [1, 3, 3, 1])
     0.75
     """
-    t, p = _ranks(y_true, y_pred)
-    for arr, name in ((t, "y_true"), (p, "y_pred")):
-        if arr.dtype.kind not in "iufb":
-            raise ValueError(f"{name} must hold numeric ranks for the MAE; got {arr.dtype}.")
+    t, p = _ranks(y_true, y_pred, numeric_for="hold numeric ranks for the MAE")
     return float(np.mean(np.abs(t.astype(np.float64) - p.astype(np.float64))))
 
 
@@ -273,10 +278,7 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     from scipy.stats import kendalltau
 
-    t, p = _ranks(y_true, y_pred)
-    for arr, name in ((t, "y_true"), (p, "y_pred")):
-        if arr.dtype.kind not in "iufb":
-            raise ValueError(f"{name} must be numeric for Kendall's tau; got {arr.dtype}.")
+    t, p = _ranks(y_true, y_pred, numeric_for="be numeric for Kendall's tau")
     return float(kendalltau(t, p, variant="b").statistic)
 
 
@@ -306,10 +308,7 @@ def ordinal_concordance_index(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     from itertools import pairwise
 
-    t, p = _ranks(y_true, y_pred)
-    for arr, name in ((t, "y_true"), (p, "y_pred")):
-        if arr.dtype.kind not in "iufb":
-            raise ValueError(f"{name} must be numeric for the concordance index; got {arr.dtype}.")
+    t, p = _ranks(y_true, y_pred, numeric_for="be numeric for the concordance index")
     t = t.astype(np.float64)
     p = p.astype(np.float64)
     # for each point, count predictions of lower true ranks below / equal to its own

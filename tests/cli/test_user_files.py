@@ -37,11 +37,19 @@ def blobs_frame() -> pd.DataFrame:
     })
 
 
-# 1. identifier and text columns -------------------------------------------------------------
-
-def test_string_id_and_text_columns_are_left_out_with_a_note(tmp_path, blobs_frame) -> None:
+@pytest.fixture
+def blobs_csv(tmp_path, blobs_frame) -> Path:
+    """``blobs_frame`` written to ``tmp_path / "b.csv"``: the input most tests here read."""
     src = tmp_path / "b.csv"
     blobs_frame.to_csv(src, index=False)
+    return src
+
+
+# 1. identifier and text columns -------------------------------------------------------------
+
+def test_string_id_and_text_columns_are_left_out_with_a_note(tmp_path, blobs_csv,
+                                                             blobs_frame) -> None:
+    src = blobs_csv
     out = tmp_path / "o"
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
                 "--label-column", "truth", "--out", str(out))
@@ -106,9 +114,8 @@ def test_no_numeric_column_left_is_one_clear_line(tmp_path) -> None:
 
 # 2. messages name the right flag ------------------------------------------------------------
 
-def test_rank_unknown_target_names_the_target_flag(tmp_path, blobs_frame) -> None:
-    src = tmp_path / "b.csv"
-    blobs_frame.to_csv(src, index=False)
+def test_rank_unknown_target_names_the_target_flag(tmp_path, blobs_csv) -> None:
+    src = blobs_csv
     r = run_cli("rank", str(src), "--target", "zz", "--out", str(tmp_path / "o"))
     assert r.returncode == 2
     assert "--target 'zz' is not a column" in r.stderr and "--label-column" not in r.stderr
@@ -116,18 +123,16 @@ def test_rank_unknown_target_names_the_target_flag(tmp_path, blobs_frame) -> Non
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 def test_unwritable_output_folder_is_named_without_temporary_names(tmp_path,
-                                                                   blobs_frame) -> None:
-    src = tmp_path / "b.csv"
-    blobs_frame.to_csv(src, index=False)
+                                                                   blobs_csv) -> None:
+    src = blobs_csv
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--out", "/proc/x")
     assert r.returncode == 2
     assert "output folder '/proc/x' cannot be written" in r.stderr
     assert ".partial" not in r.stderr and r.stderr.count("\n") == 1
 
 
-def test_output_below_a_file_is_refused_before_any_work(tmp_path, blobs_frame) -> None:
-    src = tmp_path / "b.csv"
-    blobs_frame.to_csv(src, index=False)
+def test_output_below_a_file_is_refused_before_any_work(tmp_path, blobs_csv) -> None:
+    src = blobs_csv
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--out",
                 str(src / "sub" / "out"))
     assert r.returncode == 2
@@ -137,9 +142,8 @@ def test_output_below_a_file_is_refused_before_any_work(tmp_path, blobs_frame) -
 
 # 3. --kernel-param without --kernel ---------------------------------------------------------
 
-def test_kernel_param_sets_the_default_rbf_kernel(tmp_path, blobs_frame) -> None:
-    src = tmp_path / "b.csv"
-    blobs_frame.to_csv(src, index=False)
+def test_kernel_param_sets_the_default_rbf_kernel(tmp_path, blobs_csv) -> None:
+    src = blobs_csv
     out = tmp_path / "o"
     r = run_cli("cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
                 "--kernel-param", "gamma=7.5", "--out", str(out))
@@ -280,9 +284,8 @@ def test_dendrogram_leaves_name_cluster_and_size() -> None:
 # 6. file modes follow the umask -------------------------------------------------------------
 
 @pytest.mark.parametrize("mask", [0o022, 0o027])
-def test_outputs_follow_the_umask(tmp_path, blobs_frame, mask) -> None:
-    src = tmp_path / "b.csv"
-    blobs_frame.to_csv(src, index=False)
+def test_outputs_follow_the_umask(tmp_path, blobs_csv, mask) -> None:
+    src = blobs_csv
     out = tmp_path / "o"
     assert EXE is not None
     r = subprocess.run([EXE, "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",

@@ -54,14 +54,6 @@ def test_kernel_kmeans_cosine_on_tfidf():
     np.testing.assert_allclose(km.transform(X_new), dense.transform(X_new.toarray()), atol=1e-12)
 
 
-def _nonneg(n: int = 150, d: int = 12, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    centres = rng.random((3, d)) * 4
-    X = centres[np.arange(n) % 3] + rng.normal(scale=0.4, size=(n, d))
-    X[X < 1.0] = 0.0
-    return X
-
-
 def _kkm(kernel: str, approximation: str) -> KernelKMeans:
     return KernelKMeans(3, kernel=kernel, approximation=approximation, n_landmarks=60,
                         random_state=0)
@@ -86,12 +78,12 @@ _CASES = [(m, k) for m in (_kkm, _soft) for k in ("linear", "cosine", "poly", "r
 @pytest.mark.parametrize(("make", "kernel"), _CASES,
                          ids=[f"{m.__name__[1:]}-{k}" for m, k in _CASES])
 @pytest.mark.parametrize("approximation", ["exact", "nystrom"])
-def test_clustering_on_sparse_equals_dense(make, kernel, approximation):
-    X = _nonneg()
+def test_clustering_on_sparse_equals_dense(make, kernel, approximation, nonneg_points):
+    X = nonneg_points()
     a = make(kernel, approximation).fit(X)
     b = make(kernel, approximation).fit(sparse.csr_matrix(X))
     np.testing.assert_array_equal(b.labels_, a.labels_)
-    Xn = _nonneg(20, seed=1)
+    Xn = nonneg_points(20, seed=1)
     np.testing.assert_array_equal(b.predict(sparse.csc_array(Xn)), a.predict(Xn))
 
 
@@ -102,8 +94,8 @@ def test_clustering_on_sparse_equals_dense(make, kernel, approximation):
      LaplacianEmbedding(kernel="gp")],
     ids=lambda e: type(e).__name__,
 )
-def test_a_kernel_that_cannot_take_sparse_input_is_named(est):
-    S = sparse.csr_array(_nonneg())
+def test_a_kernel_that_cannot_take_sparse_input_is_named(est, nonneg_points):
+    S = sparse.csr_array(nonneg_points())
     with pytest.raises(TypeError, match=r"the kernel (GeodesicKernel|GPCovariance) cannot take "
                                         r"sparse input X"):
         est.fit(S)

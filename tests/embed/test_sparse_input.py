@@ -10,18 +10,10 @@ from scipy import sparse
 from kernel_patterns import KernelMDS, LaplacianEmbedding
 
 
-def _nonneg(n: int = 150, d: int = 12, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    centres = rng.random((3, d)) * 4
-    X = centres[np.arange(n) % 3] + rng.normal(scale=0.4, size=(n, d))
-    X[X < 1.0] = 0.0
-    return X
-
-
 @pytest.mark.parametrize("kernel", ["linear", "cosine", "rbf"])
 @pytest.mark.parametrize("approximation", ["exact", "nystrom"])
-def test_embeddings_on_sparse_equal_dense(kernel, approximation):
-    X, Xn = _nonneg(), _nonneg(20, seed=1)
+def test_embeddings_on_sparse_equal_dense(kernel, approximation, nonneg_points):
+    X, Xn = nonneg_points(), nonneg_points(20, seed=1)
     kw = {"kernel": kernel, "approximation": approximation, "n_landmarks": 60,
           "random_state": 0}
     a, b = KernelMDS(2, **kw).fit(X), KernelMDS(2, **kw).fit(sparse.csr_array(X))
@@ -34,8 +26,8 @@ def test_embeddings_on_sparse_equal_dense(kernel, approximation):
 
 
 
-def test_kernel_mds_preimages_from_sparse_training_data():
-    X = _nonneg()
+def test_kernel_mds_preimages_from_sparse_training_data(nonneg_points):
+    X = nonneg_points()
     a = KernelMDS(3, kernel="rbf", fit_inverse_transform=True).fit(X)
     b = KernelMDS(3, kernel="rbf", fit_inverse_transform=True).fit(sparse.csr_array(X))
     np.testing.assert_allclose(b.inverse_transform(b.embedding_[:5]),

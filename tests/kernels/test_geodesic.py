@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.linalg
-from scipy.sparse.csgraph import floyd_warshall
 
 from kernel_patterns.datasets import make_two_moons
 from kernel_patterns.kernels import (
@@ -15,18 +14,7 @@ from kernel_patterns.kernels import (
     make_operator,
 )
 
-
-def _naive_geodesic(X: np.ndarray, k: int) -> np.ndarray:
-    """kNN graph by argsort, symmetrised, then Floyd–Warshall (independent of the kernel)."""
-    n = X.shape[0]
-    E = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
-    G = np.full((n, n), np.inf)
-    for i in range(n):
-        nb = np.argsort(E[i])[1 : k + 1]
-        G[i, nb] = E[i, nb]
-        G[nb, i] = E[i, nb]
-    np.fill_diagonal(G, 0.0)
-    return floyd_warshall(G)
+from .geodesic_reference import naive_geodesic
 
 
 def _r_cmdscale_additive_constant(d: np.ndarray) -> float:
@@ -72,7 +60,7 @@ def test_cailliez_matches_r_cmdscale_and_arpack() -> None:
 def test_kernel_matrix_equals_brute_force(moons: np.ndarray) -> None:
     for k in (8, 12):
         g = GeodesicKernel(n_neighbors=k).fit(moons)
-        D = _naive_geodesic(moons, k)
+        D = naive_geodesic(moons, k)
         assert np.isfinite(D).all()
         c = max(cailliez_constant(D, "dense"), 0.0)
         assert g.shift_ == pytest.approx(c, rel=1e-8)
@@ -101,7 +89,7 @@ def test_out_of_sample_rows(moons: np.ndarray) -> None:
     n = moons.shape[0]
     e = np.sqrt(((moons - y) ** 2).sum(1))
     nb = np.argsort(e)[:10]
-    D = _naive_geodesic(moons, 10)
+    D = naive_geodesic(moons, 10)
     dy = np.min(e[nb][:, None] + D[nb], axis=0)
     c = g.shift_
     a = (dy + c) ** 2

@@ -8,7 +8,6 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.sparse.csgraph import floyd_warshall
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
@@ -21,18 +20,7 @@ from kernel_patterns.kernels import (
     make_operator,
 )
 
-
-def _naive_geodesic(X: np.ndarray, k: int) -> np.ndarray:
-    """kNN graph by argsort, symmetrised, then Floyd–Warshall (independent of the kernel)."""
-    n = X.shape[0]
-    E = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
-    G = np.full((n, n), np.inf)
-    for i in range(n):
-        nb = np.argsort(E[i])[1 : k + 1]
-        G[i, nb] = E[i, nb]
-        G[nb, i] = E[i, nb]
-    np.fill_diagonal(G, 0.0)
-    return floyd_warshall(G)
+from .geodesic_reference import naive_geodesic
 
 
 def _landmark(m: int | None, **kw: object) -> GeodesicKernel:
@@ -75,7 +63,7 @@ def test_equals_brute_force_nystrom_of_landmark_centred_kernel(moons: np.ndarray
     # on the landmarks, then centred on the data.
     lk = _landmark(40, n_neighbors=10, random_state=1).fit(moons)
     L = lk.landmark_indices_
-    D = _naive_geodesic(moons, 10)
+    D = naive_geodesic(moons, 10)
     c = max(cailliez_constant(D[np.ix_(L, L)], "dense"), 0.0)
     assert lk.shift_ == pytest.approx(c, rel=1e-7)
     n, m = moons.shape[0], L.size
@@ -124,7 +112,7 @@ def test_features_and_out_of_sample_rows(moons: np.ndarray, exact: GeodesicKerne
     # (Floyd–Warshall), then the Nyström rows of the landmark-centred kernel, data-centred
     Y = np.array([[0.3, 0.9], [1.5, -0.2], [-0.8, 0.1]])
     L, n, c = lk.landmark_indices_, moons.shape[0], lk.shift_
-    D = _naive_geodesic(moons, 10)
+    D = naive_geodesic(moons, 10)
     e = np.sqrt(((Y[:, None, :] - moons[None]) ** 2).sum(-1))
     nb = np.argsort(e, axis=1)[:, :10]
     dY = np.stack([np.min(e[i, nb[i]][:, None] + D[nb[i]], axis=0) for i in range(3)])

@@ -49,6 +49,8 @@ from threadpoolctl import threadpool_limits
 
 from kernel_patterns import KernelKMeans
 
+from .module_data import blobs_around
+
 # -- translations --------------------------------------------------------------------------
 
 
@@ -78,9 +80,7 @@ centers = np.array(
 )
 n_samples = 100
 n_clusters, n_features = centers.shape
-X, true_labels = make_blobs(
-    n_samples=n_samples, centers=centers, cluster_std=1.0, random_state=42
-)
+X, true_labels = blobs_around(centers, n_samples)
 X_as_any_csr = [container(X) for container in CSR_CONTAINERS]
 data_containers = [np.array, *CSR_CONTAINERS]
 data_containers_ids = ["dense", "sparse_matrix", "sparse_array"]

@@ -50,6 +50,16 @@ def _kpca(n_components: Any = None, *, kernel: Any = "linear", gamma: Any = None
     return KernelMDS(n_components, kernel=kernel, **kw)
 
 
+def _fit_transform_as_fit_then_transform(kpca: KernelMDS, X: Any) -> np.ndarray:
+    """``fit_transform(X)``, checked equal (up to signs) to ``fit(X).transform(X)``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zero eigenvalues
+        X_transformed = kpca.fit_transform(X)
+        X_transformed2 = kpca.fit(X).transform(X)
+    assert_array_almost_equal(np.abs(X_transformed), np.abs(X_transformed2))
+    return X_transformed
+
+
 def _eigenvectors(kpca: KernelMDS) -> np.ndarray:
     return kpca.alphas_ * np.sqrt(kpca.eigenvalues_)
 
@@ -80,13 +90,7 @@ def test_kernel_pca(global_random_seed):
             kpca = _kpca(
                 4, kernel=kernel, eigen_solver=eigen_solver, fit_inverse_transform=inv
             )
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)  # zero eigenvalues
-                X_fit_transformed = kpca.fit_transform(X_fit)
-                X_fit_transformed2 = kpca.fit(X_fit).transform(X_fit)
-            assert_array_almost_equal(
-                np.abs(X_fit_transformed), np.abs(X_fit_transformed2)
-            )
+            X_fit_transformed = _fit_transform_as_fit_then_transform(kpca, X_fit)
 
             # non-regression test: previously, gamma would be 0 by default,
             # forcing all eigenvalues to 0 under the poly kernel
@@ -171,13 +175,7 @@ def test_kernel_pca_sparse(csr_container, global_random_seed):
                 fit_inverse_transform=False,
                 random_state=0,
             )
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)  # zero eigenvalues
-                X_fit_transformed = kpca.fit_transform(X_fit)
-                X_fit_transformed2 = kpca.fit(X_fit).transform(X_fit)
-            assert_array_almost_equal(
-                np.abs(X_fit_transformed), np.abs(X_fit_transformed2)
-            )
+            X_fit_transformed = _fit_transform_as_fit_then_transform(kpca, X_fit)
 
             # transform new data
             X_pred_transformed = kpca.transform(X_pred)
@@ -588,12 +586,24 @@ def test_kernel_pca_feature_names_out():
     assert_array_equal([f"kernelmds{i}" for i in range(2)], names)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RBF's default width is gamma='scale', 1 / (n_features · X.var()) as SVC's, "
-    "recorded in kernel_.gamma; KernelPCA's gamma=None is 1 / n_features (gamma_)",
+@pytest.mark.parametrize(
+    "default_gamma",
+    [
+        pytest.param(
+            lambda X: 1 / X.shape[1], id="sklearn",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="RBF's default width is gamma='scale', 1 / (n_features · X.var()) as "
+                "SVC's, recorded in kernel_.gamma; KernelPCA's gamma=None is 1 / n_features "
+                "(gamma_)",
+            ),
+        ),
+        # this library's default width: the pre-image map uses the width the fit chose
+        # (``kernel_``), not an unresolved ``gamma="scale"``
+        pytest.param(lambda X: 1 / (X.shape[1] * X.var()), id="scale"),
+    ],
 )
-def test_kernel_pca_inverse_correct_gamma(global_random_seed):
+def test_kernel_pca_inverse_correct_gamma(default_gamma, global_random_seed):
     """Check that gamma is set correctly when not provided.
 
     Non-regression test for #26280
@@ -608,33 +618,7 @@ def test_kernel_pca_inverse_correct_gamma(global_random_seed):
         "kernel": "rbf",
     }
 
-    expected_gamma = 1 / X.shape[1]
-    kpca1 = _kpca(gamma=None, **kwargs).fit(X)
-    kpca2 = _kpca(gamma=expected_gamma, **kwargs).fit(X)
-
-    assert kpca1.kernel_.gamma == expected_gamma
-    assert kpca2.kernel_.gamma == expected_gamma
-
-    X1_recon = kpca1.inverse_transform(kpca1.transform(X))
-    X2_recon = kpca2.inverse_transform(kpca1.transform(X))
-
-    assert_allclose(X1_recon, X2_recon)
-
-
-def test_kernel_pca_inverse_correct_gamma_scale(global_random_seed):
-    """The same with this library's default width: the pre-image map uses the width the
-    fit chose (``kernel_``), not an unresolved ``gamma="scale"``."""
-    rng = np.random.RandomState(global_random_seed)
-    X = rng.random_sample((5, 4))
-
-    kwargs = {
-        "n_components": 2,
-        "random_state": rng,
-        "fit_inverse_transform": True,
-        "kernel": "rbf",
-    }
-
-    expected_gamma = 1 / (X.shape[1] * X.var())
+    expected_gamma = default_gamma(X)
     kpca1 = _kpca(gamma=None, **kwargs).fit(X)
     kpca2 = _kpca(gamma=expected_gamma, **kwargs).fit(X)
 

@@ -48,6 +48,8 @@ from sklearn.utils.fixes import laplacian as csgraph_laplacian
 import kernel_patterns._eigen as _eigen
 from kernel_patterns import LaplacianEmbedding
 
+from .module_data import blobs_around
+
 COO_CONTAINERS = [sparse.coo_matrix, sparse.coo_array]
 CSC_CONTAINERS = [sparse.csc_matrix, sparse.csc_array]
 CSR_CONTAINERS = [sparse.csr_matrix, sparse.csr_array]
@@ -69,11 +71,8 @@ centers = np.array(
         [1.0, 0.0, 0.0, 5.0, 1.0],
     ]
 )
-n_samples = 100
-n_clusters, n_features = centers.shape
-S, true_labels = make_blobs(
-    n_samples=n_samples, centers=centers, cluster_std=1.0, random_state=42
-)
+n_clusters = len(centers)
+S, true_labels = blobs_around(centers)
 
 
 def _se(n_components: int = 2, *, affinity: Any = "nearest_neighbors", gamma: Any = None,
@@ -166,9 +165,7 @@ def test_sparse_graph_connected_component(coo_container):
 
 @pytest.mark.xfail(strict=True, reason=NO_AMG)
 def test_fallback_amg():
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
 
     # eigen_solver='amg' should raise a warning and fallback to 'arpack'
     # when the Laplacian is dense.
@@ -355,29 +352,46 @@ def test_spectral_embedding_callable_affinity_within_our_differences(
     _assert_equal_with_sign_flipping(embed_rbf, embed_callable, 0.05)
 
 
+def _assert_solver_agrees_with_arpack(solver: str, dtype: type, seed: int) -> list[Any]:
+    """The RBF embedding of S by ``solver`` (tolerance 1e-5) equals arpack's (tolerance 0) up
+    to signs; returns the two estimators, ``solver``'s first."""
+    embeddings, estimators = [], []
+    for name, tol in ((solver, 1e-5), ("arpack", 0)):
+        se = _se(n_components=2, affinity="rbf", eigen_solver=name, eigen_tol=tol,
+                 random_state=np.random.RandomState(seed))
+        embeddings.append(se.fit_transform(S.astype(dtype)))
+        estimators.append(se)
+    _assert_equal_with_sign_flipping(*embeddings, 1e-5)
+    return estimators
+
+
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
 def test_spectral_embedding_lobpcg_solver(dtype, global_random_seed):
     # Tests that the results are the same when using arpack
     # and lobpcg solvers. Note that we use RBF kernel here
     # to make the graph connected, so that eigenvectors
     # are non-trivial and eigenvalues are non-repeated.
-    se_lobpcg = _se(
-        n_components=2,
-        affinity="rbf",
-        eigen_solver="lobpcg",
-        eigen_tol=1e-5,
-        random_state=np.random.RandomState(global_random_seed),
+    _assert_solver_agrees_with_arpack("lobpcg", dtype, global_random_seed)
+
+
+def _two_triangles(coo_container: Any) -> Any:
+    """The 6-node affinity of scikit-learn's #10715: two triangles of weight 100 joined by
+    one edge of weight 1, symmetric, in ``coo_container``."""
+    row = np.array([0, 0, 1, 2, 3, 3, 4], dtype=np.int32)
+    col = np.array([1, 2, 2, 3, 4, 5, 5], dtype=np.int32)
+    val = np.array([100, 100, 100, 1, 100, 100, 100], dtype=np.int64)
+    return coo_container(
+        (np.hstack([val, val]), (np.hstack([row, col]), np.hstack([col, row]))),
+        shape=(6, 6),
     )
-    se_arpack = _se(
-        n_components=2,
-        affinity="rbf",
-        eigen_solver="arpack",
-        eigen_tol=0,
-        random_state=np.random.RandomState(global_random_seed),
-    )
-    embed_lobpcg = se_lobpcg.fit_transform(S.astype(dtype))
-    embed_arpack = se_arpack.fit_transform(S.astype(dtype))
-    _assert_equal_with_sign_flipping(embed_lobpcg, embed_arpack, 1e-5)
+
+
+def _with_int64_indices(affinity: Any) -> Any:
+    """``affinity`` as CSR with 64-bit ``indptr`` and ``indices``."""
+    affinity = affinity.tocsr()
+    affinity.indptr = affinity.indptr.astype(np.int64)
+    affinity.indices = affinity.indices.astype(np.int64)
+    return affinity
 
 
 @pytest.mark.xfail(strict=True, reason=NO_AMG)
@@ -388,35 +402,12 @@ def test_spectral_embedding_amg_solver(dtype, coo_container, seed=36):
     # and amg solvers. Note that we use RBF kernel here
     # to make the graph connected, so that eigenvectors
     # are non-trivial and eigenvalues are non-repeated.
-    se_amg = _se(
-        n_components=2,
-        affinity="rbf",
-        eigen_solver="amg",
-        eigen_tol=1e-5,
-        random_state=np.random.RandomState(seed),
-    )
-    se_arpack = _se(
-        n_components=2,
-        affinity="rbf",
-        eigen_solver="arpack",
-        eigen_tol=0,
-        random_state=np.random.RandomState(seed),
-    )
-    embed_amg = se_amg.fit_transform(S.astype(dtype))
-    embed_arpack = se_arpack.fit_transform(S.astype(dtype))
-    _assert_equal_with_sign_flipping(embed_amg, embed_arpack, 1e-5)
+    se_amg, se_arpack = _assert_solver_agrees_with_arpack("amg", dtype, seed)
 
     # same with special case in which amg is not actually used
     # regression test for #10715
     # affinity between nodes
-    row = np.array([0, 0, 1, 2, 3, 3, 4], dtype=np.int32)
-    col = np.array([1, 2, 2, 3, 4, 5, 5], dtype=np.int32)
-    val = np.array([100, 100, 100, 1, 100, 100, 100], dtype=np.int64)
-
-    affinity = coo_container(
-        (np.hstack([val, val]), (np.hstack([row, col]), np.hstack([col, row]))),
-        shape=(6, 6),
-    )
+    affinity = _two_triangles(coo_container)
     se_amg.kernel = "precomputed"
     se_arpack.kernel = "precomputed"
     embed_amg = se_amg.fit_transform(affinity.astype(dtype))
@@ -426,9 +417,7 @@ def test_spectral_embedding_amg_solver(dtype, coo_container, seed=36):
     # Check that passing a sparse matrix with `np.int64` indices dtype raises an error
     # or is successful based on the version of SciPy which is installed.
     # (SciPy >= 1.11.3 here: the graph traversal supports 64-bit indices.)
-    affinity = affinity.tocsr()
-    affinity.indptr = affinity.indptr.astype(np.int64)
-    affinity.indices = affinity.indices.astype(np.int64)
+    affinity = _with_int64_indices(affinity)
     se_amg.fit_transform(affinity)
 
 
@@ -440,13 +429,7 @@ def test_spectral_embedding_amg_solver_within_our_differences(dtype, coo_contain
     affinity with 64-bit indices. One coordinate: the graph is two triangles, so the third
     eigenvalue of D − K is double and its eigenvectors are defined up to a rotation (in
     scikit-learn both runs are ARPACK's, as amg is not used on so small a graph)."""
-    row = np.array([0, 0, 1, 2, 3, 3, 4], dtype=np.int32)
-    col = np.array([1, 2, 2, 3, 4, 5, 5], dtype=np.int32)
-    val = np.array([100, 100, 100, 1, 100, 100, 100], dtype=np.int64)
-    affinity = coo_container(
-        (np.hstack([val, val]), (np.hstack([row, col]), np.hstack([col, row]))),
-        shape=(6, 6),
-    )
+    affinity = _two_triangles(coo_container)
     se_arpack = _se(1, affinity="precomputed", eigen_solver="arpack", eigen_tol=0,
                     random_state=np.random.RandomState(seed))
     embed_arpack = se_arpack.fit_transform(affinity.astype(dtype))
@@ -455,9 +438,7 @@ def test_spectral_embedding_amg_solver_within_our_differences(dtype, coo_contain
                     random_state=np.random.RandomState(seed))
         _assert_equal_with_sign_flipping(other.fit_transform(affinity.astype(dtype)),
                                          embed_arpack, 1e-5)
-    affinity = affinity.tocsr()
-    affinity.indptr = affinity.indptr.astype(np.int64)
-    affinity.indices = affinity.indices.astype(np.int64)
+    affinity = _with_int64_indices(affinity)
     _assert_equal_with_sign_flipping(se_arpack.fit_transform(affinity.astype(dtype)),
                                      embed_arpack, 1e-5)
 
@@ -507,44 +488,48 @@ def test_pipeline_spectral_clustering(seed=36):
         )
 
 
-def test_connectivity(seed=36):
+@pytest.mark.parametrize(
+    ("graph", "connected"),
+    [
+        ([[1, 0, 0, 0, 0],
+          [0, 1, 1, 0, 0],
+          [0, 1, 1, 1, 0],
+          [0, 0, 1, 1, 1],
+          [0, 0, 0, 1, 1]], False),
+        ([[1, 1, 0, 0, 0],
+          [1, 1, 1, 0, 0],
+          [0, 1, 1, 1, 0],
+          [0, 0, 1, 1, 1],
+          [0, 0, 0, 1, 1]], True),
+    ],
+    ids=["disconnected", "connected"],
+)
+def test_connectivity(graph, connected, seed=36):
     # Test that graph connectivity test works as expected
-    graph = np.array(
-        [
-            [1, 0, 0, 0, 0],
-            [0, 1, 1, 0, 0],
-            [0, 1, 1, 1, 0],
-            [0, 0, 1, 1, 1],
-            [0, 0, 0, 1, 1],
-        ]
-    )
-    assert not _graph_is_connected(graph)
-    for csr_container in CSR_CONTAINERS:
-        assert not _graph_is_connected(csr_container(graph))
-    for csc_container in CSC_CONTAINERS:
-        assert not _graph_is_connected(csc_container(graph))
+    graph = np.array(graph)
+    assert _graph_is_connected(graph) is connected
+    for container in (*CSR_CONTAINERS, *CSC_CONTAINERS):
+        assert _graph_is_connected(container(graph)) is connected
 
-    graph = np.array(
-        [
-            [1, 1, 0, 0, 0],
-            [1, 1, 1, 0, 0],
-            [0, 1, 1, 1, 0],
-            [0, 0, 1, 1, 1],
-            [0, 0, 0, 1, 1],
-        ]
-    )
-    assert _graph_is_connected(graph)
-    for csr_container in CSR_CONTAINERS:
-        assert _graph_is_connected(csr_container(graph))
-    for csc_container in CSC_CONTAINERS:
-        assert _graph_is_connected(csc_container(graph))
+
+def _random_rbf_similarities() -> np.ndarray:
+    """The RBF kernel of 10 random points in 30 dimensions (seed 36), several tests' graph."""
+    random_state = np.random.RandomState(36)
+    data = random_state.randn(10, 30)
+    return rbf_kernel(data)
+
+
+def _laplacian_eigenvectors(sims: np.ndarray, first: int, n_components: int) -> np.ndarray:
+    """Eigenvectors ``first``, ..., ``first + n_components - 1`` of the unnormalised Laplacian
+    of ``sims`` by dense ``eigh``, as columns, signs as scikit-learn's deterministic flip."""
+    laplacian, _dd = csgraph_laplacian(sims, normed=False, return_diag=True)
+    _, diffusion_map = eigh(laplacian)
+    return _deterministic_vector_sign_flip(diffusion_map.T[first : first + n_components]).T
 
 
 def test_spectral_embedding_deterministic():
     # Test that Spectral Embedding is deterministic
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
     embedding_1 = spectral_embedding(sims)
     embedding_2 = spectral_embedding(sims)
     assert_array_almost_equal(embedding_1, embedding_2)
@@ -554,19 +539,14 @@ def test_spectral_embedding_deterministic():
 def test_spectral_embedding_unnormalized():
     # Test that spectral_embedding is also processing unnormalized laplacian
     # correctly
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
     n_components = 8
     embedding_1 = spectral_embedding(
         sims, norm_laplacian=False, n_components=n_components, drop_first=False
     )
 
     # Verify using manual computation with dense eigh
-    laplacian, _dd = csgraph_laplacian(sims, normed=False, return_diag=True)
-    _, diffusion_map = eigh(laplacian)
-    embedding_2 = diffusion_map.T[:n_components]
-    embedding_2 = _deterministic_vector_sign_flip(embedding_2).T
+    embedding_2 = _laplacian_eigenvectors(sims, 0, n_components)
 
     assert_array_almost_equal(embedding_1, embedding_2)
 
@@ -574,15 +554,10 @@ def test_spectral_embedding_unnormalized():
 def test_spectral_embedding_unnormalized_within_our_differences():
     """The test above with the constant eigenvector dropped: ours is the unnormalised
     Laplacian's eigenvectors 2, ..., k + 1, signs as scikit-learn's deterministic flip."""
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
     n_components = 8
     embedding_1 = spectral_embedding(sims, n_components=n_components)
-    laplacian, _dd = csgraph_laplacian(sims, normed=False, return_diag=True)
-    _, diffusion_map = eigh(laplacian)
-    embedding_2 = diffusion_map.T[1 : n_components + 1]
-    embedding_2 = _deterministic_vector_sign_flip(embedding_2).T
+    embedding_2 = _laplacian_eigenvectors(sims, 1, n_components)
     assert_array_almost_equal(embedding_1, embedding_2)
 
 
@@ -590,9 +565,7 @@ def test_spectral_embedding_unnormalized_within_our_differences():
 def test_spectral_embedding_first_eigen_vector():
     # Test that the first eigenvector of spectral_embedding
     # is constant and that the second is not (for a connected graph)
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
     n_components = 2
 
     for seed in range(10):
@@ -611,9 +584,7 @@ def test_spectral_embedding_first_eigen_vector():
 def test_spectral_embedding_first_eigen_vector_within_our_differences():
     """The test above for the constant vector we drop: every coordinate is orthogonal to it
     (zero mean) and none is constant (a connected graph)."""
-    random_state = np.random.RandomState(36)
-    data = random_state.randn(10, 30)
-    sims = rbf_kernel(data)
+    sims = _random_rbf_similarities()
     for seed in range(10):
         embedding = spectral_embedding(sims, n_components=2, random_state=seed)
         assert np.abs(embedding.mean(axis=0)).max() == pytest.approx(0, abs=1e-12)

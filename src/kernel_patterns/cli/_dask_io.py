@@ -17,14 +17,14 @@ from __future__ import annotations
 import glob
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, choose_columns, csv_options
+from ._io import _READERS, Table, TableInfo, choose_columns, csv_options
 from ._registry import UsageError
 
 #: rows of the first partition the column choice looks at (dtypes, names).
@@ -32,21 +32,13 @@ SAMPLE_ROWS = 1000
 _ID, _LABEL, _BAD = "__kp_id__", "__kp_label__", "__kp_bad__"
 
 
-@dataclass
-class DaskTable:
+@dataclass(kw_only=True)
+class DaskTable(TableInfo):
     """A table on the workers: features ``X`` (a persisted Dask array, one chunk per
     partition) and a frame holding the ids and the truth of the same rows."""
 
     X: Any
     frame: Any
-    feature_names: list[str]
-    id_name: str
-    label_name: str | None = None
-    n_dropped: int = 0
-    dropped_rows: list[Any] = field(default_factory=list)
-    id_column: str | None = None
-    dropped_columns: dict[str, str] = field(default_factory=dict)
-    read_notes: list[str] = field(default_factory=list)
 
     @property
     def n_rows(self) -> int:

@@ -38,15 +38,14 @@ from ._registry import UsageError
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
 
 
-@dataclass
-class Table:
-    """Features, optional ground truth and row identifiers read from a user's file."""
+@dataclass(kw_only=True)
+class TableInfo:
+    """What reading a user's file found about its columns and rows: the features' and ids'
+    names, the truth column, the rows and columns left out and how the file was read. Both
+    tables, in memory (:class:`Table`) and on Dask workers (``_dask_io.DaskTable``), carry it."""
 
-    X: np.ndarray
     feature_names: list[str]
-    ids: np.ndarray
     id_name: str
-    labels: np.ndarray | None = None
     label_name: str | None = None
     n_dropped: int = 0
     dropped_rows: list[Any] = field(default_factory=list)
@@ -54,6 +53,15 @@ class Table:
     dropped_columns: dict[str, str] = field(default_factory=dict)
     #: how the file was read when it was not as given (separator, decimal mark, no header)
     read_notes: list[str] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Table(TableInfo):
+    """Features, optional ground truth and row identifiers read from a user's file."""
+
+    X: np.ndarray
+    ids: np.ndarray
+    labels: np.ndarray | None = None
 
 
 #: bytes of a CSV read to tell its separator and decimal mark

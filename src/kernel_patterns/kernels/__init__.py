@@ -10,13 +10,14 @@ polynomial, cosine, precomputed, callable) and ``_registry`` (names → classes,
 algorithm talks to), ``_operator`` (dense, chunked and sparse operators, :func:`make_operator`),
 ``_context`` (the operator-backend context), ``_nystrom`` (low-rank and Nyström operators and their
 landmark choices), ``_memory`` (the memory guard); ``_knn`` (the k-nearest-neighbour graph),
-``_knn_affinity`` (the k-NN affinity of ``kernel="nearest_neighbors"``),
 ``_cailliez`` (Cailliez's constant), ``_extra`` (scikit-learn's Laplacian, chi² and sigmoid
 kernels with data-driven widths), ``_geodesic`` and ``_geodesic_landmark`` (the exact and
-landmark geodesic kernels). Users and kernel authors need only the names below; the plumbing
-the other packages share (parameter constraints, the dtype rule, the k-NN affinity, the
-Nyström factor and landmark choices) is re-exported by the internal
-``kernel_patterns.utils``.
+landmark geodesic kernels). Users and kernel authors need only the names below. The helpers
+the operators are built on and other packages share too (the dtype rule, the k-NN graph, the
+Nyström factor and landmark choices, operand checks) are public in the submodule
+``kernel_patterns.kernels.plumbing``, outside ``__all__``, and reach the other packages
+through the internal ``kernel_patterns.utils`` (which also holds the estimators' parameter
+constraints and the k-NN affinity of ``kernel="nearest_neighbors"``).
 
 Examples
 --------

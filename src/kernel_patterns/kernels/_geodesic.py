@@ -56,7 +56,7 @@ from ._geodesic_landmark import (
     landmark_geodesic_state,
     landmark_transform,
 )
-from ._knn import geodesic_distances
+from ._knn import check_n_neighbors, geodesic_distances
 from ._memory import check_dense_fits
 from ._nystrom import DEFAULT_N_LANDMARKS, LowRankKernelOperator
 
@@ -75,12 +75,7 @@ class _GeodesicState:
 def _geodesic_state(
     X: FloatArray, n_neighbors: int, shift: Any, eigen_solver: str, join_penalty: float
 ) -> _GeodesicState:
-    n = X.shape[0]
-    if n_neighbors >= n:
-        raise ValueError(
-            f"n_neighbors={n_neighbors} must be smaller than n_samples={n} (the neighbourhood "
-            "graph needs points outside each neighbourhood)."
-        )
+    check_n_neighbors(n_neighbors, X.shape[0])
     X64 = X.astype(np.float64, copy=False)
     D, n_comp = geodesic_distances(X64, n_neighbors, join_penalty)
     c = max(cailliez_constant(D, eigen_solver), 0.0) if shift == "cailliez" else float(shift)

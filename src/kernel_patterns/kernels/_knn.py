@@ -18,6 +18,16 @@ from sklearn.neighbors import NearestNeighbors, kneighbors_graph
 from .._validation import FloatArray
 
 
+def check_n_neighbors(n_neighbors: int, n_samples: int) -> None:
+    """Raise ``ValueError`` unless ``n_neighbors < n_samples`` (a geodesic kernel's
+    neighbourhood graph needs points outside each neighbourhood)."""
+    if n_neighbors >= n_samples:
+        raise ValueError(
+            f"n_neighbors={n_neighbors} must be smaller than n_samples={n_samples} (the "
+            "neighbourhood graph needs points outside each neighbourhood)."
+        )
+
+
 def knn_graph(X: FloatArray, n_neighbors: int) -> sparse.csr_array:
     """The symmetrised k-nearest-neighbour graph with Euclidean edge weights.
 
@@ -110,8 +120,7 @@ def join_components(
     (lengthened by ``penalty``). Returns the joined graph and the bridge endpoints.
 
     Each pair's shortest edge comes from a nearest-neighbour tree on component b queried with
-    the points of the components before it: O(n_comp N log N), not the O(N²) of all pairs
-    (measured 5.8 s for all pairs of three 33,000-point components).
+    the points of the components before it: O(n_comp N log N), not the O(N²) of all pairs.
 
     Parameters
     ----------

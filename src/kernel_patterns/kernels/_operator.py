@@ -20,14 +20,12 @@ operator, or the one an active backend such as ``distributed.dask_backend`` buil
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from numbers import Integral
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from scipy.linalg import get_blas_funcs
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._parallel import single_blas_thread, usable_threads
 from .._progress import progress_bar
@@ -46,25 +44,6 @@ Landmarks = Literal["uniform", "kmeans++", "leverage"]
 #: with ``dtype="auto"``, float64 up to this many samples and float32 beyond (at scale the
 #: halved memory and doubled GEMM speed matter more than the last digits).
 AUTO_FLOAT32_ABOVE = 20_000
-
-#: ``_parameter_constraints`` entries of every estimator that builds its operator with
-#: :func:`make_operator` (``operator=`` and ``dtype=`` as that function accepts them).
-OPERATOR_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
-    "operator": [StrOptions({"auto", "dense", "chunked"})],
-    "dtype": [StrOptions({"float64", "float32", "auto"})],
-}
-
-#: ``_parameter_constraints`` entries of every estimator that accepts a low-rank kernel
-#: approximation: ``approximation=``, ``n_landmarks=`` (passed to :func:`make_operator` as its
-#: ``n_components``, the name scikit-learn's ``Nystroem`` gives the landmark count) and
-#: ``landmarks=``. Every estimator calls the landmark count ``n_landmarks``, so that
-#: ``n_components`` keeps scikit-learn's meaning there (output dimensions, eigenvectors).
-APPROXIMATION_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
-    "approximation": [StrOptions({"exact", "nystrom"})],
-    "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
-    "landmarks": [StrOptions({"uniform", "kmeans++", "leverage"})],
-}
-
 
 def resolve_dtype(dtype: DTypeLike | str, n_samples: int) -> np.dtype[Any]:
     """The operator dtype: ``"auto"`` is float64 up to 20,000 samples, float32 beyond.
@@ -140,7 +119,7 @@ class DenseKernelOperator(KernelOperator):
 
     def _symv(self, v: FloatArray) -> FloatArray:
         """``K v`` by BLAS ``?symv``, which reads one triangle of K: K·v is memory-bound, so
-        this halves the traffic (measured 2.0 vs 3.1-4.5 ms for N = 4,000 in float64)."""
+        this halves the traffic (the user guide's Kernels and operators page has the timing)."""
         K = self.K
         # A C-ordered symmetric K is the same matrix in Fortran order as K.T (no copy).
         F = K.T if K.flags.c_contiguous else (K if K.flags.f_contiguous else None)
@@ -480,7 +459,6 @@ def make_operator(
 
 
 __all__ = [
-    "APPROXIMATION_PARAMETER_CONSTRAINTS",
     "ChunkedKernelOperator",
     "DenseKernelOperator",
     "KernelOperator",

@@ -44,32 +44,6 @@ def register_kernel(name: str, cls: type[Kernel]) -> None:
     KERNELS[name.lower()] = cls
 
 
-def is_precomputed(kernel: Any) -> bool:
-    """Whether ``kernel=`` means ``X`` is the kernel matrix itself (the estimator's
-    ``pairwise`` tag: scikit-learn's cross-validation then splits ``X`` on both axes).
-
-    Parameters
-    ----------
-    kernel : Kernel, str, callable or None
-        What the user passed as ``kernel=``.
-
-    Returns
-    -------
-    bool
-        True for ``"precomputed"`` (any case) or a :class:`Precomputed` object.
-
-    Examples
-    --------
-    >>> from kernel_patterns.kernels import Precomputed
-    >>> from kernel_patterns.utils import is_precomputed
-    >>> is_precomputed("precomputed"), is_precomputed(Precomputed()), is_precomputed("rbf")
-    (True, True, False)
-    """
-    return (isinstance(kernel, str) and kernel.lower() == "precomputed") or isinstance(
-        kernel, Precomputed
-    )
-
-
 def make_kernel(
     kernel: Kernel | str | Callable[..., Any] | None,
     kernel_params: dict[str, Any] | None = None,

@@ -155,10 +155,20 @@ class RankerMixin:
 
     classes_: NDArray[Any]
     thresholds_: NDArray[Any]
+    kernel: Any
+    kernel_params: dict[str, Any] | None
 
     if TYPE_CHECKING:  # each ranker defines it; declared here for the type checker only
 
         def decision_function(self, X: ArrayLike) -> FloatArray: ...
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()  # type: ignore[misc]
+        tags.target_tags.required = True
+        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
+            self.kernel, Precomputed)
+        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
+        return tags
 
     def _predict_ranks(self, X: ArrayLike) -> NDArray[np.intp]:
         f = self.decision_function(X)

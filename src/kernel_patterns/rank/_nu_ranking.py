@@ -21,7 +21,7 @@ from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
 from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS
-from ._common import RankerMixin, encode_ranks, kernel_rows, takes_sparse, validate_X
+from ._common import RankerMixin, encode_ranks, kernel_rows, validate_X
 from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
     CV_MAX_ITER,
@@ -86,8 +86,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         solver written for this dual (SMO-style working sets that keep the per-rank equality
         constraints, as libsvm's ν-SVM; kernel rows read through the kernel operator and
         cached, so K need not be held when it does not fit). ``"auto"`` takes piqp up to 500
-        training points and SMO beyond, where it is much faster (``benchmarks/bench_rank.py
-        --speed``); the interior-point solvers are the reference the SMO is tested against.
+        training points and SMO beyond, where it is much faster (user guide, Ranking: Cost);
+        the interior-point solvers are the reference the SMO is tested against.
     formulation : {"auto", "dense", "lifted"}, default="auto"
         QP form handed to an interior-point solver (see :func:`_nu_ranking_dual`); ``"auto"``
         is dense for piqp and lifted for Clarabel.
@@ -114,10 +114,9 @@ class NuRanking(RankerMixin, BaseEstimator):
         ``n_landmarks`` landmarks; memory O(ℓ m), never ℓ²), solved by a primal–dual interior
         point whose Newton steps are r × r systems (``_nu_ranking_features``; with
         ``solver="auto"``). At ``n_landmarks = n_samples`` it is the exact ν-ranking (tested
-        against piqp to 1e-6). 100,000 points take about 20–30 s, ``nu="auto"`` included
-        (``benchmarks/bench_rank.py --scale``). With ``nu="auto"`` the choice is made as
-        above, with the exact kernel on the rank-stratified subsample of at most 500 points,
-        then one Nyström fit on all the data uses it.
+        against piqp to 1e-6). With ``nu="auto"`` the choice is made as above, with the exact
+        kernel on the rank-stratified subsample of at most 500 points, then one Nyström fit on
+        all the data uses it. What it costs at scale is in the user guide (Ranking: Cost).
     n_landmarks : int, default=None
         Nyström landmarks m (None: min(300, n_samples)); ignored with
         ``approximation="exact"``.
@@ -156,11 +155,9 @@ class NuRanking(RankerMixin, BaseEstimator):
 
     Notes
     -----
-    mord's tests of its threshold models (``tests/peers/test_mord.py``) pass but for these
-    deliberate differences: the loss is the margin loss of the ν-ranking (with two ranks it
-    is the ν-SVM: the predictions are ``NuSVC``'s), or the perceptron's for
-    ``OnlineRanking``, not the logistic loss, so predictions are not logistic
-    regression's; there is no ``predict_proba`` (ranks and the decision value f only).
+    The loss is the ν-ranking's margin loss (with two ranks, the ν-SVM's: the predictions are
+    ``NuSVC``'s), not the logistic loss of mord's threshold models, and there is no
+    ``predict_proba``; the user guide compares the two (:ref:`ranking-and-mord`).
 
     Examples
     --------
@@ -380,10 +377,3 @@ class NuRanking(RankerMixin, BaseEstimator):
         """The estimator checks run the exact and the Nyström variant."""
         return [cls(), cls(approximation="nystrom", random_state=0)]
 
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
-            self.kernel, Precomputed)
-        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
-        return tags

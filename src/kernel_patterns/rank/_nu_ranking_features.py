@@ -10,19 +10,16 @@ has G = S F (S puts +F_i on a^u_i and −F_i on a^l_i: Gᵀa = Fᵀβ = w, the p
 the linear ν-ranking on F) and the R equalities E a = c of erratum 8 (Σ_{y_i=t} a^l_i =
 Σ_{y_i=t+1} a^u_i and Σ a = νℓ). K = F Fᵀ is never formed.
 
-Why an interior point and not the decomposition of ``_nu_ranking_smo``: a working-set
-decomposition over F (f = F w in O(ℓ r) per outer step, SMO on each working set) reached
-ℓ = 100,000 in 7 s at ν = 0.8·ν_max, but with a smooth kernel and ν = 0.4·ν_max its KKT
-violation fell from 543 to 0.46 in 350 outer steps and 970,000 SMO steps, minutes from the
-tolerance (the violation scales with ℓ, and smooth Nyström features are nearly collinear). A
-primal–dual interior point (Mehrotra's predictor–corrector, as Ferris & Munson, "Interior-
-point methods for massive support vector machines", 2003, do for the linear SVM) needs
-15–30 Newton steps whatever the conditioning, each one r × r system:
+The solver is a primal–dual interior point (Mehrotra's predictor–corrector, as Ferris &
+Munson, "Interior-point methods for massive support vector machines", 2003, do for the linear
+SVM), whose step count does not grow with the conditioning of smooth, nearly collinear
+Nyström features (why not the decomposition of ``_nu_ranking_smo``: user guide, Ranking:
+Cost). Each Newton step is one r × r system:
 
     (G Gᵀ + D)⁻¹ = D⁻¹ − D⁻¹G (I + GᵀD⁻¹G)⁻¹ GᵀD⁻¹   (Sherman–Morrison–Woodbury),
 
-GᵀD⁻¹G = Σ_i (1/d^u_i + 1/d^l_i) F_iᵀF_i (one ℓ r² product, about 0.3 s at ℓ = 100,000,
-r = 300), then an R × R system for the equality multipliers.
+GᵀD⁻¹G = Σ_i (1/d^u_i + 1/d^l_i) F_iᵀF_i (one ℓ r² product), then an R × R system for the
+equality multipliers.
 """
 
 from __future__ import annotations

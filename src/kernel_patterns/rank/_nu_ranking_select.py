@@ -2,22 +2,19 @@
 
 Pure functions over a kernel factory, the training points and their ranks; no validation.
 
-Why (measured, ``benchmarks/bench_rank.py``): the ν-ranking dual, like the ν-SVM's
-(Chang & Lin, 2001), has a useful range ν_min < ν < ν_max. ``max_feasible_nu`` gives ν_max.
-Below ν_min the rank's reduced convex hulls overlap in feature space, the optimum is w ≈ 0 and
-the direction of f is fixed by solver round-off: decision values of order 1e-8–1e-4, thresholds
-nearly equal, held-out predictions piled on the extreme ranks. ν_min depends on how noisy the
-ranks are (0.1·ν_max on clean synthetic ranks, about 0.8·ν_max on MASS nlschools, where many
-points share their features but not their rank), so no fixed ν fits every data set; the old
-default ν = 0.1 was below ν_min on every real set tried. Near ν_max every α sits at its bound,
-and the middle ranks' α^u and α^l cancel: f becomes the difference of the top and bottom ranks'
-means and ignores the rest (held-out MAE doubles on Boston). The RBF width matters as much: the
-best multiple of ``gamma="scale"`` ranged from 0.1 (latent-linear data) to 3 (TeachingRatings).
+The ν-ranking dual, like the ν-SVM's (Chang & Lin, 2001), has a useful range
+ν_min < ν < ν_max (``max_feasible_nu`` gives ν_max). Below ν_min the ranks' reduced convex
+hulls overlap in feature space, the optimum is w ≈ 0 and the direction of f is solver
+round-off; near ν_max every α sits at its bound and f becomes the difference of the top and
+bottom ranks' means. ν_min depends on how noisy the ranks are, and the best RBF width on the
+data, so no fixed ν and width fit every data set.
 
 So ``nu="auto"`` scores every (ν/ν_max, width, threshold rule) of a small grid by held-out
 mean absolute rank error (5 folds on data up to ``MAX_CV_SAMPLES`` points, else 3 folds on a
-rank-stratified subsample of that many), picks the best, and refits on all the data. Cost:
-48 or 80 small QPs, 1–3 s here, once per ``fit`` (``benchmarks/bench_rank.py``).
+rank-stratified subsample of that many), picks the best, and refits on all the data: with a
+data-driven width, 4 ν × 4 widths × 5 or 3 folds = 80 or 48 small QPs per ``fit``. The
+measurements behind the grid and its cost are in the user guide (Ranking: How the defaults were
+chosen).
 """
 
 from __future__ import annotations

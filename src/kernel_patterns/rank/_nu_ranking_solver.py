@@ -35,25 +35,13 @@ IntArray = NDArray[np.intp]
 
 SOLVERS: tuple[str, ...] = ("auto", "piqp", "clarabel", "smo")
 FORMULATIONS: tuple[str, ...] = ("auto", "dense", "lifted")
-# Measured in benchmarks/bench_qp.py: piqp on the dense form is fastest of the interior-point
-# solvers up to ℓ ≈ 1,500 (0.15 s vs 0.38 s for Clarabel-lifted at ℓ = 500); Clarabel on the
-# lifted form wins beyond (5.8 s vs 7.6 s at ℓ = 2,000). The decomposition solver
-# (``_nu_ranking_smo``) beats both beyond a few hundred points (ℓ = 2,000, ν = 0.6·ν_max: 0.2 s
-# against piqp's 14 s; benchmarks/bench_rank.py --speed), while piqp is faster on small ones
-# (ℓ = 300: 0.13 s vs 0.23 s), hence "auto" = piqp up to AUTO_SWITCH points, SMO beyond.
-# piqp is therefore a core dependency, not replaced by SMO where it is missing (issue 33,
-# bench_qp.py --fallback): NuRanking() with its defaults (nu="auto", 48 cross-validation QPs)
-# takes 0.75 s with piqp and 8.3 s with SMO at ℓ = 178, 9.6 s and 32 s at ℓ = 500, same ν
-# and held-out MAE.
+#: ``solver="auto"`` takes piqp (dense form) up to this many points and SMO beyond, where the
+#: decomposition is faster; piqp stays a core dependency (measurements: user guide, Ranking:
+#: How the defaults were chosen).
 AUTO_SWITCH = 500
 #: default ``tol`` per solver: interior point (scaled duals) and SMO (KKT violation, as libsvm's
-#: ``eps``). Measured against SMO at 1e-8 (ℓ = 1,600 and 6,000, RBF at 0.1 and 1 × "scale",
-#: ν = 0.6 and 0.8·ν_max): 1e-4 leaves the objective within 7e-6 relative (worst: the smoothest
-#: kernel, smaller ν), 1e-3 (libsvm's default) within 5.5e-4, at half the steps. SMO uses 1e-3:
-#: the held-out ranks do not see the difference (5-fold MAE of ``NuRanking()`` on nlschools and
-#: latent-linear identical, latent-nonlinear 0.403 → 0.396; 6,000 points, the chosen ν and
-#: width: objective 7e-5 apart, held-out MAE 0.3674 → 0.3668, 27,300 → 15,500 steps,
-#: 2.6 → 1.35 s), and the 6,000-point fit with defaults is then under 5 s on a loaded machine.
+#: ``eps``, whose default 1e-3 it takes; the held-out ranks do not see the difference from a
+#: tighter one: user guide, Ranking: How the defaults were chosen).
 DEFAULT_TOL = {"piqp": 1e-8, "clarabel": 1e-8, "smo": 1e-3}
 
 

@@ -25,7 +25,6 @@ from ._common import (
     decode_ranks,
     encode_ranks,
     kernel_rows,
-    takes_sparse,
     validate_X,
 )
 
@@ -182,11 +181,8 @@ class OnlineRanking(RankerMixin, BaseEstimator):
 
     Notes
     -----
-    mord's tests of its threshold models (``tests/peers/test_mord.py``) pass but for these
-    deliberate differences: the loss is the margin loss of the ν-ranking (with two ranks it
-    is the ν-SVM: the predictions are ``NuSVC``'s), or the perceptron's for
-    ``OnlineRanking``, not the logistic loss, so predictions are not logistic
-    regression's; there is no ``predict_proba`` (ranks and the decision value f only).
+    A perceptron: mistakes drive the updates, where mord's threshold models minimise the
+    logistic loss, and there is no ``predict_proba`` (:ref:`ranking-and-mord`).
 
     Examples
     --------
@@ -410,14 +406,6 @@ class OnlineRanking(RankerMixin, BaseEstimator):
             return 1.0
         value = (k * math.log(ell) + math.log(ell / (2.0 * delta))) / (ell - k)
         return float(min(value, 1.0))
-
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
-            self.kernel, Precomputed)
-        tags.input_tags.sparse = takes_sparse(self.kernel, self.kernel_params)
-        return tags
 
 
 def _check_lengths(X: FloatArray, y: NDArray[np.intp]) -> None:

@@ -3,12 +3,14 @@
 Not part of the public API: these names may change or go without a deprecation period. Users
 and kernel authors need :mod:`kernel_patterns.kernels` (kernels, the kernel protocol,
 operators, the registry, the memory guard); the estimators, the distributed solvers and the
-command line build on the plumbing here: parameter constraints every estimator shares, the
-operator dtype rule, the k-nearest-neighbour affinity and graph, the Nyström factor and its
-landmark choices, and checks of operands and precomputed matrices. The import rule of
-``tests/test_architecture.py`` lets every package use this one; it, in turn, re-exports the
-kernel package's implementations (it sits between :mod:`kernel_patterns.kernels` and the
-estimators).
+command line build on the plumbing here: parameter constraints every estimator shares
+(``_params``), the k-nearest-neighbour affinity and its operator (``_knn_affinity``), and,
+re-exported from :mod:`kernel_patterns.kernels.plumbing` because the kernel operators are
+built on them, the operator dtype rule, the memory size of a dense block, the k-NN graph, the
+Nyström factor and its landmark choices, and checks of operands and precomputed matrices.
+
+This package sits above :mod:`kernel_patterns.kernels` and imports only its public names;
+the kernel package never imports it (``tests/test_architecture.py``).
 
 Examples
 --------
@@ -23,29 +25,24 @@ Examples
 (dtype('float64'), dtype('float32'))
 """
 
-from ..kernels._dot import check_square_kernel
-from ..kernels._knn import join_components, knn_graph
-from ..kernels._knn_affinity import (
-    KNN_KERNELS,
-    is_knn_kernel,
-    knn_affinity,
-    knn_operator,
-    knn_rows,
-)
-from ..kernels._memory import dense_nbytes
-from ..kernels._nystrom import (
+from ..kernels.plumbing import (
+    check_operand,
+    check_square_kernel,
+    dense_nbytes,
+    join_components,
     kernel_columns,
     kmeanspp_landmarks,
+    knn_graph,
     leverage_landmarks,
     nystrom_factor,
-)
-from ..kernels._operator import (
-    APPROXIMATION_PARAMETER_CONSTRAINTS,
-    OPERATOR_PARAMETER_CONSTRAINTS,
     resolve_dtype,
 )
-from ..kernels._operator_base import check_operand
-from ..kernels._registry import is_precomputed
+from ._knn_affinity import KNN_KERNELS, is_knn_kernel, knn_affinity, knn_operator, knn_rows
+from ._params import (
+    APPROXIMATION_PARAMETER_CONSTRAINTS,
+    OPERATOR_PARAMETER_CONSTRAINTS,
+    is_precomputed,
+)
 
 __all__ = [
     "APPROXIMATION_PARAMETER_CONSTRAINTS",

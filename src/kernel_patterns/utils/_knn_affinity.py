@@ -5,8 +5,8 @@
 C has a 1 at each of the ``n_neighbors`` nearest points of x_i (itself included). Its width is
 local by construction (each point's scale is the distance to its own neighbours), which is what
 a single global RBF width lacks on real data: with one γ, outliers in 30-64 dimensions become
-near-isolated vertices and the leading eigenvectors pick them out (ARI 0.00 on standardised
-breast cancer and digits; the k-NN graph gives 0.72 and 0.70, ``benchmarks/bench_real.py``).
+near-isolated vertices and the leading eigenvectors pick them out (the user guide's Spectral
+clustering page has the measurements).
 ``"precomputed_nearest_neighbors"`` takes ``X`` as an N × N distance matrix (dense or a sparse
 distance graph) and builds the same connectivity from it.
 
@@ -28,9 +28,7 @@ from sklearn.utils.validation import validate_data
 
 from .._tails import apply_to, transform_for_fit
 from .._validation import check_matrix
-from ._dot import Precomputed
-from ._operator import make_operator
-from ._operator_base import KernelOperator
+from ..kernels import KernelOperator, Precomputed, make_operator
 
 #: kernel names that mean a k-nearest-neighbour affinity.
 KNN_KERNELS = ("nearest_neighbors", "precomputed_nearest_neighbors")
