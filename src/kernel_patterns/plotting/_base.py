@@ -79,6 +79,7 @@ def plot_clusters(
     centers : array-like of shape (n_centers, 2), default=None
         Drawn as black crosses (e.g. stable equilibrium points).
     title : str, default=None
+        Axes title above the scatter.
     s : float, default=14.0
         Marker size.
     cmap : str, default="tab10"
@@ -91,6 +92,7 @@ def plot_clusters(
     Returns
     -------
     ax : matplotlib Axes
+        The axes with the scatter.
 
     Examples
     --------
@@ -167,10 +169,12 @@ def plot_kernel_matrix(
     ax : matplotlib Axes, default=None
         Where to draw (default: a new figure).
     title : str, default=None
+        Axes title above the matrix.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes with the heat map.
 
     Examples
     --------

@@ -36,6 +36,7 @@ def plot_embedding(
     ax : matplotlib Axes, default=None
         For 3-D data, a 3-D axes (``projection="3d"``); a new one when None.
     title : str, default=None
+        Axes title above the embedding.
     axis_labels : tuple of str, default=None
         Axis names (e.g. ``("MDS 1 (41%)", "MDS 2 (22%)")``).
     s : float, default=16
@@ -45,6 +46,7 @@ def plot_embedding(
     Returns
     -------
     ax : matplotlib Axes
+        The axes with the embedding (3-D axes for three columns).
 
     Examples
     --------
@@ -121,6 +123,7 @@ def plot_spectrum(
         Sort order (None: keep the given order).
     ax : matplotlib Axes, default=None
     title : str, default=None
+        Axes title above the eigenvalues.
 
     Returns
     -------

@@ -48,12 +48,14 @@ def plot_variance_landscape(
     margin : float, default=0.1
         Extra room around the points, as a fraction of their range.
     title : str, default=None
+        Axes title (none by default).
     cmap : str, default="tab10"
         Matplotlib colour map of the clusters.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes with the contour map.
 
     Examples
     --------
@@ -84,19 +86,18 @@ def plot_hierarchy(model: Any, *, ax: Any = None, title: str | None = None) -> A
     ax : matplotlib Axes, default=None
         Where to draw (default: a new figure).
     title : str, default=None
+        Axes title above the dendrogram.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes with the dendrogram.
 
     Examples
     --------
     >>> from kernel_patterns import GPClustering, datasets, plotting
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X, _ = datasets.make_rings((40, 60), random_state=0)
-    >>> X = datasets.scale_unit_interval(X)
-    >>> gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=100)).fit(X)
-    >>> ax = plotting.plot_hierarchy(gp)
+    >>> X, _ = datasets.make_two_moons((30, 30), random_state=0)
+    >>> ax = plotting.plot_hierarchy(GPClustering(n_clusters=2, random_state=0).fit(X))
     >>> ax.get_ylabel()
     'merge level σ²'
     """

@@ -200,6 +200,7 @@ class GPHierarchy:
         ax : matplotlib Axes, default=None
             Axes to draw on (default: a new figure).
         title : str, default=None
+            Axes title above the dendrogram.
 
         Returns
         -------
