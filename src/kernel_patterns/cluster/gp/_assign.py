@@ -71,6 +71,14 @@ class Assignment:
     See Also
     --------
     assign_to_equilibria : Returns it (its example shows one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import Assignment
+    >>> out = Assignment(basins=np.array([0, 1, 1]), n_fallback=0)
+    >>> np.bincount(out.basins)  # points per SEP
+    array([1, 2])
     """
 
     basins: NDArray[np.intp]

@@ -149,6 +149,16 @@ class FlowResult:
     See Also
     --------
     flow_to_equilibria : Returns it (its example shows one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import FlowResult
+    >>> res = FlowResult(equilibria=np.array([[0.0, 0.0], [3.0, 3.0]]),
+    ...                  assignment=np.array([0, 1, 1]), endpoints=np.zeros((3, 2)),
+    ...                  n_iter=12, n_unconverged=0)
+    >>> res.equilibria[res.assignment][:, 0]  # the SEP each point reached
+    array([0., 3., 3.])
     """
 
     equilibria: FloatArray

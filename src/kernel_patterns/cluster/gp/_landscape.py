@@ -55,6 +55,14 @@ class InducingPlan:
     See Also
     --------
     GPLandscape : Its ``plan`` (None for the exact method).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import InducingPlan
+    >>> plan = InducingPlan(U=np.array([[0.0, 0.0], [1.0, 1.0]]), subsample=np.arange(4))
+    >>> plan.U.shape[0], plan.subsample.size, plan.weight
+    (2, 4, 1.0)
     """
 
     U: FloatArray
@@ -84,6 +92,13 @@ class FlowOptions:
     See Also
     --------
     GPLandscape : Its ``options``.
+
+    Examples
+    --------
+    >>> from kernel_patterns.cluster.gp import FlowOptions
+    >>> opts = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
+    >>> opts.assign_steps, opts.batch_size
+    (10, None)
     """
 
     tol: float
