@@ -88,7 +88,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         full flows of ``subsample`` points, and every other point assigned to a near SEP by
         segment checks and a short flow
         (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). ``predict`` assigns new
-        points the same way.
+        points the same way. With ``kernel=None`` every point counts ``subsample / N`` in
+        the variance, so that the landscape, whose length scale is the subsample's, is the
+        same at every N.
     n_landmarks : int, default=None
         ``approximation="inducing"``: number m of inducing points (at most N). None: as many
         as resolve the length scale, the points of a cover of the subsample at half a length
