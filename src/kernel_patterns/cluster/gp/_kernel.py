@@ -76,8 +76,13 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
     >>> k.v0, k.v1, k.v2, round(float(k.l))
     (1.0, 10.0, 1.0, 283)
     """
-    ell = factor * auto_length_scale(X)
-    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0 / ell**2)
+    return kernel_at(factor * auto_length_scale(X))
+
+
+def kernel_at(length_scale: float) -> GPCovariance:
+    """:func:`default_kernel`'s covariance at a given length scale ℓ: ``GPCovariance(v0=1,
+    v1=10, v2=1, l=1/ℓ²)`` (the ladder's rungs, ℓ₀ computed once)."""
+    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0 / length_scale**2)
 
 
 def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:

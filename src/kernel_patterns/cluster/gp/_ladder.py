@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
-from ._kernel import default_kernel
+from ._kernel import auto_length_scale, kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 
 #: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 2√2 ℓ₀.
@@ -90,15 +90,16 @@ class Ladder:
     def __init__(self, X: FloatArray, X_scale: FloatArray, opts: FlowOptions,
                  plan: InducingPlan | None, read: Reader,
                  pool: ThreadPoolExecutor | None = None) -> None:
-        self._X, self._X_scale, self._opts, self._plan = X, X_scale, opts, plan
+        self._X, self._opts, self._plan = X, opts, plan
+        #: the data-driven ℓ₀ every rung is a factor of (one neighbour search for the ladder)
+        self.ell0 = auto_length_scale(X_scale)
         self._read, self._pool = read, pool
         self._made: dict[float, Future[Rung]] = {}
         self.done: dict[float, Rung] = {}
         self._basins: dict[float, NDArray[np.intp]] = {}
 
     def _fit(self, factor: float) -> Rung:
-        fit = fit_landscape(default_kernel(self._X_scale, factor), self._X, self._opts,
-                            self._plan)
+        fit = fit_landscape(kernel_at(factor * self.ell0), self._X, self._opts, self._plan)
         return Rung(fit, *self._read(fit))
 
     def start(self, factor: float) -> None:

@@ -259,9 +259,8 @@ def _search_length_scale(
         if best is None or found.n_modes > best.n_modes:
             best = found
     assert best is not None
-    ell0 = auto_length_scale(X_scale)
-    _warn_count(n_clusters, best.n_modes, f"at any length scale from {ell0:.3g} down to "
-                f"{ell0 * SHRINK_TO:.3g} (kernel=None)", min_cluster_size)
+    _warn_count(n_clusters, best.n_modes, f"at any length scale from {rungs.ell0:.3g} down "
+                f"to {rungs.ell0 * SHRINK_TO:.3g} (kernel=None)", min_cluster_size)
     return best
 
 
