@@ -3,8 +3,8 @@
 
 * ``segment_levels`` against the maximum of σ² on a dense grid along each segment;
 * ``single_linkage`` against scipy's single linkage on a complete graph;
-* ``hierarchy_levels`` (lazy Kruskal on lower bounds) against ``segment_levels`` followed by
-  ``single_linkage`` (the same linkage and merge edges), on the paper's 2-D shapes;
+* ``segment_levels(lazy=True)`` (lazy Kruskal on lower bounds) against ``segment_levels``
+  followed by ``single_linkage`` (the same linkage and merge edges), on the paper's 2-D shapes;
 * ``candidate_pairs`` reduced (``MAX_COMPLETE_PAIRS``): still a connected graph.
 """
 
@@ -21,7 +21,6 @@ from kernel_patterns.cluster.gp._cuts import components_at
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria
 from kernel_patterns.cluster.gp._graph import (
     candidate_pairs,
-    hierarchy_levels,
     segment_levels,
     single_linkage,
 )
@@ -78,7 +77,7 @@ def test_lazy_hierarchy_equals_the_one_from_every_segment(name, n_points) -> Non
     assert S.shape[0] >= 10
     I, J = candidate_pairs(S)
     full = segment_levels(model, S, I, J, n_points=n_points)
-    lazy = hierarchy_levels(model, S, I, J, n_points=n_points)
+    lazy = segment_levels(model, S, I, J, n_points=n_points, lazy=True)
     Z_full, e_full = single_linkage(S.shape[0], I, J, full)
     Z_lazy, e_lazy = single_linkage(S.shape[0], I, J, lazy)
     np.testing.assert_array_equal(e_lazy, e_full)
@@ -96,10 +95,10 @@ def test_lazy_hierarchy_of_no_pairs_and_of_two_seps() -> None:
     X = paper_shapes()["rings"]
     model = fit_variance_model(KERNEL, X)
     none = np.empty(0, dtype=np.intp)
-    assert hierarchy_levels(model, X[:1], none, none).shape == (0,)
+    assert segment_levels(model, X[:1], none, none, lazy=True).shape == (0,)
     S = X[[0, 150]]
     I, J = np.array([0]), np.array([1])
-    np.testing.assert_allclose(hierarchy_levels(model, S, I, J),
+    np.testing.assert_allclose(segment_levels(model, S, I, J, lazy=True),
                                segment_levels(model, S, I, J), rtol=1e-12)
 
 
@@ -119,3 +118,11 @@ def test_reduced_pair_graph_is_connected_and_still_separates_rings(monkeypatch) 
     gp = GPClustering(GPCovariance(**PAPER, l=400)).fit(X)
     assert is_valid_linkage(gp.hierarchy_)
     perfect(y, gp.labels_)
+
+
+def test_lazy_levels_need_the_refinement() -> None:
+    X = paper_shapes()["rings"]
+    model = fit_variance_model(KERNEL, X)
+    with pytest.raises(ValueError, match="use refine=True"):
+        segment_levels(model, X[[0, 150]], np.array([0]), np.array([1]), refine=False,
+                       lazy=True)

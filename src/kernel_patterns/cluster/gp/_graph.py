@@ -14,10 +14,10 @@ monotone heights, the saddle levels.
 
 Pairs checked: all of them (the paper's complete graph) while there are at most
 ``MAX_COMPLETE_PAIRS``; beyond that, each SEP's ``N_NEIGHBORS`` nearest SEPs plus the edges of
-the Euclidean minimum spanning tree of the SEPs (so the graph stays connected). The fit
-(:func:`hierarchy_levels`) only needs the merge levels of the pairs the minimum spanning
-tree can use: it raises staged lower bounds lazily and gets the same linkage from far fewer
-σ² evaluations than :func:`segment_levels` on every pair
+the Euclidean minimum spanning tree of the SEPs (so the graph stays connected). The fit only
+needs the merge levels of the pairs the minimum spanning tree can use:
+``segment_levels(lazy=True)`` raises staged lower bounds lazily and gets the same linkage from
+far fewer σ² evaluations than the merge levels of every pair
 (``benchmarks/results/gp_design_notes.md``).
 """
 
@@ -38,9 +38,9 @@ MAX_COMPLETE_PAIRS = 2_000
 N_NEIGHBORS = 10
 _REFINE_ROUNDS = 3
 _REFINE_POINTS = 4
-#: segment points checked after each stage of a pair's bound in :func:`hierarchy_levels`.
+#: segment points checked after each stage of a pair's bound in ``segment_levels(lazy=True)``.
 _STAGES = (1, 3, 7, 15)
-#: pairs raised together by :func:`hierarchy_levels` (plus a quarter of the SEP count).
+#: pairs raised together by ``segment_levels(lazy=True)`` (plus a quarter of the SEP count).
 _LAZY_BATCH = 4
 
 
@@ -70,12 +70,27 @@ def segment_levels(
     J: NDArray[np.intp],
     n_points: int = 20,
     refine: bool = True,
+    *,
+    lazy: bool = False,
 ) -> FloatArray:
     """Largest σ² on the segment ``[S[I[k]], S[J[k]]]`` for every pair k (merge levels).
 
     ``n_points`` evenly spaced interior points are checked (the paper checks 10 to 20), plus
     both ends; with ``refine``, ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points each
     zoom in on the largest sample, so the estimate of the saddle value only ever goes up.
+
+    With ``lazy``, only the merge levels that :func:`single_linkage` reads are computed: its
+    linkage and edges are those of the full merge levels, from far fewer σ² evaluations.
+    Each pair's weight starts as a lower bound (the σ² of its two ends) and rises in stages:
+    the largest σ² at the first 1, 3, 7, 15 (``_STAGES``) and then all ``n_points`` of its
+    segment points (middle first, then quarters, eighths, ...), then the refinement rounds.
+    Kruskal runs on a heap of the weights (ties by pair index, as the stable sort of
+    :func:`single_linkage`): when the next pair would join two components and its weight is
+    still a bound, it and the next such pairs (``_LAZY_BATCH`` + ``p // 4``) go one stage up
+    and back into the heap; a pair is merged only with its merge level. A pair whose ends
+    are already joined when its bound comes up would be skipped with its merge level too
+    (that is larger still), and pairs left after the last merge are never read: only pairs
+    that cannot change the linkage keep a bound.
 
     Parameters
     ----------
@@ -88,12 +103,15 @@ def segment_levels(
     n_points : int, default=20
         Interior points checked on each segment.
     refine : bool, default=True
-        Whether to zoom in on each segment's largest sample.
+        Whether to zoom in on each segment's largest sample (``lazy`` needs it).
+    lazy : bool, default=False
+        Whether to compute only the merge levels :func:`single_linkage` reads.
 
     Returns
     -------
     ndarray of shape (n_pairs,)
-        Largest σ² found on each segment.
+        Largest σ² found on each segment; with ``lazy``, on the pairs the linkage merges,
+        and a lower bound of it on the others.
 
     Examples
     --------
@@ -110,9 +128,14 @@ def segment_levels(
     >>> np.round(model.variance(seps), 2)
     array([1.29, 1.29])
     """
+    if lazy and not refine:
+        raise ValueError("segment_levels(lazy=True) computes the refined merge levels; "
+                         "use refine=True with it.")
     m = I.size
     if m == 0:
         return np.empty(0)
+    if lazy:
+        return _lazy_levels(model, S, I, J, n_points)
     vS = model.variance(S)
     A, B = S[I], S[J] - S[I]
     ts = np.arange(1, n_points + 1) / (n_points + 1)
@@ -157,32 +180,10 @@ def _probe_order(n: int) -> NDArray[np.intp]:
     return np.asarray(order, dtype=np.intp)
 
 
-def hierarchy_levels(
-    model: VarianceFunction,
-    S: FloatArray,
-    I: NDArray[np.intp],
-    J: NDArray[np.intp],
-    n_points: int = 20,
-) -> FloatArray:
-    """Weights for :func:`single_linkage` that give its result on the merge levels of
-    :func:`segment_levels`, with far fewer points checked.
-
-    Each pair's weight starts as a lower bound of its merge level (the σ² of its two ends)
-    and rises in stages: the largest σ² at the first 1, 3, 7, 15 (``_STAGES``) and then all
-    ``n_points`` of its segment points (middle first, then quarters, eighths, ...), then the
-    refinement rounds, after which it is the merge level of :func:`segment_levels`. Kruskal
-    runs lazily on a heap of the weights (ties by pair index, as the stable sort of
-    :func:`single_linkage`): when the next pair would join two components and its weight is
-    still a bound, it and the next such pairs (``_LAZY_BATCH`` + ``p // 4``) go one stage up
-    and back into the heap; a pair is merged only with its merge level. A pair whose ends
-    are already joined when its bound comes up would be skipped with its merge level too
-    (that is larger still), and pairs left after the last merge are never read: the linkage
-    and its edges are those of the merge levels, and only pairs that cannot change them keep
-    a bound (how many evaluations that saves: ``benchmarks/results/gp_design_notes.md``).
-    """
+def _lazy_levels(model: VarianceFunction, S: FloatArray, I: NDArray[np.intp],
+                 J: NDArray[np.intp], n_points: int) -> FloatArray:
+    """:func:`segment_levels` with ``lazy=True`` (at least one pair)."""
     m = I.size
-    if m == 0:
-        return np.empty(0)
     p = S.shape[0]
     vS = model.variance(S)
     A, B = S[I], S[J] - S[I]

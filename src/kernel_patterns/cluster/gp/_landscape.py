@@ -25,7 +25,7 @@ from ..._validation import FloatArray
 from ...kernels import Kernel
 from ._assign import assign_to_equilibria, flow_assign
 from ._flow import FlowResult, flow_to_equilibria
-from ._graph import candidate_pairs, hierarchy_levels, single_linkage
+from ._graph import candidate_pairs, segment_levels, single_linkage
 from ._inducing import InducingForm, fit_inducing_model
 from ._kernel import kernel_length_scale
 from ._variance import VarianceFunction, fit_variance_model
@@ -181,7 +181,7 @@ def fit_landscape(
                          max_iter=opts.max_iter, merge_radius=opts.merge_radius)
     S = flow.equilibria
     I, J = candidate_pairs(S)
-    w = hierarchy_levels(model, S, I, J, n_points=opts.n_segment_points)
+    w = segment_levels(model, S, I, J, n_points=opts.n_segment_points, lazy=True)
     Z, edges = single_linkage(S.shape[0], I, J, w)
     return Landscape(model, r_star, ell, flow, S, Z, model.variance(S), edges, point_variance,
                      plan)
