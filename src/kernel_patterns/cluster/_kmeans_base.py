@@ -168,9 +168,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         lives. Sets ``approximation_``, the approximation used."""
         setup = prepare_operator(
             self, X, resolve_kernel(self.kernel, self.kernel_params),
-            operator=self.operator, dtype=self.dtype,
-            approximation=self.approximation, n_landmarks=self.n_landmarks,
-            landmarks=self.landmarks, random_state=self._landmark_seed(),
+            random_state=self._landmark_seed(),
             feature_transform=self.feature_transform,
             memory_budget=None if self.memory_budget is None else int(self.memory_budget),
             check_psd=True, min_samples=1, sparse_precomputed=False,

@@ -79,8 +79,6 @@ class _EmbeddingBase(BaseEstimator):
         self._set_output_dtype(X)
         setup = prepare_operator(
             self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
-            operator=self.operator, dtype=self.dtype, approximation=self.approximation,
-            n_landmarks=self.n_landmarks, landmarks=self.landmarks,
             random_state=self.random_state,
         )
         n, k = setup.operator.n_samples, self.n_components
