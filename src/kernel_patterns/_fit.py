@@ -197,11 +197,6 @@ def prepare_operator(
     X: ArrayLike,
     kernel: Kernel,
     *,
-    operator: str = "auto",
-    dtype: str = "auto",
-    approximation: str = "exact",
-    n_landmarks: int | None = None,
-    landmarks: str = "uniform",
     random_state: Any = None,
     feature_transform: str | None = None,
     memory_budget: int | None = None,
@@ -221,17 +216,19 @@ def prepare_operator(
     Parameters
     ----------
     est : BaseEstimator
-        The estimator being fitted (``validate_data`` records ``n_features_in_`` on it).
+        The estimator being fitted (``validate_data`` records ``n_features_in_`` on it). Its
+        parameters ``operator``, ``dtype``, ``approximation``, ``n_landmarks`` and
+        ``landmarks`` say how to build the operator (:func:`make_operator`);
+        ``approximation="auto"`` is resolved by :func:`resolve_approximation`. More
+        landmarks than samples is reduced to ``n_samples`` with a warning, as
+        scikit-learn's ``Nystroem`` does.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         The training points, or the kernel matrix with a :class:`Precomputed` kernel.
     kernel : Kernel
         The estimator's kernel as :func:`resolve_kernel` built it without data; it is made
         ready for the (transformed) training points here.
-    operator, dtype, approximation, n_landmarks, landmarks, random_state
-        As the estimator's parameters of those names (:func:`make_operator`);
-        ``approximation="auto"`` is resolved by :func:`resolve_approximation`. More
-        landmarks than samples is reduced to ``n_samples`` with a warning, as
-        scikit-learn's ``Nystroem`` does.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the Nyström landmarks (:func:`make_operator`).
     feature_transform : {"auto", "yeo-johnson"} or None, default=None
         The estimator's Gaussianising of heavy-tailed features (``"auto"``: under
         ``RBF(gamma="scale")`` only); see :func:`kernel_patterns._tails.transform_for_fit`.
@@ -253,6 +250,9 @@ def prepare_operator(
     -------
     FitSetup
     """
+    params = est.get_params(deep=False)  # the operator's parameters are the estimator's
+    operator, dtype, approximation = params["operator"], params["dtype"], params["approximation"]
+    n_landmarks, landmarks = params["n_landmarks"], params["landmarks"]
     precomputed = isinstance(kernel, Precomputed)
     if precomputed and approximation not in ("exact", "auto"):
         raise ValueError(
@@ -287,10 +287,10 @@ def prepare_operator(
     if dense_or_raise and operator == "auto" and approximation == "exact":
         operator = "dense"
     op = make_operator(
-        fitted, Xv, operator=operator, dtype=dtype,  # type: ignore[arg-type]
+        fitted, Xv, operator=operator, dtype=dtype,
         memory_budget=memory_budget, check_psd=check_psd,
         approximation=approximation,  # type: ignore[arg-type]
-        n_components=m, landmarks=landmarks,  # type: ignore[arg-type]
+        n_components=m, landmarks=landmarks,
         random_state=random_state,
     )
     return FitSetup(Xv, fitted, op, transform, approximation)

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from ..utils import store_init_params
 from ._degenerate import held_first
 from ._kernel_kmeans_solver import (
     FloatArray,
@@ -201,14 +202,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
         verbose: int = 0,
     ) -> None:
-        super().__init__(
-            n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
-            max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
-            dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
-            landmarks=landmarks, memory_budget=memory_budget,
-            feature_transform=feature_transform,
-        )
-        self.verbose = verbose
+        store_init_params(self, locals())
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(

@@ -81,40 +81,23 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         "permuted (scikit-learn's KMeans has the same exemption)",
     )
 
-    def __init__(
-        self,
-        n_clusters: int = 8,
-        *,
-        kernel: Any = "rbf",
-        kernel_params: dict[str, Any] | None = None,
-        init: Any = "k-means++",
-        n_init: int | str = "auto",
-        max_iter: int = 300,
-        tol: float = 0.0,
-        random_state: Any = None,
-        operator: str = "auto",
-        dtype: str = "auto",
-        approximation: Literal["auto", "exact", "nystrom"] = "auto",
-        n_landmarks: int | None = None,
-        landmarks: Literal["uniform", "kmeans++", "leverage"] = "uniform",
-        memory_budget: float | None = None,
-        feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
-    ) -> None:
-        self.n_clusters = n_clusters
-        self.kernel = kernel
-        self.kernel_params = kernel_params
-        self.init = init
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.operator = operator
-        self.dtype = dtype
-        self.approximation = approximation
-        self.n_landmarks = n_landmarks
-        self.landmarks = landmarks
-        self.memory_budget = memory_budget
-        self.feature_transform = feature_transform
+    # the parameters (each subclass's __init__ sets them with store_init_params, its
+    # signature the one place they and their defaults are written)
+    n_clusters: int
+    kernel: Any
+    kernel_params: dict[str, Any] | None
+    init: Any
+    n_init: int | str
+    max_iter: int
+    tol: float
+    random_state: Any
+    operator: str
+    dtype: str
+    approximation: Literal["auto", "exact", "nystrom"]
+    n_landmarks: int | None
+    landmarks: Literal["uniform", "kmeans++", "leverage"]
+    memory_budget: float | None
+    feature_transform: Literal["auto", "yeo-johnson"] | None
 
     @classmethod
     def _sk_check_instances(cls) -> list[Any]:
@@ -185,9 +168,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
         lives. Sets ``approximation_``, the approximation used."""
         setup = prepare_operator(
             self, X, resolve_kernel(self.kernel, self.kernel_params),
-            operator=self.operator, dtype=self.dtype,
-            approximation=self.approximation, n_landmarks=self.n_landmarks,
-            landmarks=self.landmarks, random_state=self._landmark_seed(),
+            random_state=self._landmark_seed(),
             feature_transform=self.feature_transform,
             memory_budget=None if self.memory_budget is None else int(self.memory_budget),
             check_psd=True, min_samples=1, sparse_precomputed=False,

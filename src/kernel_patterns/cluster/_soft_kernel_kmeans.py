@@ -33,6 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._progress import start_progress
 from ..kernels import KernelOperator
+from ..utils import store_init_params
 from ._degenerate import held_first
 from ._kernel_kmeans_solver import IntArray, _kernel_times
 from ._kmeans_base import _best_run, _KernelKMeansBase
@@ -388,14 +389,7 @@ feature_transform
         memory_budget: float | None = None,
         feature_transform: Literal["auto", "yeo-johnson"] | None = "auto",
     ) -> None:
-        super().__init__(
-            n_clusters, kernel=kernel, kernel_params=kernel_params, init=init, n_init=n_init,
-            max_iter=max_iter, tol=tol, random_state=random_state, operator=operator,
-            dtype=dtype, approximation=approximation, n_landmarks=n_landmarks,
-            landmarks=landmarks, memory_budget=memory_budget,
-            feature_transform=feature_transform,
-        )
-        self.beta = beta
+        store_init_params(self, locals())
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(

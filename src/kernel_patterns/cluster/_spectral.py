@@ -308,8 +308,6 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         else:
             setup = prepare_operator(
                 self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
-                operator=self.operator, dtype=self.dtype, approximation=self.approximation,
-                n_landmarks=self.n_landmarks, landmarks=self.landmarks,
                 random_state=self.random_state, feature_transform=self.feature_transform,
             )
             op, kernel, transform = setup.operator, setup.kernel, setup.feature_transform

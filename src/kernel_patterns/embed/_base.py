@@ -1,5 +1,6 @@
 """What the two embeddings (:class:`KernelMDS`, :class:`LaplacianEmbedding`) share: their
-parameters, their constraints and the first step of ``fit`` (the kernel and its operator)."""
+parameters' types, their constraints and the first step of ``fit`` (the kernel and its
+operator)."""
 
 from __future__ import annotations
 
@@ -41,30 +42,18 @@ class _EmbeddingBase(BaseEstimator):
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = EMBEDDING_PARAMETER_CONSTRAINTS
 
-    def __init__(
-        self,
-        n_components: int | None = 2,
-        *,
-        kernel: Kernel | str | Any = "rbf",
-        kernel_params: dict[str, Any] | None = None,
-        eigen_tol: float = 0.0,
-        operator: str = "auto",
-        dtype: str = "auto",
-        approximation: str = "exact",
-        n_landmarks: int | None = None,
-        landmarks: str = "uniform",
-        random_state: Any = None,
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.kernel_params = kernel_params
-        self.eigen_tol = eigen_tol
-        self.operator = operator
-        self.dtype = dtype
-        self.approximation = approximation
-        self.n_landmarks = n_landmarks
-        self.landmarks = landmarks
-        self.random_state = random_state
+    # the parameters (each subclass's __init__ sets them with store_init_params, its
+    # signature the one place they and their defaults are written)
+    n_components: int | None
+    kernel: Kernel | str | Any
+    kernel_params: dict[str, Any] | None
+    eigen_tol: float
+    operator: str
+    dtype: str
+    approximation: str
+    n_landmarks: int | None
+    landmarks: str
+    random_state: Any
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -90,8 +79,6 @@ class _EmbeddingBase(BaseEstimator):
         self._set_output_dtype(X)
         setup = prepare_operator(
             self, X, resolve_kernel(self.kernel, self.kernel_params, default=RBF()),
-            operator=self.operator, dtype=self.dtype, approximation=self.approximation,
-            n_landmarks=self.n_landmarks, landmarks=self.landmarks,
             random_state=self.random_state,
         )
         n, k = setup.operator.n_samples, self.n_components

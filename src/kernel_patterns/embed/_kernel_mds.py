@@ -46,6 +46,7 @@ from ..kernels import (
     check_kernel_input,
     make_kernel,
 )
+from ..utils import store_init_params
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 from ._kernel_mds_extras import (
     EIGEN_SOLVERS,
@@ -274,16 +275,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         fit_inverse_transform: bool = False,
         alpha: float = 1.0,
     ) -> None:
-        super().__init__(
-            n_components, kernel=kernel, kernel_params=kernel_params, eigen_tol=eigen_tol,
-            operator=operator, dtype=dtype, approximation=approximation,
-            n_landmarks=n_landmarks, landmarks=landmarks,
-            random_state=random_state,
-        )
-        self.eigen_solver = eigen_solver
-        self.remove_zero_eig = remove_zero_eig
-        self.fit_inverse_transform = fit_inverse_transform
-        self.alpha = alpha
+        store_init_params(self, locals())
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

@@ -37,7 +37,7 @@ from .._graph import check_affinity, shifted_laplacian_matmat, sparse_components
 from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._validation import FloatArray
 from ..kernels import KernelOperator, SparseKernelOperator
-from ..utils import KNN_KERNELS, is_knn_kernel, knn_operator
+from ..utils import KNN_KERNELS, is_knn_kernel, knn_operator, store_init_params
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
@@ -245,14 +245,7 @@ class LaplacianEmbedding(_EmbeddingBase):
         eigen_solver: str = "auto",
         n_neighbors: int | None = 10,
     ) -> None:
-        super().__init__(
-            n_components, kernel=kernel, kernel_params=kernel_params,
-            eigen_tol=eigen_tol,  # type: ignore[arg-type]
-            operator=operator, dtype=dtype, approximation=approximation,
-            n_landmarks=n_landmarks, landmarks=landmarks, random_state=random_state,
-        )
-        self.eigen_solver = eigen_solver
-        self.n_neighbors = n_neighbors
+        store_init_params(self, locals())
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

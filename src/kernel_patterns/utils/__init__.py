@@ -3,11 +3,12 @@
 Not part of the public API: these names may change or go without a deprecation period. Users
 and kernel authors need :mod:`kernel_patterns.kernels` (kernels, the kernel protocol,
 operators, the registry, the memory guard); the estimators, the distributed solvers and the
-command line build on the plumbing here: parameter constraints every estimator shares
-(``_params``), the k-nearest-neighbour affinity and its operator (``_knn_affinity``), and,
-re-exported from :mod:`kernel_patterns.kernels.plumbing` because the kernel operators are
-built on them, the operator dtype rule, the memory size of a dense block, the k-NN graph, the
-Nyström factor and its landmark choices, and checks of operands and precomputed matrices.
+command line build on the plumbing here: parameter constraints every estimator shares and
+the storing of its constructor's arguments (``_params``), the k-nearest-neighbour affinity
+and its operator (``_knn_affinity``), and, re-exported from
+:mod:`kernel_patterns.kernels.plumbing` because the kernel operators are built on them, the
+operator dtype rule, the memory size of a dense block, the k-NN graph, the Nyström factor and
+its landmark choices, and checks of operands and precomputed matrices.
 
 This package sits above :mod:`kernel_patterns.kernels` and imports only its public names;
 the kernel package never imports it (``tests/test_architecture.py``).
@@ -42,6 +43,7 @@ from ._params import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
     OPERATOR_PARAMETER_CONSTRAINTS,
     is_precomputed,
+    store_init_params,
 )
 
 __all__ = [
@@ -63,4 +65,5 @@ __all__ = [
     "leverage_landmarks",
     "nystrom_factor",
     "resolve_dtype",
+    "store_init_params",
 ]

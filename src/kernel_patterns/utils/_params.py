@@ -1,12 +1,15 @@
 """What the estimators share about their parameters: the ``_parameter_constraints`` entries of
-``operator=``, ``dtype=`` and the approximation parameters, and what ``kernel=`` says about
-``X`` (:func:`is_precomputed`).
+``operator=``, ``dtype=`` and the approximation parameters, what ``kernel=`` says about
+``X`` (:func:`is_precomputed`), and the storing of the constructor's arguments
+(:func:`store_init_params`).
 
 These are estimator plumbing, not kernel code: the kernel package never reads them.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Mapping
 from numbers import Integral
 from typing import Any
 
@@ -60,3 +63,35 @@ def is_precomputed(kernel: Any) -> bool:
     return (isinstance(kernel, str) and kernel.lower() == "precomputed") or isinstance(
         kernel, Precomputed
     )
+
+
+def store_init_params(estimator: Any, arguments: Mapping[str, Any]) -> None:
+    """Store an estimator's constructor arguments as its attributes of the same names.
+
+    Called as ``store_init_params(self, locals())`` first thing in ``__init__``: each
+    parameter of ``type(estimator).__init__`` (``self`` aside) becomes the attribute of that
+    name, unchanged, as scikit-learn requires of an estimator's ``__init__``. The public
+    estimator's signature is then the one place its parameters and defaults are written; a
+    shared base class declares their types for its methods and needs no ``__init__`` of its
+    own.
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator being constructed.
+    arguments : mapping of str to object
+        The ``locals()`` of its ``__init__`` (other names in it are ignored).
+
+    Examples
+    --------
+    >>> from kernel_patterns.utils import store_init_params
+    >>> class Estimator:
+    ...     def __init__(self, alpha=1.0, *, beta="auto"):
+    ...         store_init_params(self, locals())
+    >>> est = Estimator(beta=2)
+    >>> est.alpha, est.beta
+    (1.0, 2)
+    """
+    names = list(inspect.signature(type(estimator).__init__).parameters)[1:]
+    for name in names:
+        setattr(estimator, name, arguments[name])
