@@ -79,18 +79,19 @@ def segment_levels(
     both ends; with ``refine``, ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points each
     zoom in on the largest sample, so the estimate of the saddle value only ever goes up.
 
-    With ``lazy``, only the merge levels that the single linkage of the fit reads are computed: its
-    linkage and edges are those of the full merge levels, from far fewer σ² evaluations.
-    Each pair's weight starts as a lower bound (the σ² of its two ends) and rises in stages:
-    the largest σ² at the first 1, 3, 7, 15 (``_STAGES``) and then all ``n_points`` of its
-    segment points (middle first, then quarters, eighths, ...), then the refinement rounds.
-    Kruskal runs on a heap of the weights (ties by pair index, as the stable sort of
-    the single linkage of the fit): when the next pair would join two components and its weight is
-    still a bound, it and the next such pairs (``_LAZY_BATCH`` + ``p // 4``) go one stage up
-    and back into the heap; a pair is merged only with its merge level. A pair whose ends
-    are already joined when its bound comes up would be skipped with its merge level too
-    (that is larger still), and pairs left after the last merge are never read: only pairs
-    that cannot change the linkage keep a bound.
+    With ``lazy``, only the merge levels that the fit's single linkage (Kruskal's algorithm
+    over the pairs) reads are computed: its linkage and edges are those of the full merge
+    levels, from far fewer σ² evaluations. Each pair's weight starts as a lower bound (the
+    σ² of its two ends) and rises in stages: the largest σ² at the first 1, 3, 7, 15
+    (``_STAGES``) and then all ``n_points`` of its segment points (middle first, then
+    quarters, eighths, ...), then the refinement rounds. Kruskal runs on a heap of the
+    weights (ties by pair index, as in a stable sort): when the next pair would join two
+    components and its weight is still a bound, it and the next such pairs
+    (``_LAZY_BATCH + p // 4`` of them) go one stage up and back into the heap; a pair is
+    merged only with its merge level. A pair whose ends are already joined when its bound
+    comes up would be skipped with its merge level too (that is larger still), and pairs
+    left after the last merge are never read: only pairs that cannot change the linkage
+    keep a bound.
 
     Parameters
     ----------
@@ -105,7 +106,7 @@ def segment_levels(
     refine : bool, default=True
         Whether to zoom in on each segment's largest sample (``lazy`` needs it).
     lazy : bool, default=False
-        Whether to compute only the merge levels the single linkage of the fit reads.
+        Whether to compute only the merge levels the fit's single linkage reads.
 
     Returns
     -------
