@@ -8,7 +8,6 @@ These are estimator plumbing, not kernel code: the kernel package never reads th
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from numbers import Integral
 from typing import Any
@@ -68,19 +67,21 @@ def is_precomputed(kernel: Any) -> bool:
 def store_init_params(estimator: Any, arguments: Mapping[str, Any]) -> None:
     """Store an estimator's constructor arguments as its attributes of the same names.
 
-    Called as ``store_init_params(self, locals())`` first thing in ``__init__``: each
-    parameter of ``type(estimator).__init__`` (``self`` aside) becomes the attribute of that
-    name, unchanged, as scikit-learn requires of an estimator's ``__init__``. The public
-    estimator's signature is then the one place its parameters and defaults are written; a
-    shared base class declares their types for its methods and needs no ``__init__`` of its
-    own.
+    Called as ``store_init_params(self, locals())`` first thing in ``__init__``, before any
+    other local name is bound: each parameter of that ``__init__`` (``self`` aside) becomes
+    the attribute of that name, unchanged, as scikit-learn requires of an estimator's
+    ``__init__``. The public estimator's signature is then the one place its parameters and
+    defaults are written; a shared base class declares their types for its methods and needs
+    no ``__init__`` of its own. A user's subclass whose ``__init__`` calls
+    ``super().__init__(...)`` and sets its own parameters works as with scikit-learn's
+    estimators: what is stored is the parameters of the ``__init__`` that calls this.
 
     Parameters
     ----------
     estimator : object
         The estimator being constructed.
     arguments : mapping of str to object
-        The ``locals()`` of its ``__init__`` (other names in it are ignored).
+        The ``locals()`` of its ``__init__``, read first thing: its parameters.
 
     Examples
     --------
@@ -92,6 +93,6 @@ def store_init_params(estimator: Any, arguments: Mapping[str, Any]) -> None:
     >>> est.alpha, est.beta
     (1.0, 2)
     """
-    names = list(inspect.signature(type(estimator).__init__).parameters)[1:]
-    for name in names:
-        setattr(estimator, name, arguments[name])
+    for name, value in arguments.items():
+        if name not in ("self", "__class__"):  # __class__: the cell super() makes a local
+            setattr(estimator, name, value)
