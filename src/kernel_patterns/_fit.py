@@ -250,9 +250,10 @@ def prepare_operator(
     -------
     FitSetup
     """
-    params = est.get_params(deep=False)  # the operator's parameters are the estimator's
-    operator, dtype, approximation = params["operator"], params["dtype"], params["approximation"]
-    n_landmarks, landmarks = params["n_landmarks"], params["landmarks"]
+    # the operator's parameters are the estimator's attributes (not get_params: a user's
+    # subclass need not repeat them in its signature)
+    operator, dtype, approximation = est.operator, est.dtype, est.approximation
+    n_landmarks, landmarks = est.n_landmarks, est.landmarks
     precomputed = isinstance(kernel, Precomputed)
     if precomputed and approximation not in ("exact", "auto"):
         raise ValueError(

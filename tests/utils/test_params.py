@@ -3,6 +3,7 @@ for the library's estimators and for a user's subclass of one."""
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import clone
 
 from kernel_patterns import KernelKMeans, LaplacianEmbedding
@@ -42,3 +43,8 @@ def test_a_users_subclass_with_a_parameter_of_its_own() -> None:
     copy = clone(est)
     assert (copy.n_clusters, copy.extra) == (3, 5)
     assert copy.n_init == "auto"  # the base class's default, stored by its __init__
+    # it fits: the operator's parameters are read from the attributes, not get_params
+    X = np.random.RandomState(0).rand(40, 2)
+    ref = KernelKMeans(3, kernel="rbf", random_state=0).fit(X).labels_
+    copy.random_state = 0
+    np.testing.assert_array_equal(copy.fit(X).labels_, ref)
