@@ -8,7 +8,8 @@ from sklearn.datasets import make_blobs, make_circles
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp import InducingPlan, auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp._readings import noise_groups, weighted_counts
 
 
 def test_touching_blobs_are_read_by_excess_of_mass_where_the_support_is_one_piece() -> None:
@@ -81,6 +82,27 @@ def test_one_blob_is_one_cluster(seed: int) -> None:
     with pytest.warns(UserWarning, match="one cluster.*length scale"):
         gp = GPClustering().fit(X)
     assert gp.n_clusters_ == 1
+
+
+def test_one_blob_past_the_subsample_is_one_cluster() -> None:
+    # 3,000 points: the landscape is the 2,000-point subsample's, every point counting
+    # 2/3; a piece of the tail with five of the 3,000 points is not a cluster
+    X = np.random.RandomState(0).randn(3000, 2)
+    with pytest.warns(UserWarning, match="one cluster"):
+        gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 1
+    assert gp.landscape_.plan.weight == pytest.approx(2000 / 3000)
+
+
+def test_group_sizes_are_counted_in_the_landscapes_units() -> None:
+    groups = np.array([0, 1, 2])
+    basins = np.repeat([0, 1, 2], [90, 9, 3])
+    np.testing.assert_array_equal(weighted_counts(groups, basins, None), [90, 9, 3])
+    plan = InducingPlan(U=np.zeros((1, 2)), subsample=np.arange(51), weight=0.5)
+    np.testing.assert_allclose(weighted_counts(groups, basins, plan), [45, 4.5, 1.5])
+    # min_cluster_size 5: the 9-point group is noise when every point counts one half
+    np.testing.assert_array_equal(noise_groups(groups, basins, 5), [0, 1, -1])
+    np.testing.assert_array_equal(noise_groups(groups, basins, 5, plan), [0, -1, -1])
 
 
 @pytest.mark.parametrize("unit", [1e-3, 1e3])

@@ -115,7 +115,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         Clusters with fewer training points are noise (label -1, as in HDBSCAN), never
         counted in ``n_clusters_``; with ``level=None`` such small groups merge into the
         cluster they open into. With ``n_clusters``, a cluster holds at least
-        ``max(min_cluster_size, N / (10 n_clusters))`` points.
+        ``max(min_cluster_size, N / (10 n_clusters))`` points. With ``kernel=None`` and more
+        than ``subsample`` points, every point counts ``subsample / N`` (the landscape is the
+        subsample's), so a cluster holds at least ``min_cluster_size * N / subsample``.
     feature_transform : {"auto", "yeo-johnson"} or None, default="auto"
         Gaussianise the features before the landscape: each standardised, then Yeo-Johnson
         transformed (scikit-learn's ``PowerTransformer``). ``"auto"``: with ``kernel=None``

@@ -149,7 +149,7 @@ def _read_ladder(
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
-    counts = np.bincount(groups[basins])
+    counts = weighted_counts(groups, basins, plan)  # in the landscape's units
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
         return traced(fit, basins, cut, groups, "support", 1.0)
 
@@ -243,10 +243,26 @@ def data_level(
     return level, data_level_components(fit.Z, fit.edges, level, own, v, min_cluster_size)
 
 
+def weighted_counts(
+    groups: NDArray[np.intp], basins: NDArray[np.intp], plan: InducingPlan | None
+) -> FloatArray:
+    """The size of every group of SEPs: its training points, each counting the weight it
+    has in the variance (``plan.weight``: ``subsample / n`` with ``kernel=None``, else 1).
+
+    The landscape of ``kernel=None`` is that of the subsample whatever n, so a group's size
+    is measured in the same units: a piece of a Gaussian's tail that holds five of 20,000
+    points holds half a point of the 2,000 the landscape is read in, and is not a cluster.
+    """
+    weight = 1.0 if plan is None else plan.weight
+    return weight * np.bincount(groups[basins], minlength=int(groups.max()) + 1)
+
+
 def noise_groups(
-    groups: NDArray[np.intp], basins: NDArray[np.intp], min_cluster_size: int
+    groups: NDArray[np.intp], basins: NDArray[np.intp], min_cluster_size: int,
+    plan: InducingPlan | None = None,
 ) -> NDArray[np.intp]:
-    """``groups`` with every group of fewer than ``min_cluster_size`` training points set to
-    -1 (noise, as HDBSCAN labels points outside its clusters)."""
-    counts = np.bincount(groups[basins], minlength=int(groups.max()) + 1)
+    """``groups`` with every group of fewer than ``min_cluster_size`` training points (as
+    :func:`weighted_counts` counts them) set to -1 (noise, as HDBSCAN labels points outside
+    its clusters)."""
+    counts = weighted_counts(groups, basins, plan)
     return np.where(counts[groups] >= min_cluster_size, groups, -1).astype(np.intp)

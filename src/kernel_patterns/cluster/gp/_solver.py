@@ -200,7 +200,7 @@ feature_transform, random_state
     elif kernel is None and level is None:
         part = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
         fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
-        groups = noise_groups(part.groups, basins, min_cluster_size)
+        groups = noise_groups(part.groups, basins, min_cluster_size, plan)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
@@ -209,7 +209,7 @@ feature_transform, random_state
         else:
             cut = float(level)
             groups = components_at(fit.Z, fit.S.shape[0], cut)
-        groups = noise_groups(groups, basins, min_cluster_size)
+        groups = noise_groups(groups, basins, min_cluster_size, plan)
     sep_labels, labels = relabel(groups, basins)
     if n_clusters is None:
         _warn_degenerate(labels, fit.ell, min_cluster_size,
