@@ -94,6 +94,16 @@ def test_one_blob_past_the_subsample_is_one_cluster() -> None:
     assert gp.landscape_.plan.weight == pytest.approx(2000 / 3000)
 
 
+def test_a_piece_of_a_tail_apart_only_above_r_star_is_not_a_cluster() -> None:
+    # 1,500 standard normal points (seed 1): at ℓ₀ a 5-point piece of the tail is apart
+    # from the rest in the level set at r*, its peak count (2.9) within two Poisson
+    # standard deviations of the saddle it joins at: one cluster, with the warning
+    X = np.random.RandomState(1).randn(1500, 2)
+    with pytest.warns(UserWarning, match="one cluster"):
+        gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 1
+
+
 def test_group_sizes_are_counted_in_the_landscapes_units() -> None:
     groups = np.array([0, 1, 2])
     basins = np.repeat([0, 1, 2], [90, 9, 3])

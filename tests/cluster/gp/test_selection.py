@@ -14,6 +14,7 @@ from kernel_patterns.cluster.gp import (
     auto_n_landmarks,
     effective_count,
     excess_of_mass,
+    join_within_noise,
 )
 
 # two deep basins (SEPs 0, 1) joined high, SEP 2 a ripple of SEP 1
@@ -21,6 +22,7 @@ Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]], dtype=float)
 EDGES = np.array([[1, 2], [0, 1]])
 BASINS = np.repeat([0, 1, 2], 30)
 SEP_VAR = np.array([1.01, 1.01, 1.011])
+PAIR = np.array([[0, 1]])  # the edge of a two-SEP tree
 
 
 def test_effective_count_is_v2_over_the_excess_variance() -> None:
@@ -53,6 +55,38 @@ def test_a_split_within_the_noise_is_no_split() -> None:
                            **kw)
     np.testing.assert_array_equal(tested.groups, [0, 1, 1])
     np.testing.assert_array_equal(every.groups, [0, 1, 2])
+
+
+def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -> None:
+    """SEPs 0 and 1 (effective count 3) are joined only above r* (at σ² 2.5, count 2/3):
+    apart in the level set, but 3 - 2/3 < 2 sqrt(3), so one cluster; with no noise test,
+    two."""
+    Zs = np.array([[0, 1, 2.5, 2]], dtype=float)
+    sep_var = np.array([1 + 1 / 3, 1 + 1 / 3])
+    basins = np.repeat([0, 1], 30)
+    kw = {"top_level": 2.0, "noise": 1.0, "min_cluster_size": 5}
+    pv = sep_var[basins] + 0.1
+    tested = excess_of_mass(Zs, PAIR, basins, pv, sep_var, **kw)
+    every = excess_of_mass(Zs, PAIR, basins, pv, sep_var, significance=0.0, **kw)
+    assert tested.n_clusters == 1
+    np.testing.assert_array_equal(tested.groups, [0, 0])
+    np.testing.assert_array_equal(every.groups, [0, 1])
+
+
+def test_join_within_noise_applies_the_same_test_to_the_pieces_of_a_cut() -> None:
+    """The same two SEPs as pieces of a cut at 2.0: joined by the test, apart without it;
+    a piece smaller than min_cluster_size is left alone."""
+    Zs = np.array([[0, 1, 2.5, 2]], dtype=float)
+    sep_var = np.array([1 + 1 / 3, 1 + 1 / 3])
+    kw = {"level": 2.0, "noise": 1.0, "min_cluster_size": 5}
+    groups = np.array([0, 1])
+    joined = join_within_noise(Zs, PAIR, groups, np.array([30, 30]), sep_var, **kw)
+    apart = join_within_noise(Zs, PAIR, groups, np.array([30, 30]), sep_var,
+                              significance=0.0, **kw)
+    small = join_within_noise(Zs, PAIR, groups, np.array([30, 3]), sep_var, **kw)
+    np.testing.assert_array_equal(joined, [0, 0])
+    np.testing.assert_array_equal(apart, [0, 1])
+    np.testing.assert_array_equal(small, [0, 1])
 
 
 def test_a_branch_smaller_than_min_cluster_size_joins_the_cluster_it_opens_into() -> None:
@@ -114,9 +148,9 @@ def test_no_structure_is_one_cluster_with_inducing_points() -> None:
 
 
 def test_of_two_agreeing_readings_the_one_with_fewer_clusters_is_kept() -> None:
-    """The front page's three moons: 4 clusters at ℓ₀ (a moon in two), the same clusters
-    but the two halves one at √2ℓ₀: the reading at √2ℓ₀ is kept."""
-    X, _ = datasets.make_three_moons(300, random_state=0)
+    """Three moons (300 points, random_state=4): the excess of mass at √2ℓ₀ gives the same
+    clusters as at ℓ₀ (ARI ≥ 0.9) but fewer of them, and is the reading kept."""
+    X, _ = datasets.make_three_moons(300, random_state=4)
     gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
     trace = gp.count_trace_
     assert trace.reading == "excess of mass"

@@ -65,7 +65,7 @@ from ._inducing import (
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._results import GPCountTrace, GPHierarchy, GPLandscape
-from ._selection import Selection, effective_count, excess_of_mass
+from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
@@ -100,6 +100,7 @@ __all__ = [
     "flow_to_equilibria",
     "gp_landscape",
     "group_persistence",
+    "join_within_noise",
     "kernel_length_scale",
     "level_for_n_clusters",
     "median_excess_kurtosis",

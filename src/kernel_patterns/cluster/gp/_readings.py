@@ -23,7 +23,7 @@ from ._cuts import count_components, data_level_components
 from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
-from ._selection import excess_of_mass
+from ._selection import excess_of_mass, join_within_noise
 
 #: the agreement (ARI) that makes two readings of the ladder the same clusters
 #: (:func:`auto_partition`).
@@ -64,8 +64,9 @@ def auto_partition(
        those the modes at √2 ℓ₀: a second reading of the same landscapes confirms them. It
        reads blobs of any density, shapes and uniform noise (one cluster) in the units the
        data give;
-    2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), when it is in 2
-       to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
+    2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
+       where their split is within the noise (:func:`~._selection.join_within_noise`, the
+       test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
        whose sparse arcs the noise test of 1 can split differently at each length scale;
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
        at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
@@ -149,6 +150,9 @@ def _read_ladder(
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
+    # pieces apart above the cut are clusters only when their split clears the noise
+    groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
+                               fit.sep_var, cut, _noise(fit), min_cluster_size)
     counts = weighted_counts(groups, basins, plan)  # in the landscape's units
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
         return traced(fit, basins, cut, groups, "support", 1.0)

@@ -106,8 +106,9 @@ def excess_of_mass(
     """The clusters of the saddle tree of greatest total excess of mass.
 
     The tree is condensed top-down from ``top_level`` (r*: every training point is in the
-    level set there; basins joined only above it are apart from the start). At each merge,
-    read downwards as a split, a branch with fewer than ``min_cluster_size`` points falls
+    level set there; basins joined only above it are apart from the start, unless their
+    split is within the noise by the test below: then they start as one cluster). At each
+    merge, read downwards as a split, a branch with fewer than ``min_cluster_size`` points falls
     out of its cluster, and a split whose younger branch is not ``significance`` Poisson
     standard deviations above the saddle (in the effective count λ of
     :func:`effective_count`) is no split: the cluster goes on through both branches. A
@@ -193,13 +194,17 @@ def excess_of_mass(
 
     lam_top = float(effective_count(np.asarray(top_level), noise))
     stack: list[tuple[int, int]] = []
-    todo = [2 * p - 2]
+    todo = [(2 * p - 2, -1)]
     while todo:  # the forest of the level set at the top level
-        a = todo.pop()
+        a, c = todo.pop()
         if a >= p and tree.height[a] > top_level:
-            todo.extend(tree.kids[a])
+            k, j = (int(x) for x in tree.kids[a])
+            if c < 0 and min(tree.size[k], tree.size[j]) >= min_cluster_size and not _clears(
+                    min(lam_low[k], lam_low[j]), tree.height[a], noise, significance):
+                c = new(lam_top, -1)  # apart only above r*, within the noise: one cluster
+            todo.extend([(k, c), (j, c)])
         elif tree.size[a] >= min_cluster_size:
-            stack.append((a, new(lam_top, -1)))
+            stack.append((a, c if c >= 0 else new(lam_top, -1)))
     while stack:
         node, c = stack.pop()
         if node < p:
@@ -209,8 +214,9 @@ def excess_of_mass(
         a, b = (int(k) for k in tree.kids[node])
         big_a, big_b = tree.size[a] >= min_cluster_size, tree.size[b] >= min_cluster_size
         if big_a and big_b:
-            peak = min(lam_low[a], lam_low[b])  # the younger branch's peak
-            if peak - lam_h < significance * np.sqrt(peak):
+            # the younger branch's peak against the saddle
+            if not _clears(min(lam_low[a], lam_low[b]), tree.height[node], noise,
+                           significance):
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
             leave(c, node, lam_h)
@@ -253,6 +259,99 @@ def excess_of_mass(
     groups = np.where(groups >= 0, number[np.maximum(groups, 0)], -1).astype(np.intp)
     return Selection(groups=groups, n_clusters=int(in_order.size),
                      stability=np.asarray([stability[k] for k in in_order], dtype=np.float64))
+
+
+def _clears(peak: float, saddle: float, noise: float, significance: float) -> bool:
+    """Whether a branch whose peak count is ``peak`` splits from the rest at the saddle
+    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √λ_peak`` (the Poisson noise of the count)."""
+    lam_h = float(effective_count(np.asarray(saddle), noise))
+    return bool(peak - lam_h >= significance * np.sqrt(peak))
+
+
+def join_within_noise(
+    Z: FloatArray,
+    edges: NDArray[np.intp],
+    groups: NDArray[np.intp],
+    counts: FloatArray,
+    sep_variance: FloatArray,
+    level: float,
+    noise: float,
+    min_cluster_size: int,
+    significance: float = SIGNIFICANCE,
+) -> NDArray[np.intp]:
+    """``groups``, the pieces of a cut at ``level``, with every two pieces whose split is
+    within the noise joined: the test of :func:`excess_of_mass` applied to the merges above
+    ``level``.
+
+    The merges are replayed in order of their saddle level ``h > level``. Two pieces of at
+    least ``min_cluster_size`` points (``counts``) stay apart when the younger one's peak
+    count clears the saddle's by ``significance`` Poisson standard deviations,
+    ``λ_peak − λ_h ≥ z √λ_peak``; otherwise they are one piece. Smaller pieces are left as
+    they are (noise, by size).
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_equilibria - 1, 4)
+        The saddle-level linkage (``single_linkage``).
+    edges : ndarray of shape (n_equilibria - 1, 2)
+        The SEP pair whose segment made each merge of ``Z``.
+    groups : ndarray of shape (n_equilibria,)
+        Piece of every SEP at ``level`` (0, 1, ...).
+    counts : ndarray of shape (n_groups,)
+        Size of every piece, in training points (as the landscape counts them).
+    sep_variance : ndarray of shape (n_equilibria,)
+        σ² at every SEP.
+    level : float
+        The level of the cut that made ``groups``.
+    noise : float
+        The kernel's noise variance v2 (> 0).
+    min_cluster_size : int
+        Smaller pieces are never joined here.
+    significance : float, default=2.0
+        Poisson standard deviations a split must clear.
+
+    Returns
+    -------
+    ndarray of shape (n_equilibria,)
+        Group of every SEP, numbered by smallest SEP index.
+
+    Examples
+    --------
+    Three pieces of 20 points apart above the cut at 1.5, joined at σ² = 2 (λ 1). The
+    first two peak at λ 9 and 100, far above that saddle; the third peaks at λ 1.5, within
+    the noise of it, and joins the piece it meets:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import join_within_noise
+    >>> Z = np.array([[0, 1, 2.0, 2], [2, 3, 2.0, 3]])
+    >>> edges = np.array([[0, 1], [1, 2]])
+    >>> sep_variance = np.array([1 + 1 / 9, 1.01, 1 + 1 / 1.5])
+    >>> join_within_noise(Z, edges, np.array([0, 1, 2]), np.array([20, 20, 20]),
+    ...                   sep_variance, level=1.5, noise=1.0, min_cluster_size=5)
+    array([0, 1, 1])
+    """
+    n_groups = int(groups.max()) + 1 if groups.size else 0
+    parent = np.arange(n_groups)
+    size = np.asarray(counts, dtype=np.float64)[:n_groups].copy()
+    peak = np.full(n_groups, -np.inf)
+    np.maximum.at(peak, groups, effective_count(sep_variance, noise))
+    for r in range(Z.shape[0]):
+        h = float(Z[r, 2])
+        if h <= level:
+            continue
+        a = find_root(parent, int(groups[edges[r, 0]]))
+        b = find_root(parent, int(groups[edges[r, 1]]))
+        if a == b or min(size[a], size[b]) < min_cluster_size:
+            continue
+        if _clears(min(peak[a], peak[b]), h, noise, significance):
+            continue  # a split above the noise: apart
+        a, b = min(a, b), max(a, b)
+        parent[b] = a
+        size[a] += size[b]
+        peak[a] = max(peak[a], peak[b])
+    roots = np.array([find_root(parent, g) for g in range(n_groups)], dtype=np.intp)
+    _, first, out = np.unique(roots[groups], return_index=True, return_inverse=True)
+    return np.argsort(np.argsort(first))[out].astype(np.intp)
 
 
 def _join_unkept(
