@@ -11,14 +11,27 @@ k = 2..10 by highest silhouette (``bench_count.py``). Each cell: ARI (clusters f
 
 Run: ``python benchmarks/bench_auto.py [--groups toy front size real] [--quick]``
 (``--quick``: the small sizes only). Table in ``results/gp_auto.md`` (``gp_auto_quick.md``).
+
+The column "GP() at the issue's start" is the rule this benchmark was written to replace
+(main at 27e79f9), read from ``results/gp_auto_baseline.json``, which
+``--baseline-out FILE`` writes with that tree's package on the path::
+
+    git worktree add --detach /tmp/base 27e79f9
+    PYTHONPATH=/tmp/base/src python benchmarks/bench_auto.py --baseline-out \
+        benchmarks/results/gp_auto_baseline.json
+
+Every set that falls more than 0.05 below it is listed under the table with its measured
+reason (``REASONS``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,6 +52,37 @@ except ImportError:  # pragma: no cover
 from kernel_patterns import GPClustering, datasets
 
 XY = tuple[np.ndarray, np.ndarray]
+
+BASELINE = Path(__file__).parent / "results" / "gp_auto_baseline.json"
+#: why a set falls more than 0.05 below the issue's start, as measured
+#: (``benchmarks/results/gp_design_notes.md`` has the figures)
+REASONS: dict[str, str] = {
+    "blobs std 1/2/0.5 300": (
+        "the issue's start read the modes that persisted best (5 at √2 ℓ₀, agreement 0.90 "
+        "with the 4 at 2ℓ₀, above the tuned MODE_PERSIST_ARI = 0.5 the issue removed). The "
+        "std-2 blob is a shoulder of the std-1 blob in the generating density (its peak 0.45 % "
+        "above the saddle). Now the excess of mass at ℓ₀ keeps the whole, the support at ℓ₀ is "
+        "one piece and the modes are the same at no two length scales (15 / 7 / 5 / 4 / 2 "
+        "modes, agreements 0.75 / 0.90 / 0.51): one cluster, with the warning."),
+    "olive": (
+        "the issue's start read the modes that persisted best (6 at √2 ℓ₀, agreement 0.86 "
+        "with 2ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the "
+        "root at every significance from 2 down to 0.5 (8-D: the points lie far above the "
+        "minima, the children hold little mass), the support at ℓ₀ is one piece, the modes "
+        "(24 / 14 / 9 / 6 / 5 / 2 from ℓ₀/2 to 2√2 ℓ₀) are the same at no two length scales, "
+        "and the excess of mass at ℓ₀/√2 (4 clusters, ARI 0.91) is not the same at ℓ₀/2 "
+        "(5 clusters): one cluster."),
+    "biopsy": (
+        "the issue's start read the modes that persisted best (3 at ℓ₀, agreement 0.87 with "
+        "√2 ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the root at "
+        "every significance from 2 down to 0.5, the support at ℓ₀ is one piece and the modes "
+        "(11 / 7 / 3 / 2 / 1) are the same at no two length scales: one cluster."),
+    "hawks": (
+        "the issue's start read the stable modes first (5 at √2 ℓ₀, the same at 2ℓ₀, "
+        "agreement 0.99). Now the support at ℓ₀ (2 pieces) is read before the modes, as the "
+        "paper's two moons need: read first, the stable modes cut them into 12 arcs "
+        "(ARI 0.21)."),
+}
 
 
 def toy(n: int) -> dict[str, Callable[[], XY]]:
@@ -99,7 +143,8 @@ def _gp_reading(X: np.ndarray) -> tuple[np.ndarray, str]:
     return gp.labels_, f"{trace.reading} at {trace.factor:.2f} ℓ₀"
 
 
-def run(groups: list[str], quick: bool) -> str:
+def sets(groups: list[str], quick: bool) -> dict[str, Callable[[], XY]]:
+    """Every set of ``groups`` by name, loaded on call."""
     loads: dict[str, Callable[[], XY]] = {}
     for n in (500,) if quick else (500, 1500, 10_000):
         if "toy" in groups:
@@ -112,12 +157,37 @@ def run(groups: list[str], quick: bool) -> str:
             loads.update(sizes(n))
     if "real" in groups:
         loads.update(SETS)
+    return loads
+
+
+def _load(load: Callable[[], XY]) -> XY:
+    X, y = load()
+    return StandardScaler().fit_transform(np.asarray(X, dtype=float)), np.asarray(y)
+
+
+def write_baseline(groups: list[str], quick: bool, out: Path) -> None:
+    """``GPClustering(random_state=0)`` alone on every set, as JSON ``{set: [ARI, clusters]}``
+    (run with the baseline tree's package on the path)."""
+    result: dict[str, list[float]] = {}
+    for name, load in sets(groups, quick).items():
+        X, y = _load(load)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pred = GPClustering(random_state=0).fit(X).labels_
+        result[name] = [float(adjusted_rand_score(y, pred)),
+                        len(np.unique(pred[pred >= 0]))]
+        print(name, result[name], flush=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+
+
+def run(groups: list[str], quick: bool) -> str:
+    base = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
     rows: list[list[Any]] = []
-    means: dict[str, list[float]] = {k: [] for k in ("gp", "hdb", "bic", "sil")}
-    for name, load in loads.items():
-        X, y = load()
-        X = StandardScaler().fit_transform(np.asarray(X, dtype=float))
-        y = np.asarray(y)
+    means: dict[str, list[float]] = {k: [] for k in ("gp", "hdb", "bic", "sil", "base")}
+    real: dict[str, list[float]] = {k: [] for k in means}
+    fallen: list[str] = []
+    for name, load in sets(groups, quick).items():
+        X, y = _load(load)
         reading: dict[str, str] = {}
 
         def gp(X: np.ndarray = X, reading: dict[str, str] = reading) -> np.ndarray:
@@ -132,16 +202,32 @@ def run(groups: list[str], quick: bool) -> str:
         }
         for k, (ari, _) in cells.items():
             means[k].append(ari)
+            if name in SETS:
+                real[k].append(ari)
+        was = base.get(name)
+        if was is not None:
+            means["base"].append(was[0])
+            if name in SETS:
+                real["base"].append(was[0])
+            if cells["gp"][0] < was[0] - 0.05:
+                fallen.append(name)
         rows.append([name, X.shape[0], len(np.unique(y)), *(c[1] for c in cells.values()),
-                     reading["how"]])
+                     "" if was is None else f"{was[0]:.2f} ({was[1]})", reading["how"]])
         print(" | ".join(str(v) for v in rows[-1]), flush=True)
-    rows.append(["**mean ARI**", "", "", *(f"**{np.mean(v):.3f}**" for v in means.values()),
-                 ""])
+    for label, got in (("**mean ARI**", means), (f"**mean ARI, the {len(real['gp'])} real "
+                                                  "sets**", real)):
+        if got["gp"]:
+            rows.append([label, "", "", *(f"**{np.mean(v):.3f}**" if v else ""
+                                          for v in got.values()), ""])
     headers = ["set", "n", "classes", "GPClustering()", "HDBSCAN()", "GaussianMixture BIC",
-               "KMeans silhouette", "GP reading kept"]
+               "KMeans silhouette", "GP() at the issue's start", "GP reading kept"]
+    notes = "".join(f"- **{name}**: {REASONS.get(name, 'not yet explained')}\n"
+                    for name in fallen)
     return (f"# GPClustering() finding the count, beside the label-free peers\n\n"
-            f"{machine()}\n\nCells: ARI (clusters found, seconds). Groups: "
-            f"{', '.join(groups)}{' (quick)' if quick else ''}.\n\n{table(headers, rows)}\n")
+            f"{machine()}\n\nCells: ARI (clusters found, seconds); the issue's start: "
+            f"ARI (clusters) of `GPClustering()` at 27e79f9. Groups: "
+            f"{', '.join(groups)}{' (quick)' if quick else ''}.\n\n{table(headers, rows)}\n"
+            + (f"\nMore than 0.05 below the issue's start:\n\n{notes}" if fallen else ""))
 
 
 def main() -> None:
@@ -149,7 +235,12 @@ def main() -> None:
     ap.add_argument("--groups", nargs="+", default=["toy", "front", "size", "real"],
                     choices=["toy", "front", "size", "real"])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--baseline-out", type=Path,
+                    help="write GPClustering()'s ARI and count per set as JSON and stop")
     args = ap.parse_args()
+    if args.baseline_out is not None:
+        write_baseline(args.groups, args.quick, args.baseline_out)
+        return
     text = run(args.groups, args.quick)
     suffix = "" if set(args.groups) == {"toy", "front", "size", "real"} else "_" + "_".join(
         args.groups)

@@ -66,8 +66,9 @@ def auto_partition(
        data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
        where their split is within the noise (:func:`~._selection.join_within_noise`, the
-       test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points (the paper's rings and moons),
-       whose sparse arcs the noise test of 1 can split differently at each length scale;
+       test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
+       (the paper's rings and moons), whose sparse arcs the noise test of 1 can split
+       differently at each length scale;
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
        at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
