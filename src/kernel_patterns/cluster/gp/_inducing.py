@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
 from ..._validation import FloatArray
@@ -270,6 +271,26 @@ class InducingBasis:
     noise: float
     jitter: float
     form: str
+
+
+def farthest_first(U: FloatArray, m: int) -> NDArray[np.intp]:
+    """Indices of ``m`` rows of ``U`` in greedy farthest-point order from its first row: a
+    cover of ``U`` by ``m`` of its own rows (deterministic).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp._inducing import farthest_first
+    >>> farthest_first(np.array([[0.0], [1.0], [10.0], [5.0]]), 3)
+    array([0, 2, 3])
+    """
+    far = np.linalg.norm(U - U[0], axis=1)
+    out = [0]
+    for _ in range(1, min(m, len(U))):
+        j = int(np.argmax(far))
+        out.append(j)
+        np.minimum(far, np.linalg.norm(U - U[j], axis=1), out=far)
+    return np.asarray(out, dtype=np.intp)
 
 
 def fit_inducing_model(

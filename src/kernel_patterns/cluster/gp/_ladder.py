@@ -99,7 +99,9 @@ class Ladder:
         self._basins: dict[float, NDArray[np.intp]] = {}
 
     def _fit(self, factor: float) -> Rung:
-        fit = fit_landscape(kernel_at(factor * self.ell0), self._X, self._opts, self._plan)
+        ell = factor * self.ell0
+        plan = None if self._plan is None else self._plan.at_length_scale(self._X, ell)
+        fit = fit_landscape(kernel_at(ell), self._X, self._opts, plan)
         return Rung(fit, *self._read(fit))
 
     def start(self, factor: float) -> None:

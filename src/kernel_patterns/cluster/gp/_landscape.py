@@ -15,7 +15,7 @@ their single-linkage hierarchy (errata 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from ...kernels import Kernel
 from ._assign import assign_to_equilibria, flow_assign
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import candidate_pairs, segment_levels, single_linkage
-from ._inducing import InducingForm, fit_inducing_model
+from ._inducing import InducingForm, auto_n_landmarks, farthest_first, fit_inducing_model
 from ._kernel import kernel_length_scale
 from ._variance import VarianceFunction, fit_variance_model
 
@@ -51,6 +51,10 @@ class InducingPlan:
     weight : float, default=1.0
         What every training point counts in the variance (``s / n`` with ``kernel=None``:
         the landscape of the subsample, whose ℓ₀ it is, with the noise of all points).
+    low : int or None, default=None
+        When set, the count of ``U`` followed the length scale
+        (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`, at least ``low``), and a
+        landscape at a longer length scale uses fewer of them (``at_length_scale``).
 
     See Also
     --------
@@ -68,6 +72,44 @@ class InducingPlan:
     U: FloatArray
     subsample: NDArray[np.intp]
     weight: float = 1.0
+    low: int | None = None
+
+    def at_length_scale(self, X: FloatArray, length_scale: float) -> InducingPlan:
+        """The plan for a landscape at ``length_scale``.
+
+        With a count that follows the length scale (``low`` set), the inducing points are a
+        farthest-point cover of ``U`` by as many as
+        :func:`~kernel_patterns.cluster.gp.auto_n_landmarks` gives for the subsample there:
+        fewer at a longer length scale, never more than ``U``. Otherwise this plan.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The training points (the plan's ``subsample`` indexes them).
+        length_scale : float
+            The length scale of the landscape (> 0).
+
+        Returns
+        -------
+        InducingPlan
+            The same subsample and weight; ``U`` a subset of this plan's.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from kernel_patterns.cluster.gp import InducingPlan
+        >>> X = np.linspace(0, 100, 201).reshape(-1, 1)
+        >>> plan = InducingPlan(U=X[::4], subsample=np.arange(201), low=5)
+        >>> len(plan.U), len(plan.at_length_scale(X, 20.0).U)
+        (51, 9)
+        """
+        if self.low is None:
+            return self
+        m = auto_n_landmarks(X[self.subsample], length_scale, low=min(self.low, len(self.U)),
+                             high=len(self.U))
+        if m >= len(self.U):
+            return self
+        return replace(self, U=self.U[farthest_first(self.U, m)])
 
 
 @dataclass

@@ -342,14 +342,16 @@ def _plan(
         sub = np.arange(n, dtype=np.intp)
     else:
         sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+    low = None
     if n_landmarks is None:
         Xs = X[sub]
+        low = min(DEFAULT_N_LANDMARKS, n)
         ell = auto_length_scale(Xs) if kernel is None else kernel_length_scale(kernel, Xs)
-        m = auto_n_landmarks(Xs, ell, low=min(DEFAULT_N_LANDMARKS, n), high=MAX_N_COMPONENTS)
+        m = auto_n_landmarks(Xs, ell, low=low, high=MAX_N_COMPONENTS)
     else:
         m = int(n_landmarks)
     U = choose_inducing_points(X, m, landmarks, rng)
     # kernel=None: ℓ₀ is the subsample's, and so is the count of points within it: every
     # point counts s / n, so that the landscape is the same at every n > s
     weight = sub.size / n if kernel is None else 1.0
-    return InducingPlan(U=U, subsample=sub, weight=weight)
+    return InducingPlan(U=U, subsample=sub, weight=weight, low=low)
