@@ -73,6 +73,19 @@ def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -
     np.testing.assert_array_equal(every.groups, [0, 1])
 
 
+def test_a_ripple_joined_above_the_top_level_joins_the_piece_it_meets() -> None:
+    """Above r* (1.5), SEPs 0 and 1 (count 100) split far above the noise at σ² 2; SEP 2
+    (count 1.5) meets SEP 1 at σ² 2.5, within the noise: it joins 1's cluster, and 0 stays
+    apart (the merges are replayed bottom-up, not decided by the top one)."""
+    Zs = np.array([[0, 1, 2.0, 2], [2, 3, 2.5, 3]], dtype=float)
+    edges = np.array([[0, 1], [1, 2]])
+    sep_var = np.array([1.01, 1.01, 1 + 1 / 1.5])
+    pv = sep_var[BASINS] + 0.001
+    sel = excess_of_mass(Zs, edges, BASINS, pv, sep_var, top_level=1.5, noise=1.0,
+                         min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, [0, 1, 1])
+
+
 def test_join_within_noise_applies_the_same_test_to_the_pieces_of_a_cut() -> None:
     """The same two SEPs as pieces of a cut at 2.0: joined by the test, apart without it;
     a piece smaller than min_cluster_size is left alone."""

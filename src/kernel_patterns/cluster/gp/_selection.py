@@ -106,13 +106,14 @@ def excess_of_mass(
     """The clusters of the saddle tree of greatest total excess of mass.
 
     The tree is condensed top-down from ``top_level`` (r*: every training point is in the
-    level set there; basins joined only above it are apart from the start, unless their
-    split is within the noise by the test below: then they start as one cluster). At each
-    merge, read downwards as a split, a branch with fewer than ``min_cluster_size`` points falls
-    out of its cluster, and a split whose younger branch is not ``significance`` Poisson
-    standard deviations above the saddle (in the effective count λ of
-    :func:`effective_count`) is no split: the cluster goes on through both branches. A
-    real split ends its cluster and starts two. Every cluster's stability is
+    level set there; its pieces, joined only above it, are apart from the start, except
+    those whose split is within the noise by the test below, which start as one cluster:
+    :func:`join_within_noise`). At each merge, read downwards as a split, a branch with
+    fewer than ``min_cluster_size`` points falls out of its cluster, and a split whose
+    younger branch is not ``significance`` Poisson standard deviations above the saddle
+    (in the effective count λ of :func:`effective_count`) is no split: the cluster goes on
+    through both branches. A real split ends its cluster and starts two. Every cluster's
+    stability is
     ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
     level and ``d_i`` the level where point i leaves it. The clusters kept are the
     non-nested ones of greatest total stability, chosen bottom-up (HDBSCAN's ``eom``,
@@ -193,18 +194,29 @@ def excess_of_mass(
         owner[seps] = c
 
     lam_top = float(effective_count(np.asarray(top_level), noise))
-    stack: list[tuple[int, int]] = []
-    todo = [(2 * p - 2, -1)]
-    while todo:  # the forest of the level set at the top level
-        a, c = todo.pop()
+    # the forest of the level set at the top level: its pieces, those whose split above it
+    # is within the noise one cluster (join_within_noise), each large piece read below
+    pieces: list[int] = []
+    todo = [2 * p - 2]
+    while todo:
+        a = todo.pop()
         if a >= p and tree.height[a] > top_level:
-            k, j = (int(x) for x in tree.kids[a])
-            if c < 0 and min(tree.size[k], tree.size[j]) >= min_cluster_size and not _clears(
-                    min(lam_low[k], lam_low[j]), tree.height[a], noise, significance):
-                c = new(lam_top, -1)  # apart only above r*, within the noise: one cluster
-            todo.extend([(k, c), (j, c)])
-        elif tree.size[a] >= min_cluster_size:
-            stack.append((a, c if c >= 0 else new(lam_top, -1)))
+            todo.extend(int(k) for k in tree.kids[a])
+        else:
+            pieces.append(a)
+    piece = np.empty(p, dtype=np.intp)
+    for i, a in enumerate(pieces):
+        piece[tree.leaves(a)] = i
+    joined = join_within_noise(Z, edges, piece, tree.size[pieces].astype(np.float64),
+                               sep_variance, top_level, noise, min_cluster_size, significance)
+    cluster_of: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []
+    for a in pieces:
+        if tree.size[a] >= min_cluster_size:
+            g = int(joined[tree.leaves(a)[0]])
+            if g not in cluster_of:
+                cluster_of[g] = new(lam_top, -1)
+            stack.append((a, cluster_of[g]))
     while stack:
         node, c = stack.pop()
         if node < p:
