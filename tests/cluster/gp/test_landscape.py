@@ -136,6 +136,20 @@ def test_landscape_basins_inducing_assigns_the_rest_by_the_short_flow(rings,
     assert adjusted_rand_score(y, groups[basins]) == 1.0
 
 
+def test_landscape_basins_split_over_a_pool_equals_one_thread() -> None:
+    """With the ladder's pool, half of the points are assigned on it: the same basins."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kernel_patterns.cluster.gp import _landscape
+
+    X, _ = _rings(3000)
+    fit = fit_landscape(KERNEL, X, OPTS, _plan(X))
+    alone = landscape_basins(fit, X, OPTS)
+    assert X.shape[0] - fit.plan.subsample.size >= 2 * _landscape.SPLIT_AT_LEAST
+    with ThreadPoolExecutor(1) as pool:
+        np.testing.assert_array_equal(landscape_basins(fit, X, OPTS, pool), alone)
+
+
 def test_assign_points_exact_is_the_full_flow(rings, exact_fit) -> None:
     fit = exact_fit
     Xn = _rings(90, seed=1)[0]

@@ -232,6 +232,19 @@ def test_one_cluster_warning_quotes_the_most_modes_read() -> None:
     assert gp.count_trace_.reading == "support"
 
 
+def test_no_rung_below_l0_when_l0_has_a_ridges_count_of_modes() -> None:
+    """Uniform noise: ℓ₀ has more than √(n/2) modes (an even region's ripples), so neither
+    the modes nor the excess of mass is read below it: a shorter length scale only splits
+    further. One cluster, as before, without the fit at ℓ₀/√2."""
+    X = np.random.RandomState(0).rand(300, 2)
+    with pytest.warns(UserWarning, match="one cluster"):
+        gp = GPClustering(random_state=0).fit(X)
+    trace = gp.count_trace_
+    assert gp.n_clusters_ == 1 and trace.reading == "support"
+    assert trace.factors.min() == 1.0
+    assert trace.n_modes[0] > np.sqrt(300 / 2)
+
+
 def test_the_count_trace_draws_its_ladder() -> None:
     import matplotlib
 

@@ -123,5 +123,5 @@ class Ladder:
         """The SEP of every training point in the rung at ``factor``, assigned once."""
         if factor not in self._basins:
             self._basins[factor] = landscape_basins(self.rung(factor).fit, self._X,
-                                                    self._opts)
+                                                    self._opts, self._pool)
         return self._basins[factor]

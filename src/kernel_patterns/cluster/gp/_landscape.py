@@ -15,6 +15,7 @@ their single-linkage hierarchy (errata 3).
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,6 +37,8 @@ from ._variance import VarianceFunction, fit_variance_model
 INDUCING_FORM: InducingForm = "fitc"
 #: approximation="inducing": subsample points flowed together (batch_size overrides it).
 FLOW_CHUNK = 4096
+#: :func:`landscape_basins` with a pool: points to assign per thread, at least.
+SPLIT_AT_LEAST = 1024
 
 
 @dataclass
@@ -251,11 +254,15 @@ def _chunked_flow(
                       endpoints=np.vstack(ends), n_iter=n_iter, n_unconverged=n_unconv)
 
 
-def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArray[np.intp]:
+def landscape_basins(
+    fit: Landscape, X: FloatArray, opts: FlowOptions, pool: Executor | None = None
+) -> NDArray[np.intp]:
     """Index of the SEP of every training point.
 
     Exact: where its own flow went. Inducing: the subsample's flows, and
-    :func:`~._assign.assign_to_equilibria` (short flow) for every other point.
+    :func:`~._assign.assign_to_equilibria` (short flow) for every other point; with a
+    ``pool`` (the ladder's, whose threads each run one BLAS thread), half of those points
+    are assigned on it meanwhile (every point's SEP is its own: the same basins).
     """
     if fit.plan is None:
         return fit.flow.assignment
@@ -264,9 +271,18 @@ def landscape_basins(fit: Landscape, X: FloatArray, opts: FlowOptions) -> NDArra
     basins[sub] = fit.flow.assignment
     rest = np.ones(X.shape[0], dtype=bool)
     rest[sub] = False
-    if rest.any():
-        basins[rest] = assign_points(fit.model, fit.S, fit.ell, fit.r_star, X[rest], opts,
-                                     inducing=True)
+    idx = np.flatnonzero(rest)
+
+    def assign(part: NDArray[np.intp]) -> NDArray[np.intp]:
+        return assign_points(fit.model, fit.S, fit.ell, fit.r_star, X[part], opts,
+                             inducing=True)
+
+    if pool is not None and idx.size >= 2 * SPLIT_AT_LEAST:
+        half = pool.submit(assign, idx[idx.size // 2 :])
+        basins[idx[: idx.size // 2]] = assign(idx[: idx.size // 2])
+        basins[idx[idx.size // 2 :]] = half.result()
+    elif idx.size:
+        basins[idx] = assign(idx)
     return basins
 
 

@@ -76,7 +76,9 @@ def auto_partition(
        effective count at the SEPs is low and the test of 1 keeps no split, while the
        basins of real groups stay the same as the length scale grows;
     4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
-       same clusters come out at ℓ₀/2, else one cluster (the support at ℓ₀ in one piece).
+       same clusters come out at ℓ₀/2 (not when ℓ₀ has more than √(n/2) modes: as in 3,
+       a shorter length scale then only splits a ridge's arcs further), else one cluster
+       (the support at ℓ₀ in one piece).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. The cases behind each step are in
@@ -178,8 +180,8 @@ def _read_ladder(
                 break
             k = ladder.index(1.0)
             continue
-        upper = reading(ladder[k + 1])
-        if not too_many(ladder[k]):
+        if not too_many(ladder[k]):  # else a ridge's arcs: the next rung is not needed
+            upper = reading(ladder[k + 1])
             agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
             compared[ladder[k]] = agree
             if lower.n_modes == upper.n_modes and agree >= MODE_STABLE_ARI:
@@ -188,6 +190,8 @@ def _read_ladder(
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
         return kept(1.0, found)
+    if too_many(1.0):  # as for the modes: below ℓ₀ only a ridge's arcs split further
+        return traced(fit, basins, cut, groups, "support", 1.0)
     shorter = by_mass(below[0])
     if n_groups(below[0], shorter) >= 2:
         # kept, as at ℓ₀, only when the next length scale (down) agrees: uniform noise can
