@@ -57,6 +57,25 @@ def test_a_split_within_the_noise_is_no_split() -> None:
     np.testing.assert_array_equal(every.groups, [0, 1, 2])
 
 
+def test_the_noise_of_a_count_of_weighted_points_is_w_lambda() -> None:
+    """Points of weight w (a subsample's landscape averaging all n points, w = s / n): the
+    count λ has the Poisson variance w λ. The split of the test above (10 - 5 within
+    2 sqrt(10)) clears 2 sqrt(10 / 4) at w = 1/4; so do the pieces of a cut (3 - 2/3
+    within 2 sqrt(3), not within 2 sqrt(3 / 4))."""
+    Zs = np.array([[1, 2, 1.2, 2], [0, 3, 2.5, 3]], dtype=float)
+    sep_var = np.full(3, 1.1)
+    kw = {"top_level": 2.0, "noise": 1.0, "min_cluster_size": 5}
+    for weight, groups in ((1.0, [0, 1, 1]), (0.25, [0, 1, 2])):
+        sel = excess_of_mass(Zs, EDGES, BASINS, sep_var[BASINS], sep_var, weight=weight, **kw)
+        np.testing.assert_array_equal(sel.groups, groups)
+    pair_var = np.array([1 + 1 / 3, 1 + 1 / 3])
+    for weight, groups in ((1.0, [0, 0]), (0.25, [0, 1])):
+        out = join_within_noise(np.array([[0, 1, 2.5, 2]]), PAIR, np.array([0, 1]),
+                                np.array([30, 30]), pair_var, level=2.0, noise=1.0,
+                                min_cluster_size=5, weight=weight)
+        np.testing.assert_array_equal(out, groups)
+
+
 def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -> None:
     """SEPs 0 and 1 (effective count 3) are joined only above r* (at σ² 2.5, count 2/3):
     apart in the level set, but 3 - 2/3 < 2 sqrt(3), so one cluster; with no noise test,

@@ -103,6 +103,8 @@ def _read_ladder(
     rungs = Ladder(X, X_scale, opts, plan, modes, pool)
     reading, basins_at, start = rungs.rung, rungs.basins, rungs.start
     compared: dict[float, float] = {}  # every agreement computed, for the trace
+    # what a training point counts in the effective count λ, whose noise the tests read
+    weight = 1.0 if plan is None else plan.weight
 
     def traced(fit: Landscape, basins: NDArray[np.intp], level: float,
                groups: NDArray[np.intp], how: str, factor: float) -> Partition:
@@ -112,7 +114,8 @@ def _read_ladder(
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
         fit = reading(factor).fit
         sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
-                             fit.sep_var, fit.r_star, _noise(fit), min_cluster_size)
+                             fit.sep_var, fit.r_star, _noise(fit), min_cluster_size,
+                             weight=weight)
         return _own_groups(sel.groups)
 
     def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
@@ -155,7 +158,7 @@ def _read_ladder(
     cut, groups = data_level(fit, basins, plan, min_cluster_size)
     # pieces apart above the cut are clusters only when their split clears the noise
     groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
-                               fit.sep_var, cut, _noise(fit), min_cluster_size)
+                               fit.sep_var, cut, _noise(fit), min_cluster_size, weight=weight)
     counts = weighted_counts(groups, basins, plan)  # in the landscape's units
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
         return traced(fit, basins, cut, groups, "support", 1.0)

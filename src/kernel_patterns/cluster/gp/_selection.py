@@ -11,7 +11,9 @@ cluster tree of a density (Campello, Moulavi & Sander, PAKDD 2013; McInnes & Hea
   ``Σ_points (λ_leave − λ_birth)`` over the levels it lives through;
 * a split is a split only when it is larger than the noise of that count: the younger
   branch's peak ``λ_peak`` must exceed the saddle's ``λ_saddle`` by ``significance``
-  Poisson standard deviations, ``λ_peak − λ_saddle ≥ z √λ_peak``. A shallower split is one
+  Poisson standard deviations, ``λ_peak − λ_saddle ≥ z √(w λ_peak)``, where every point
+  counts ``w`` (1, or ``s / n`` for a subsample's landscape averaging n points). A
+  shallower split is one
   cluster going on (as HDBSCAN's condensed tree treats a split that sheds fewer than
   ``min_cluster_size`` points): so a region of even density, whose basins are separated
   by saddles within the noise, is one cluster, and uniform noise has no split at all.
@@ -102,6 +104,7 @@ def excess_of_mass(
     noise: float,
     min_cluster_size: int,
     significance: float = SIGNIFICANCE,
+    weight: float = 1.0,
 ) -> Selection:
     """The clusters of the saddle tree of greatest total excess of mass.
 
@@ -141,6 +144,10 @@ def excess_of_mass(
     significance : float, default=2.0
         Poisson standard deviations a split must clear (0: every split of two branches of
         ``min_cluster_size`` points counts, HDBSCAN's rule).
+    weight : float, default=1.0
+        What one training point counts in λ (``InducingPlan.weight``: ``s / n`` when the
+        landscape of an ``s``-point subsample averages all ``n`` points). A count of
+        points of weight ``w`` has the Poisson variance ``w λ``, not ``λ``.
 
     Returns
     -------
@@ -208,7 +215,8 @@ def excess_of_mass(
     for i, a in enumerate(pieces):
         piece[tree.leaves(a)] = i
     joined = join_within_noise(Z, edges, piece, tree.size[pieces].astype(np.float64),
-                               sep_variance, top_level, noise, min_cluster_size, significance)
+                               sep_variance, top_level, noise, min_cluster_size, significance,
+                               weight)
     cluster_of: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
     for a in pieces:
@@ -228,7 +236,7 @@ def excess_of_mass(
         if big_a and big_b:
             # the younger branch's peak against the saddle
             if not _clears(min(lam_low[a], lam_low[b]), tree.height[node], noise,
-                           significance):
+                           significance, weight):
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
             leave(c, node, lam_h)
@@ -273,11 +281,13 @@ def excess_of_mass(
                      stability=np.asarray([stability[k] for k in in_order], dtype=np.float64))
 
 
-def _clears(peak: float, saddle: float, noise: float, significance: float) -> bool:
+def _clears(peak: float, saddle: float, noise: float, significance: float,
+            weight: float) -> bool:
     """Whether a branch whose peak count is ``peak`` splits from the rest at the saddle
-    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √λ_peak`` (the Poisson noise of the count)."""
+    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √(w λ_peak)`` (the Poisson noise of a
+    count of points of weight ``w``)."""
     lam_h = float(effective_count(np.asarray(saddle), noise))
-    return bool(peak - lam_h >= significance * np.sqrt(peak))
+    return bool(peak - lam_h >= significance * np.sqrt(weight * peak))
 
 
 def join_within_noise(
@@ -290,6 +300,7 @@ def join_within_noise(
     noise: float,
     min_cluster_size: int,
     significance: float = SIGNIFICANCE,
+    weight: float = 1.0,
 ) -> NDArray[np.intp]:
     """``groups``, the pieces of a cut at ``level``, with every two pieces whose split is
     within the noise joined: the test of :func:`excess_of_mass` applied to the merges above
@@ -321,6 +332,8 @@ def join_within_noise(
         Smaller pieces are never joined here.
     significance : float, default=2.0
         Poisson standard deviations a split must clear.
+    weight : float, default=1.0
+        What one training point counts in λ (as in :func:`excess_of_mass`).
 
     Returns
     -------
@@ -355,7 +368,7 @@ def join_within_noise(
         b = find_root(parent, int(groups[edges[r, 1]]))
         if a == b or min(size[a], size[b]) < min_cluster_size:
             continue
-        if _clears(min(peak[a], peak[b]), h, noise, significance):
+        if _clears(min(peak[a], peak[b]), h, noise, significance, weight):
             continue  # a split above the noise: apart
         a, b = min(a, b), max(a, b)
         parent[b] = a
