@@ -64,14 +64,6 @@ REASONS: dict[str, str] = {
         "above the saddle). Now the excess of mass at ℓ₀ keeps the whole, the support at ℓ₀ is "
         "one piece and the modes are the same at no two length scales (15 / 7 / 5 / 4 / 2 "
         "modes, agreements 0.75 / 0.90 / 0.51): one cluster, with the warning."),
-    "olive": (
-        "the issue's start read the modes that persisted best (6 at √2 ℓ₀, agreement 0.86 "
-        "with 2ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the "
-        "root at every significance from 2 down to 0.5 (8-D: the points lie far above the "
-        "minima, the children hold little mass), the support at ℓ₀ is one piece, the modes "
-        "(24 / 14 / 9 / 6 / 5 / 2 from ℓ₀/2 to 2√2 ℓ₀) are the same at no two length scales, "
-        "and the excess of mass at ℓ₀/√2 (4 clusters, ARI 0.91) is not the same at ℓ₀/2 "
-        "(5 clusters): one cluster."),
     "biopsy": (
         "the issue's start read the modes that persisted best (3 at ℓ₀, agreement 0.87 with "
         "√2 ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the root at "

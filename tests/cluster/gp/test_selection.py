@@ -76,6 +76,26 @@ def test_the_noise_of_a_count_of_weighted_points_is_w_lambda() -> None:
         np.testing.assert_array_equal(out, groups)
 
 
+@pytest.mark.parametrize(("saddle", "groups"), [(78.0, [0, 0, 0]), (70.0, [0, 1, 2])])
+def test_family_wise_keeps_the_whole_data_only_while_no_split_clears_its_level(
+    saddle: float, groups: list[int]
+) -> None:
+    """One piece at the top (r* at λ 2), splitting at λ ``saddle`` into SEP 0 and SEPs
+    1 + 2, which split at λ 79; every SEP at λ 100, every point at λ 90. The root holds the
+    most mass, and by mass alone it is kept. Both splits clear 2 standard deviations alone
+    (z 2.2 and 2.1 at λ 78), but not the Bonferroni level of two tests (2.28): with
+    ``family_wise``, "no structure" stands and the root is kept. At λ 70 the first split
+    has z 3.0: the root is not kept, the leaves are."""
+    Zs = np.array([[1, 2, 1 + 1 / 79, 2], [0, 3, 1 + 1 / saddle, 3]], dtype=float)
+    sep_var = np.full(3, 1.01)
+    pv = np.full(BASINS.size, 1 + 1 / 90)
+    kw = {"top_level": 1.5, "noise": 1.0, "min_cluster_size": 5}
+    by_mass = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, **kw)
+    family = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, family_wise=True, **kw)
+    np.testing.assert_array_equal(by_mass.groups, [0, 0, 0])
+    np.testing.assert_array_equal(family.groups, groups)
+
+
 def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -> None:
     """SEPs 0 and 1 (effective count 3) are joined only above r* (at σ² 2.5, count 2/3):
     apart in the level set, but 3 - 2/3 < 2 sqrt(3), so one cluster; with no noise test,

@@ -78,7 +78,9 @@ def auto_partition(
     4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
        same clusters come out at ℓ₀/2 (not when ℓ₀ has more than √(n/2) modes: as in 3,
        a shorter length scale then only splits a ridge's arcs further), else one cluster
-       (the support at ℓ₀ in one piece).
+       (the support at ℓ₀ in one piece) unless "no structure" is rejected: a split of
+       ℓ₀'s tree clears the test of 1 at the family-wise (Bonferroni) level of all its
+       splits, and the excess of mass below the whole data is read (``family_wise``).
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. The cases behind each step are in
@@ -110,13 +112,22 @@ def _read_ladder(
                groups: NDArray[np.intp], how: str, factor: float) -> Partition:
         return Partition(fit, basins, level, groups, _trace(rungs.done, compared, how, factor))
 
-    def by_mass(factor: float) -> NDArray[np.intp]:
+    def by_mass(factor: float, family_wise: bool = False) -> NDArray[np.intp]:
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
         fit = reading(factor).fit
         sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
                              fit.sep_var, fit.r_star, _noise(fit), min_cluster_size,
-                             weight=weight)
+                             weight=weight, family_wise=family_wise)
         return _own_groups(sel.groups)
+
+    def no_structure() -> Partition:
+        """One cluster (the support at ℓ₀ in one piece), unless a split of ℓ₀'s tree
+        clears the family-wise test: then "no structure" is rejected, and the excess of
+        mass below the whole data is read."""
+        below_whole = by_mass(1.0, family_wise=True)
+        if n_groups(1.0, below_whole) >= 2:
+            return kept(1.0, below_whole)
+        return traced(fit, basins, cut, groups, "support", 1.0)
 
     def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
         fit = reading(factor).fit
@@ -194,7 +205,7 @@ def _read_ladder(
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
         return kept(1.0, found)
     if too_many(1.0):  # as for the modes: below ℓ₀ only a ridge's arcs split further
-        return traced(fit, basins, cut, groups, "support", 1.0)
+        return no_structure()
     shorter = by_mass(below[0])
     if n_groups(below[0], shorter) >= 2:
         # kept, as at ℓ₀, only when the next length scale (down) agrees: uniform noise can
@@ -205,7 +216,7 @@ def _read_ladder(
         compared[below[1]] = agree
         if agree >= MODE_STABLE_ARI:
             return kept(below[0], shorter)
-    return traced(fit, basins, cut, groups, "support", 1.0)
+    return no_structure()
 
 
 def _noise(fit: Landscape) -> float:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.stats import norm
 
 from ..._validation import FloatArray
 from ._cuts import find_root
@@ -105,6 +106,7 @@ def excess_of_mass(
     min_cluster_size: int,
     significance: float = SIGNIFICANCE,
     weight: float = 1.0,
+    family_wise: bool = False,
 ) -> Selection:
     """The clusters of the saddle tree of greatest total excess of mass.
 
@@ -148,6 +150,11 @@ def excess_of_mass(
         What one training point counts in λ (``InducingPlan.weight``: ``s / n`` when the
         landscape of an ``s``-point subsample averages all ``n`` points). A count of
         points of weight ``w`` has the Poisson variance ``w λ``, not ``λ``.
+    family_wise : bool, default=False
+        When True, the whole data (one piece at the top) is not a cluster, whatever its
+        mass, once the largest split of the tree clears the Bonferroni level of all the
+        splits tested (``z ≥ Φ⁻¹(1 − Φ(−significance) / m)``, m splits): "no structure" is
+        then rejected, and the clusters below it are read.
 
     Returns
     -------
@@ -219,6 +226,7 @@ def excess_of_mass(
                                weight)
     cluster_of: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
+    z_split: list[float] = []  # of every split of two large branches tested
     for a in pieces:
         if tree.size[a] >= min_cluster_size:
             g = int(joined[tree.leaves(a)[0]])
@@ -235,8 +243,9 @@ def excess_of_mass(
         big_a, big_b = tree.size[a] >= min_cluster_size, tree.size[b] >= min_cluster_size
         if big_a and big_b:
             # the younger branch's peak against the saddle
-            if not _clears(min(lam_low[a], lam_low[b]), tree.height[node], noise,
-                           significance, weight):
+            z_split.append(_split_z(min(lam_low[a], lam_low[b]), tree.height[node], noise,
+                                    weight))
+            if z_split[-1] < significance:
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
             leave(c, node, lam_h)
@@ -252,9 +261,15 @@ def excess_of_mass(
     n = len(birth)
     value = np.zeros(n)
     chosen = np.zeros(n, dtype=bool)
+    # family_wise: the whole data (one piece at the top) is kept only while "no structure"
+    # stands, no split clearing the test at the family-wise level of the splits tested
+    keep_whole = True
+    if family_wise and z_split and sum(1 for c in range(n) if parent[c] < 0) == 1:
+        family_z = float(norm.isf(norm.sf(significance) / len(z_split)))
+        keep_whole = max(z_split) < family_z
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
         below = float(sum(value[k] for k in children[c]))
-        if not children[c] or stab[c] >= below:
+        if not children[c] or (stab[c] >= below and (parent[c] >= 0 or keep_whole)):
             value[c], chosen[c] = stab[c], True
         else:
             value[c] = below
@@ -281,13 +296,19 @@ def excess_of_mass(
                      stability=np.asarray([stability[k] for k in in_order], dtype=np.float64))
 
 
+def _split_z(peak: float, saddle: float, noise: float, weight: float) -> float:
+    """Poisson standard deviations by which a branch whose peak count is ``peak`` stands
+    above the saddle variance ``saddle``: ``(λ_peak − λ_saddle) / √(w λ_peak)`` (a count of
+    points of weight ``w``)."""
+    lam_h = float(effective_count(np.asarray(saddle), noise))
+    return float((peak - lam_h) / np.sqrt(weight * peak))
+
+
 def _clears(peak: float, saddle: float, noise: float, significance: float,
             weight: float) -> bool:
     """Whether a branch whose peak count is ``peak`` splits from the rest at the saddle
-    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √(w λ_peak)`` (the Poisson noise of a
-    count of points of weight ``w``)."""
-    lam_h = float(effective_count(np.asarray(saddle), noise))
-    return bool(peak - lam_h >= significance * np.sqrt(weight * peak))
+    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √(w λ_peak)`` (:func:`_split_z`)."""
+    return _split_z(peak, saddle, noise, weight) >= significance
 
 
 def join_within_noise(
