@@ -264,7 +264,7 @@ def excess_of_mass(
     # family_wise: the whole data (one piece at the top) is kept only while "no structure"
     # stands, no split clearing the test at the family-wise level of the splits tested
     keep_whole = True
-    if family_wise and z_split and sum(1 for c in range(n) if parent[c] < 0) == 1:
+    if family_wise and z_split and len(cluster_of) == 1:  # one piece at the top
         family_z = float(norm.isf(norm.sf(significance) / len(z_split)))
         keep_whole = max(z_split) < family_z
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
@@ -302,13 +302,6 @@ def _split_z(peak: float, saddle: float, noise: float, weight: float) -> float:
     points of weight ``w``)."""
     lam_h = float(effective_count(np.asarray(saddle), noise))
     return float((peak - lam_h) / np.sqrt(weight * peak))
-
-
-def _clears(peak: float, saddle: float, noise: float, significance: float,
-            weight: float) -> bool:
-    """Whether a branch whose peak count is ``peak`` splits from the rest at the saddle
-    variance ``saddle``: ``λ_peak − λ_saddle ≥ z √(w λ_peak)`` (:func:`_split_z`)."""
-    return _split_z(peak, saddle, noise, weight) >= significance
 
 
 def join_within_noise(
@@ -389,7 +382,7 @@ def join_within_noise(
         b = find_root(parent, int(groups[edges[r, 1]]))
         if a == b or min(size[a], size[b]) < min_cluster_size:
             continue
-        if _clears(min(peak[a], peak[b]), h, noise, significance, weight):
+        if _split_z(min(peak[a], peak[b]), h, noise, weight) >= significance:
             continue  # a split above the noise: apart
         a, b = min(a, b), max(a, b)
         parent[b] = a
