@@ -283,3 +283,20 @@ def test_an_excess_of_mass_the_modes_confirm_is_kept() -> None:
     trace = gp.count_trace_
     assert trace.reading == "excess of mass" and trace.factor == 1.0
     assert trace.agreement[list(trace.factors).index(1.0)] >= 0.9
+
+
+@pytest.mark.slow
+def test_touching_blobs_are_the_same_count_at_two_sizes() -> None:
+    """``make_blobs(n, centers=4, random_state=1)``, two of whose blobs touch: 4 clusters
+    at 800 points and at 3,000. At 3,000 points ℓ₀ reads the touching pair as one cluster
+    (its split is not beyond the family-wise level there) and √2 ℓ₀ as two, as 2 ℓ₀ does:
+    the reading of √2 ℓ₀ is kept."""
+    found = []
+    for n in (800, 3000):
+        X, y = make_blobs(n, centers=4, random_state=1)
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+        gp = GPClustering(random_state=0).fit(X)
+        assert adjusted_rand_score(y, gp.labels_) >= 0.9
+        found.append((gp.n_clusters_, gp.count_trace_.reading, gp.count_trace_.factor))
+    assert found[0][:2] == (4, "excess of mass")
+    assert found[1] == (4, "excess of mass", pytest.approx(np.sqrt(2)))

@@ -96,6 +96,24 @@ def test_family_wise_keeps_the_whole_data_only_while_no_split_clears_its_level(
     np.testing.assert_array_equal(family.groups, groups)
 
 
+@pytest.mark.parametrize(("pair_saddle", "groups"), [(50.0, [0, 1, 2]), (79.0, [0, 1, 1])])
+def test_a_split_clearing_the_family_wise_level_is_two_clusters_whatever_the_mass(
+    pair_saddle: float, groups: list[int]
+) -> None:
+    """SEP 0 splits from SEPs 1 + 2 at λ 20, and those two split at λ ``pair_saddle``;
+    every SEP at λ 100, the points of SEP 0 at λ 90, those of SEPs 1 and 2 at λ 60. The
+    parent of 1 and 2 holds more mass than its two children (60 points over λ 20-50 against
+    60 over λ 50-60), and by mass alone it is kept. At λ 50 the pair's split has z 5,
+    above the Bonferroni level of the two splits tested (2.28): two clusters. At λ 79 it
+    has z 2.1, a split but not beyond the multiple testing: the mass decides."""
+    Zs = np.array([[1, 2, 1 + 1 / pair_saddle, 2], [0, 3, 1 + 1 / 20, 3]], dtype=float)
+    sep_var = np.full(3, 1.01)
+    pv = np.where(BASINS == 0, 1 + 1 / 90, 1 + 1 / 60)
+    sel = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, top_level=1.5, noise=1.0,
+                         min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, groups)
+
+
 def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -> None:
     """SEPs 0 and 1 (effective count 3) are joined only above r* (at σ² 2.5, count 2/3):
     apart in the level set, but 3 - 2/3 < 2 sqrt(3), so one cluster; with no noise test,

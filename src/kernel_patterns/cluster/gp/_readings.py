@@ -60,10 +60,12 @@ def auto_partition(
        deeper than the Poisson noise of the effective count, kept when the same clusters
        (ARI ≥ ``MODE_STABLE_ARI``, not the same count) come out at √2 ℓ₀; of the two, the
        reading with fewer clusters, since a cluster that one length scale alone sees is
-       not stable. Kept too when its clusters are the modes at ℓ₀ (step 3's reading) and
-       those the modes at √2 ℓ₀: a second reading of the same landscapes confirms them. It
-       reads blobs of any density, shapes and uniform noise (one cluster) in the units the
-       data give;
+       not stable. When √2 ℓ₀ reads more clusters than ℓ₀ (a split whose evidence grows
+       as the landscape smooths, where a ripple's shrinks), √2 ℓ₀ and 2 ℓ₀ are compared
+       in the same way instead. Kept too when its clusters are the modes at ℓ₀ (step 3's
+       reading) and those the modes at √2 ℓ₀: a second reading of the same landscapes
+       confirms them. It reads blobs of any density, shapes and uniform noise (one
+       cluster) in the units the data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
        where their split is within the noise (:func:`~._selection.join_within_noise`, the
        test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
@@ -155,6 +157,18 @@ def _read_ladder(
             if n_groups(ladder[1], longer) < n_found:
                 return kept(ladder[1], longer)
             return kept(1.0, found)
+        if n_groups(ladder[1], longer) > n_found:
+            # a split that the longer length scale sees and ℓ₀ does not: its evidence grows
+            # as the landscape smooths, a ripple's shrinks. Kept, as at ℓ₀, when the next
+            # length scale up agrees; of the two, the reading with fewer clusters
+            top = by_mass(ladder[2])
+            agree = adjusted_rand_score(longer[reading(ladder[1]).own],
+                                        top[reading(ladder[2]).own])
+            if agree >= MODE_STABLE_ARI:
+                compared[ladder[1]] = agree
+                if n_groups(ladder[2], top) < n_groups(ladder[1], longer):
+                    return kept(ladder[2], top)
+                return kept(ladder[1], longer)
         # else kept when they are the modes at ℓ₀, and those the modes at √2 ℓ₀: a second
         # reading of the same two landscapes sees the same clusters
         here, there = reading(1.0), reading(ladder[1])

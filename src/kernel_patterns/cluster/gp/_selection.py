@@ -19,7 +19,10 @@ cluster tree of a density (Campello, Moulavi & Sander, PAKDD 2013; McInnes & Hea
   by saddles within the noise, is one cluster, and uniform noise has no split at all.
 
 The selection keeps the non-nested clusters of greatest total stability (HDBSCAN's
-``eom``), the root included: "no structure" is an answer.
+``eom``), the root included: "no structure" is an answer. Mass decides only among splits
+that could be noise: a split that clears the family-wise (Bonferroni) level of all the splits
+of the tree is two clusters, however much mass their parent holds (the excess of mass
+prefers the parent of two touching clusters whose saddle is high).
 """
 
 from __future__ import annotations
@@ -122,7 +125,11 @@ def excess_of_mass(
     ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
     level and ``d_i`` the level where point i leaves it. The clusters kept are the
     non-nested ones of greatest total stability, chosen bottom-up (HDBSCAN's ``eom``,
-    the root allowed). A group of a cluster not kept that is in none of the kept clusters
+    the root allowed), except that a cluster below the pieces at the top whose split
+    clears the family-wise level of the m splits tested,
+    ``z ≥ Φ⁻¹(1 − Φ(−significance) / m)`` (Bonferroni), is never kept over its children:
+    such a split is real beyond the multiple testing of the tree, and the mass does not
+    undo it. A group of a cluster not kept that is in none of the kept clusters
     below it joins the kept cluster it opens into (across the segment of its merge).
 
     Parameters
@@ -151,10 +158,9 @@ def excess_of_mass(
         landscape of an ``s``-point subsample averages all ``n`` points). A count of
         points of weight ``w`` has the Poisson variance ``w λ``, not ``λ``.
     family_wise : bool, default=False
-        When True, the whole data (one piece at the top) is not a cluster, whatever its
-        mass, once the largest split of the tree clears the Bonferroni level of all the
-        splits tested (``z ≥ Φ⁻¹(1 − Φ(−significance) / m)``, m splits): "no structure" is
-        then rejected, and the clusters below it are read.
+        When True, the whole data (one piece at the top) is not a cluster either, whatever
+        its mass, once the largest split of the tree clears the family-wise level above:
+        "no structure" is then rejected, and the clusters below it are read.
 
     Returns
     -------
@@ -186,6 +192,7 @@ def excess_of_mass(
     parent: list[int] = []
     stab: list[float] = []
     children: list[list[int]] = []
+    split_z: list[float] = []  # z of the split that ended each cluster (nan: none)
     owner = np.full(p, -1, dtype=np.intp)  # cluster each SEP belongs to (left it there)
 
     def new(b: float, par: int) -> int:
@@ -193,6 +200,7 @@ def excess_of_mass(
         parent.append(par)
         stab.append(0.0)
         children.append([])
+        split_z.append(np.nan)
         if par >= 0:
             children[par].append(len(birth) - 1)
         return len(birth) - 1
@@ -249,6 +257,7 @@ def excess_of_mass(
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
             leave(c, node, lam_h)
+            split_z[c] = z_split[-1]
             stack.extend([(a, new(lam_h, c)), (b, new(lam_h, c))])
         elif big_a or big_b:
             big, small = (a, b) if big_a else (b, a)
@@ -261,15 +270,18 @@ def excess_of_mass(
     n = len(birth)
     value = np.zeros(n)
     chosen = np.zeros(n, dtype=bool)
-    # family_wise: the whole data (one piece at the top) is kept only while "no structure"
-    # stands, no split clearing the test at the family-wise level of the splits tested
-    keep_whole = True
-    if family_wise and z_split and len(cluster_of) == 1:  # one piece at the top
-        family_z = float(norm.isf(norm.sf(significance) / len(z_split)))
-        keep_whole = max(z_split) < family_z
+    # the family-wise level of all the splits tested: a cluster below the pieces at the top
+    # whose split clears it is not kept over its children, whatever its mass. A piece at
+    # the top is kept by its mass, but the whole data (one piece) with family_wise: "no
+    # structure" then stands only while no split of the tree clears that level
+    family_z = float(norm.isf(norm.sf(significance) / max(len(z_split), 1)))
+    real = np.asarray(split_z) >= family_z  # nan (no split) is False
+    keep_whole = not (family_wise and len(cluster_of) == 1 and max(z_split, default=0.0)
+                      >= family_z)
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
         below = float(sum(value[k] for k in children[c]))
-        if not children[c] or (stab[c] >= below and (parent[c] >= 0 or keep_whole)):
+        selectable = not real[c] if parent[c] >= 0 else keep_whole
+        if not children[c] or (stab[c] >= below and selectable):
             value[c], chosen[c] = stab[c], True
         else:
             value[c] = below
