@@ -69,11 +69,6 @@ REASONS: dict[str, str] = {
         "√2 ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the root at "
         "every significance from 2 down to 0.5, the support at ℓ₀ is one piece and the modes "
         "(11 / 7 / 3 / 2 / 1) are the same at no two length scales: one cluster."),
-    "hawks": (
-        "the issue's start read the stable modes first (5 at √2 ℓ₀, the same at 2ℓ₀, "
-        "agreement 0.99). Now the support at ℓ₀ (2 pieces) is read before the modes, as the "
-        "paper's two moons need: read first, the stable modes cut them into 12 arcs "
-        "(ARI 0.21)."),
 }
 
 
