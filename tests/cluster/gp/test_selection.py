@@ -21,7 +21,7 @@ from kernel_patterns.cluster.gp import (
 Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]], dtype=float)
 EDGES = np.array([[1, 2], [0, 1]])
 BASINS = np.repeat([0, 1, 2], 30)
-SEP_VAR = np.array([1.01, 1.01, 1.011])
+SEP_VAR = np.array([1.01, 1.01, 1 + 1 / 55])  # SEP 2: λ 55 over the saddle λ 50, z 0.67
 PAIR = np.array([[0, 1]])  # the edge of a two-SEP tree
 
 
@@ -112,6 +112,20 @@ def test_a_split_clearing_the_family_wise_level_is_two_clusters_whatever_the_mas
     sel = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, top_level=1.5, noise=1.0,
                          min_cluster_size=5)
     np.testing.assert_array_equal(sel.groups, groups)
+
+
+def test_a_piece_at_the_top_splits_as_a_cluster_below_it_does() -> None:
+    """The tree of the test above read from λ 25: SEP 0 and SEPs 1 + 2 are two pieces at
+    the top (joined at λ 20, below it), and the piece 1 + 2 holds more mass (60 points over
+    λ 25-50) than its children (60 over λ 50-60). Its split (z 5) clears the family-wise
+    level of the one split tested (2.0): three clusters. Only the whole data, one piece at
+    the top, is kept by its mass alone (without ``family_wise``)."""
+    Zs = np.array([[1, 2, 1 + 1 / 50, 2], [0, 3, 1 + 1 / 20, 3]], dtype=float)
+    sep_var = np.full(3, 1.01)
+    pv = np.where(BASINS == 0, 1 + 1 / 90, 1 + 1 / 60)
+    sel = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, top_level=1 + 1 / 25, noise=1.0,
+                         min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, [0, 1, 2])
 
 
 def test_branches_apart_above_the_top_level_within_the_noise_are_one_cluster() -> None:

@@ -125,7 +125,7 @@ def excess_of_mass(
     ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
     level and ``d_i`` the level where point i leaves it. The clusters kept are the
     non-nested ones of greatest total stability, chosen bottom-up (HDBSCAN's ``eom``,
-    the root allowed), except that a cluster below the pieces at the top whose split
+    the root allowed), except that a cluster other than the whole data whose split
     clears the family-wise level of the m splits tested,
     ``z ≥ Φ⁻¹(1 − Φ(−significance) / m)`` (Bonferroni), is never kept over its children:
     such a split is real beyond the multiple testing of the tree, and the mass does not
@@ -158,7 +158,7 @@ def excess_of_mass(
         landscape of an ``s``-point subsample averages all ``n`` points). A count of
         points of weight ``w`` has the Poisson variance ``w λ``, not ``λ``.
     family_wise : bool, default=False
-        When True, the whole data (one piece at the top) is not a cluster either, whatever
+        When True, the whole data (the only piece at the top) is not a cluster either, whatever
         its mass, once the largest split of the tree clears the family-wise level above:
         "no structure" is then rejected, and the clusters below it are read.
 
@@ -176,7 +176,7 @@ def excess_of_mass(
     >>> Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]])
     >>> edges = np.array([[1, 2], [0, 1]])
     >>> basins = np.repeat([0, 1, 2], 30)
-    >>> sep_variance = np.array([1.01, 1.01, 1.011])
+    >>> sep_variance = np.array([1.01, 1.01, 1 + 1 / 55])  # λ 100, 100, 55
     >>> point_variance = sep_variance[basins] + 0.05
     >>> sel = excess_of_mass(Z, edges, basins, point_variance, sep_variance,
     ...                      top_level=1.3, noise=1.0, min_cluster_size=5)
@@ -270,17 +270,18 @@ def excess_of_mass(
     n = len(birth)
     value = np.zeros(n)
     chosen = np.zeros(n, dtype=bool)
-    # the family-wise level of all the splits tested: a cluster below the pieces at the top
-    # whose split clears it is not kept over its children, whatever its mass. A piece at
-    # the top is kept by its mass, but the whole data (one piece) with family_wise: "no
-    # structure" then stands only while no split of the tree clears that level
+    # the family-wise level of all the splits tested: a cluster whose split clears it is not
+    # kept over its children, whatever its mass. The whole data (the only piece at the top)
+    # is kept by its mass, but with family_wise: "no structure" then stands only while no
+    # split of the tree clears that level
     family_z = float(norm.isf(norm.sf(significance) / max(len(z_split), 1)))
     real = np.asarray(split_z) >= family_z  # nan (no split) is False
     keep_whole = not (family_wise and len(cluster_of) == 1 and max(z_split, default=0.0)
                       >= family_z)
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
         below = float(sum(value[k] for k in children[c]))
-        selectable = not real[c] if parent[c] >= 0 else keep_whole
+        whole = parent[c] < 0 and len(cluster_of) == 1
+        selectable = keep_whole if whole else not real[c]
         if not children[c] or (stab[c] >= below and selectable):
             value[c], chosen[c] = stab[c], True
         else:
