@@ -300,3 +300,15 @@ def test_touching_blobs_are_the_same_count_at_two_sizes() -> None:
         found.append((gp.n_clusters_, gp.count_trace_.reading, gp.count_trace_.factor))
     assert found[0][:2] == (4, "excess of mass")
     assert found[1] == (4, "excess of mass", pytest.approx(np.sqrt(2)))
+
+
+def test_blobs_in_a_piece_at_the_top_are_apart() -> None:
+    """``make_blobs(1000, centers=5, random_state=0)``: one far blob is a piece of its own at
+    r*, the four others one piece that holds more mass than its children; their splits clear
+    the family-wise level, so they are clusters (two of them, 2.7 standard deviations
+    apart, stay one: 4 clusters)."""
+    X, y = make_blobs(1000, centers=5, random_state=0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 4
+    assert adjusted_rand_score(y, gp.labels_) >= 0.7
