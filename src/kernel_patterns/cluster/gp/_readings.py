@@ -138,6 +138,21 @@ def _read_ladder(
     def n_groups(factor: float, groups: NDArray[np.intp]) -> int:  # of min_cluster_size
         return int(np.sum(np.bincount(groups[reading(factor).own]) >= min_cluster_size))
 
+    def agreeing(lower: float, groups: NDArray[np.intp], upper: float,
+                 other: NDArray[np.intp]) -> Partition | None:
+        """Of the excess of mass at ``lower`` ℓ₀ (``groups``) and at the next length scale
+        ``upper`` (``other``), the reading with fewer clusters when they are the same
+        clusters (a small cluster more or less), compared over the points whose flows shape
+        the landscapes: a cluster one length scale alone sees is not stable. None when they
+        differ."""
+        agree = adjusted_rand_score(groups[reading(lower).own], other[reading(upper).own])
+        if agree < MODE_STABLE_ARI:
+            return None
+        compared[lower] = agree
+        if n_groups(upper, other) < n_groups(lower, groups):
+            return kept(upper, other)
+        return kept(lower, groups)
+
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
     ladder = factors_between(1.0, FACTORS[-1])
@@ -148,27 +163,14 @@ def _read_ladder(
     n_found = n_groups(1.0, found)
     if n_found >= 2:
         longer = by_mass(ladder[1])
-        # compared over the points whose flows shape the landscape
-        agree = adjusted_rand_score(found[reading(1.0).own], longer[reading(ladder[1]).own])
-        if agree >= MODE_STABLE_ARI:  # a small cluster more or less: the same clusters
-            compared[1.0] = agree
-            # of the two, the one with fewer clusters: a cluster one length scale alone
-            # sees is not stable
-            if n_groups(ladder[1], longer) < n_found:
-                return kept(ladder[1], longer)
-            return kept(1.0, found)
-        if n_groups(ladder[1], longer) > n_found:
+        settled = agreeing(1.0, found, ladder[1], longer)
+        if settled is None and n_groups(ladder[1], longer) > n_found:
             # a split that the longer length scale sees and ℓ₀ does not: its evidence grows
             # as the landscape smooths, a ripple's shrinks. Kept, as at ℓ₀, when the next
-            # length scale up agrees; of the two, the reading with fewer clusters
-            top = by_mass(ladder[2])
-            agree = adjusted_rand_score(longer[reading(ladder[1]).own],
-                                        top[reading(ladder[2]).own])
-            if agree >= MODE_STABLE_ARI:
-                compared[ladder[1]] = agree
-                if n_groups(ladder[2], top) < n_groups(ladder[1], longer):
-                    return kept(ladder[2], top)
-                return kept(ladder[1], longer)
+            # length scale up agrees
+            settled = agreeing(ladder[1], longer, ladder[2], by_mass(ladder[2]))
+        if settled is not None:
+            return settled
         # else kept when they are the modes at ℓ₀, and those the modes at √2 ℓ₀: a second
         # reading of the same two landscapes sees the same clusters
         here, there = reading(1.0), reading(ladder[1])

@@ -276,12 +276,11 @@ def excess_of_mass(
     # split of the tree clears that level
     family_z = float(norm.isf(norm.sf(significance) / max(len(z_split), 1)))
     real = np.asarray(split_z) >= family_z  # nan (no split) is False
-    keep_whole = not (family_wise and len(cluster_of) == 1 and max(z_split, default=0.0)
-                      >= family_z)
+    one_piece = len(cluster_of) == 1
+    keep_whole = not (family_wise and one_piece and max(z_split, default=0.0) >= family_z)
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
         below = float(sum(value[k] for k in children[c]))
-        whole = parent[c] < 0 and len(cluster_of) == 1
-        selectable = keep_whole if whole else not real[c]
+        selectable = keep_whole if one_piece and parent[c] < 0 else not real[c]
         if not children[c] or (stab[c] >= below and selectable):
             value[c], chosen[c] = stab[c], True
         else:
