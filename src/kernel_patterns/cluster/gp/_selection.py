@@ -234,7 +234,7 @@ def excess_of_mass(
                                weight)
     cluster_of: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
-    z_split: list[float] = []  # of every split of two large branches tested
+    z_tested: list[float] = []  # of every split of two large branches tested
     for a in pieces:
         if tree.size[a] >= min_cluster_size:
             g = int(joined[tree.leaves(a)[0]])
@@ -251,13 +251,13 @@ def excess_of_mass(
         big_a, big_b = tree.size[a] >= min_cluster_size, tree.size[b] >= min_cluster_size
         if big_a and big_b:
             # the younger branch's peak against the saddle
-            z_split.append(_split_z(min(lam_low[a], lam_low[b]), tree.height[node], noise,
+            z_tested.append(_split_z(min(lam_low[a], lam_low[b]), tree.height[node], noise,
                                     weight))
-            if z_split[-1] < significance:
+            if z_tested[-1] < significance:
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
             leave(c, node, lam_h)
-            split_z[c] = z_split[-1]
+            split_z[c] = z_tested[-1]
             stack.extend([(a, new(lam_h, c)), (b, new(lam_h, c))])
         elif big_a or big_b:
             big, small = (a, b) if big_a else (b, a)
@@ -274,10 +274,10 @@ def excess_of_mass(
     # kept over its children, whatever its mass. The whole data (the only piece at the top)
     # is kept by its mass, but with family_wise: "no structure" then stands only while no
     # split of the tree clears that level
-    family_z = float(norm.isf(norm.sf(significance) / max(len(z_split), 1)))
+    family_z = float(norm.isf(norm.sf(significance) / max(len(z_tested), 1)))
     real = np.asarray(split_z) >= family_z  # nan (no split) is False
     one_piece = len(cluster_of) == 1
-    keep_whole = not (family_wise and one_piece and max(z_split, default=0.0) >= family_z)
+    keep_whole = not (family_wise and one_piece and max(z_tested, default=0.0) >= family_z)
     for c in range(n - 1, -1, -1):  # children are created after their parent: bottom-up
         below = float(sum(value[k] for k in children[c]))
         selectable = keep_whole if one_piece and parent[c] < 0 else not real[c]
