@@ -39,6 +39,13 @@ def test_saddles_below_every_point_keep_the_basins_apart() -> None:
     assert got.tolist() == [0, 1, 1, 2]
 
 
+def test_the_floor_rule_can_be_turned_off() -> None:
+    v = np.full(40, 2.5)  # as above, without the rule: the paper's cut at 3.5
+    basins = np.repeat(np.arange(4), 10)
+    got = data_level_components(Z, EDGES, 3.5, basins, v, 5, below_points=False)
+    assert got.tolist() == [0, 0, 0, 0]
+
+
 def test_small_basins_merge_into_their_neighbour() -> None:
     v = np.full(23, 2.5)
     got = _groups(2.5, [10, 2, 10, 1], v)  # SEPs 1 and 3 hold fewer than 5 points

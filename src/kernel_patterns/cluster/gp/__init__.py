@@ -10,7 +10,8 @@ and length scale chosen from the data), ``_landscape`` (one landscape fit for on
 ``_flow`` (the batched descent to stable equilibrium points, eq. 4.2), ``_graph`` (segment
 checks, errata 1, and the saddle-level single linkage, errata 3), ``_cuts`` (the readings of
 that hierarchy: a level, the modes, the most persistent groups), ``_selection`` (the
-clusters of greatest excess of mass, splits tested against noise), ``_tails`` (the Gaussianising
+clusters of greatest excess of mass, splits tested against noise), ``_uniform`` (Hopkins'
+test of data uniform on their box, which gates the floor rule), ``_tails`` (the Gaussianising
 transform for heavy-tailed features) and ``_assign`` (new points by segment checks and a short
 flow). ``_estimator`` holds :class:`GPClustering`, a thin
 scikit-learn estimator over :func:`gp_landscape`. The package imports only the kernels'
@@ -67,6 +68,7 @@ from ._landscape import FlowOptions, InducingPlan
 from ._results import GPCountTrace, GPHierarchy, GPLandscape
 from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
+from ._uniform import HopkinsTest, hopkins_test
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [
@@ -80,6 +82,7 @@ __all__ = [
     "GPHierarchy",
     "GPLandscape",
     "GPVarianceModel",
+    "HopkinsTest",
     "InducingPlan",
     "InducingVarianceModel",
     "Selection",
@@ -100,6 +103,7 @@ __all__ = [
     "flow_to_equilibria",
     "gp_landscape",
     "group_persistence",
+    "hopkins_test",
     "join_within_noise",
     "kernel_length_scale",
     "level_for_n_clusters",

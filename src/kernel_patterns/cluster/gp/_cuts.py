@@ -350,6 +350,7 @@ def data_level_components(
     basins: NDArray[np.intp],
     point_variance: FloatArray,
     min_cluster_size: int,
+    below_points: bool = True,
 ) -> NDArray[np.intp]:
     """Clusters of the SEPs chosen from the data (``GPClustering`` with ``level=None``).
 
@@ -359,9 +360,10 @@ def data_level_components(
     * ``h > level`` (r*): not merged, as in the paper (eq. 4.3);
     * a side with fewer than ``min_cluster_size`` training points in its basins: merged (a
       tiny basin is part of the cluster it opens into below r*);
-    * ``h`` below the variance of *every* training point: not merged. No level set that
-      holds a single training point separates the two groups, so the level cannot judge
-      them; their basins stay apart, as the modes of mean shift do.
+    * ``h`` below the variance of *every* training point: not merged (unless
+      ``below_points=False``). No level set that holds a single training point separates
+      the two groups, so the level cannot judge them; their basins stay apart, as the modes
+      of mean shift do.
 
     The last rule is ours, not the paper's. In two dimensions some training points lie on
     the low-variance ridges, so every saddle between equilibria of one ring or moon is
@@ -382,6 +384,10 @@ def data_level_components(
         σ² of every training point.
     min_cluster_size : int
         Groups with fewer training points always merge into their neighbour.
+    below_points : bool, default=True
+        Whether the last rule applies. The data-driven readings turn it off for data
+        uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), whose landscape has a flat
+        bottom of ripples below every point.
 
     Returns
     -------
@@ -400,11 +406,14 @@ def data_level_components(
     >>> basins = np.array([0, 0, 1, 1, 2, 2])
     >>> data_level_components(Z, edges, 1.0, basins, np.full(6, 0.7), min_cluster_size=2)
     array([0, 1, 1])
+    >>> data_level_components(Z, edges, 1.0, basins, np.full(6, 0.7), min_cluster_size=2,
+    ...                       below_points=False)
+    array([0, 0, 0])
     """
     p = Z.shape[0] + 1
     parent = np.arange(p)
     size = np.bincount(basins, minlength=p).astype(np.int64)
-    floor = float(point_variance.min()) if point_variance.size else -np.inf
+    floor = float(point_variance.min()) if point_variance.size and below_points else -np.inf
 
     for r in range(Z.shape[0]):
         h = float(Z[r, 2])

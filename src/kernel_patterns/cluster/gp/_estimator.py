@@ -129,7 +129,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         units, and ``variance_gradient`` is with respect to the transformed features.
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the subsample and the inducing points (in that
-        order). The exact method makes no random choice.
+        order). With neither ``level`` nor ``n_clusters``, it also seeds Hopkins' test of
+        whether the data are uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), the one random
+        choice of the exact method.
 
     Attributes
     ----------

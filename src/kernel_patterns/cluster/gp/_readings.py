@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.stats import norm
 from sklearn.metrics import adjusted_rand_score
 
 from ..._validation import FloatArray
@@ -23,7 +25,8 @@ from ._cuts import count_components, data_level_components
 from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
-from ._selection import excess_of_mass, join_within_noise
+from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
+from ._uniform import hopkins_test
 
 #: the agreement (ARI) that makes two readings of the ladder the same clusters
 #: (:func:`auto_partition`).
@@ -47,7 +50,7 @@ class Partition:
 
 def auto_partition(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int,
+    min_cluster_size: int, below_points: bool = True,
 ) -> Partition:
     """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
     the :class:`~._results.GPCountTrace` of the landscapes read.
@@ -70,7 +73,8 @@ def auto_partition(
        where their split is within the noise (:func:`~._selection.join_within_noise`, the
        test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
        (the paper's rings and moons), whose sparse arcs the noise test of 1 can split
-       differently at each length scale;
+       differently at each length scale. Groups apart below every point's variance stay
+       apart only when ``below_points`` (:func:`floor_rule_applies`);
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
        at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
@@ -90,12 +94,12 @@ def auto_partition(
     (``docs/user_guide/gp_clustering.rst``) compares the rule with other count rules.
     """
     with ladder_pool() as pool:
-        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, pool)
+        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, below_points, pool)
 
 
 def _read_ladder(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, pool: ThreadPoolExecutor | None,
+    min_cluster_size: int, below_points: bool, pool: ThreadPoolExecutor | None,
 ) -> Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
@@ -182,7 +186,7 @@ def _read_ladder(
                 return kept(1.0, found)
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
-    cut, groups = data_level(fit, basins, plan, min_cluster_size)
+    cut, groups = data_level(fit, basins, plan, min_cluster_size, below_points)
     # pieces apart above the cut are clusters only when their split clears the noise
     groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
                                fit.sep_var, cut, _noise(fit), min_cluster_size, weight=weight)
@@ -265,21 +269,34 @@ def _trace(
 
 
 def data_level(
-    fit: Landscape, basins: NDArray[np.intp], plan: InducingPlan | None, min_cluster_size: int
+    fit: Landscape, basins: NDArray[np.intp], plan: InducingPlan | None, min_cluster_size: int,
+    below_points: bool = True,
 ) -> tuple[float, NDArray[np.intp]]:
     """``level=None``: the level and the SEP groups chosen from the data.
 
     The level is r* over the points of basins with at least ``min_cluster_size`` points: one
     outlier in its own basin does not define the support (it can lift r* above the saddle
     between two real groups; ``benchmarks/results/gp_design_notes.md``). The groups are
-    :func:`~._cuts.data_level_components` at that level.
+    :func:`~._cuts.data_level_components` at that level (``below_points``: whether groups
+    apart below every point's variance stay apart, :func:`floor_rule_applies`).
     """
     own = basins if plan is None else basins[plan.subsample]
     v = fit.point_variance  # of the points that shape the landscape, computed once in the fit
     size = np.bincount(own, minlength=fit.S.shape[0])
     inside = size[own] >= min_cluster_size
     level = float(v[inside].max()) if inside.any() else fit.r_star
-    return level, data_level_components(fit.Z, fit.edges, level, own, v, min_cluster_size)
+    return level, data_level_components(fit.Z, fit.edges, level, own, v, min_cluster_size,
+                                         below_points)
+
+
+def floor_rule_applies(X: FloatArray, random_state: Any) -> bool:
+    """Whether the data-driven cut keeps groups apart below every point's variance (the
+    floor rule of :func:`~._cuts.data_level_components`): only when ``X`` (the points that
+    shape the landscape) is not uniform on its bounding box, by Hopkins' test at the
+    significance of the noise tests (:func:`~._uniform.hopkins_test`, one-sided
+    ``norm.sf(SIGNIFICANCE)``). The landscape of uniform data in many dimensions has a flat
+    bottom of ripples below every point, which that rule read as clusters."""
+    return hopkins_test(X, random_state).pvalue < norm.sf(SIGNIFICANCE)
 
 
 def weighted_counts(

@@ -17,8 +17,10 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
    with a kernel and neither, the support chosen from the data (``data_level``: r* over the
    points of basins of at least ``min_cluster_size`` points, with
    :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
-   training point); clusters smaller than ``min_cluster_size`` are noise (-1), and a fit
-   with fewer than two clusters warns, naming what to change.
+   training point, unless the data are uniform on their box:
+   :func:`~._readings.floor_rule_applies`, the one random choice outside the plan);
+   clusters smaller than ``min_cluster_size`` are noise (-1), and a fit with fewer than two
+   clusters warns, naming what to change.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
-from ._readings import auto_partition, data_level, noise_groups
+from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 
 #: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
@@ -198,14 +200,16 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None:
-        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size)
+        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size,
+                              floor_rule_applies(Xl, random_state))
         fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
         groups = noise_groups(part.groups, basins, min_cluster_size, plan)
     else:
         fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
         if level is None:
-            cut, groups = data_level(fit, basins, plan, min_cluster_size)
+            cut, groups = data_level(fit, basins, plan, min_cluster_size,
+                                     floor_rule_applies(Xl, random_state))
         else:
             cut = float(level)
             groups = components_at(fit.Z, fit.S.shape[0], cut)
