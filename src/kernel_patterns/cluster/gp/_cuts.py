@@ -386,8 +386,8 @@ def data_level_components(
         Groups with fewer training points always merge into their neighbour.
     below_points : bool, default=True
         Whether the last rule applies. The data-driven readings turn it off for data
-        uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), whose landscape has a flat
-        bottom of ripples below every point.
+        uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), whose
+        landscape has a flat bottom of ripples below every point.
 
     Returns
     -------

@@ -130,8 +130,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the subsample and the inducing points (in that
         order). With neither ``level`` nor ``n_clusters``, it also seeds Hopkins' test of
-        whether the data are uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), the one random
-        choice of the exact method.
+        whether the data are uniform on their box
+        (:func:`~kernel_patterns.cluster.gp.hopkins_test`), the one random choice of the exact
+        method.
 
     Attributes
     ----------
