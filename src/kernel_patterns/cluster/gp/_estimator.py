@@ -85,10 +85,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``"exact"``: the variance of eq. 3.1 (an N × N Cholesky, O(N³)) and every point
         flowed to its SEP. ``"inducing"``: the FITC inducing-point variance (O(N m²) to fit,
         O(m²) per point, exact when the inducing points are the data), the SEPs from the
-        full flows of ``subsample`` points, and every other point assigned to a near SEP by
-        segment checks and a short flow
+        full flows of ``subsample`` points, and every other point given the SEP of a lower
+        training point it reaches by a checked segment (in at most 15 dimensions), else
+        assigned to a near SEP by segment checks and a short flow
         (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). ``predict`` assigns new
-        points the same way. With ``kernel=None`` every point counts ``subsample / N`` in
+        points by the latter. With ``kernel=None`` every point counts ``subsample / N`` in
         the variance, so that the landscape, whose length scale is the subsample's, is the
         same at every N.
     n_landmarks : int, default=None
@@ -147,7 +148,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         Cluster of every SEP (-1: noise).
     basins_ : ndarray of shape (n_samples,)
         Index of the SEP each training point flowed to (inducing: for the points outside the
-        subsample, the SEP its short flow was assigned to).
+        subsample, the SEP of the lower training point it steps to, else the SEP its short
+        flow was assigned to).
     inducing_points_ : ndarray of shape (m, n_features) or None
         The inducing points (``approximation="inducing"``), else None.
     level_ : float

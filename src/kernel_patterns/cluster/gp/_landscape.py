@@ -15,16 +15,24 @@ their single-linkage hierarchy (errata 3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from sklearn.neighbors import NearestNeighbors
 
 from ..._validation import FloatArray
 from ...kernels import Kernel
-from ._assign import assign_to_equilibria, flow_assign
+from ._assign import (
+    TREE_MAX_FEATURES,
+    assign_to_equilibria,
+    flow_assign,
+    follow_steps,
+    step_to_lower_neighbours,
+)
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import candidate_pairs, segment_levels, single_linkage
 from ._inducing import InducingForm, auto_n_landmarks, farthest_first, fit_inducing_model
@@ -259,31 +267,50 @@ def landscape_basins(
 ) -> NDArray[np.intp]:
     """Index of the SEP of every training point.
 
-    Exact: where its own flow went. Inducing: the subsample's flows, and
-    :func:`~._assign.assign_to_equilibria` (short flow) for every other point; with a
-    ``pool`` (the ladder's, whose threads each run one BLAS thread), half of those points
-    are assigned on it meanwhile (every point's SEP is its own: the same basins).
+    Exact: where its own flow went. Inducing: the subsample's flows; every other point steps
+    to a lower training point by a checked segment
+    (:func:`~._assign.step_to_lower_neighbours`, in at most ``TREE_MAX_FEATURES``
+    dimensions, where the neighbour search is a tree) and takes the SEP its steps end at;
+    the points with no step are assigned by :func:`~._assign.assign_to_equilibria` (short
+    flow). With a ``pool`` (the ladder's, whose threads each run one BLAS thread), half of
+    the points are computed on it meanwhile (every point's result is its own: the same
+    basins).
     """
     if fit.plan is None:
         return fit.flow.assignment
-    basins = np.empty(X.shape[0], dtype=np.intp)
+    n = X.shape[0]
+    basins = np.full(n, -1, dtype=np.intp)
     sub = fit.plan.subsample
     basins[sub] = fit.flow.assignment
-    rest = np.ones(X.shape[0], dtype=bool)
+    rest = np.ones(n, dtype=bool)
     rest[sub] = False
     idx = np.flatnonzero(rest)
+    step = np.full(n, -1, dtype=np.intp)
+    if idx.size and X.shape[1] <= TREE_MAX_FEATURES:
+        variance = np.empty(n)
+        variance[sub] = fit.point_variance
+        variance[idx] = _in_halves(pool, lambda part: fit.model.variance(X[part]), idx)
+        neighbours = NearestNeighbors().fit(X)
+        kwargs = assign_kwargs(fit.ell, fit.r_star, opts)
+        step[idx] = _in_halves(pool, lambda part: step_to_lower_neighbours(
+            fit.model, X, variance, part, neighbours, length_scale=kwargs["length_scale"],
+            variance_scale=kwargs["variance_scale"], tol=kwargs["tol"]), idx)
+        idx = idx[step[idx] < 0]
+    if idx.size:
+        basins[idx] = _in_halves(pool, lambda part: assign_points(
+            fit.model, fit.S, fit.ell, fit.r_star, X[part], opts, inducing=True), idx)
+    return follow_steps(step, basins)
 
-    def assign(part: NDArray[np.intp]) -> NDArray[np.intp]:
-        return assign_points(fit.model, fit.S, fit.ell, fit.r_star, X[part], opts,
-                             inducing=True)
 
-    if pool is not None and idx.size >= 2 * SPLIT_AT_LEAST:
-        half = pool.submit(assign, idx[idx.size // 2 :])
-        basins[idx[: idx.size // 2]] = assign(idx[: idx.size // 2])
-        basins[idx[idx.size // 2 :]] = half.result()
-    elif idx.size:
-        basins[idx] = assign(idx)
-    return basins
+def _in_halves(pool: Executor | None, run: Callable[[NDArray[np.intp]], NDArray[Any]],
+               idx: NDArray[np.intp]) -> NDArray[Any]:
+    """``run(idx)``, its second half on ``pool`` meanwhile when there is one and ``idx`` is
+    long enough (``SPLIT_AT_LEAST`` per half)."""
+    if pool is None or idx.size < 2 * SPLIT_AT_LEAST:
+        return run(idx)
+    half = pool.submit(run, idx[idx.size // 2 :])
+    first = run(idx[: idx.size // 2])
+    return np.concatenate([first, half.result()])
 
 
 def assign_kwargs(length_scale: float, r_star: float, opts: FlowOptions) -> dict[str, Any]:
