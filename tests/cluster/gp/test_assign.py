@@ -226,6 +226,20 @@ def test_steps_go_down_along_segments_that_pass_the_check() -> None:
     assert none.tolist() == [-1]
 
 
+def test_steps_found_block_by_block_are_the_same(monkeypatch) -> None:
+    from kernel_patterns.cluster.gp import _assign
+
+    X, _ = _rings(300)
+    model = fit_variance_model(KERNEL, X)
+    v = model.variance(X)
+    kw = {"length_scale": 1.0 / np.sqrt(300.0), "variance_scale": float(v.max()), "tol": 1e-4}
+    nn = NearestNeighbors().fit(X)
+    todo = np.arange(300)
+    whole = step_to_lower_neighbours(model, X, v, todo, nn, **kw)
+    monkeypatch.setattr(_assign, "STEP_BLOCK", 7)
+    np.testing.assert_array_equal(step_to_lower_neighbours(model, X, v, todo, nn, **kw), whole)
+
+
 def test_follow_steps_needs_every_path_to_end_at_a_known_sep() -> None:
     assert follow_steps(np.array([1, 2, -1]), np.array([-1, -1, 4])).tolist() == [4, 4, 4]
     with pytest.raises(RuntimeError, match="SEP is unknown"):

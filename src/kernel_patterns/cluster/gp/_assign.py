@@ -63,6 +63,8 @@ N_CHECK_POINTS = 8
 #: nearest training points searched for a lower one to step to
 #: (:func:`step_to_lower_neighbours`).
 N_NEIGHBOURS = 8
+#: points whose steps are looked for at once (:func:`step_to_lower_neighbours`).
+STEP_BLOCK = 2**14
 #: most features for which the training points step to each other: scikit-learn's bound for
 #: a tree in ``NearestNeighbors(algorithm="auto")``, beyond which its search is brute force
 #: (n² distances).
@@ -309,20 +311,28 @@ def step_to_lower_neighbours(
         The row of ``X`` each point steps to, or -1.
     """
     step = np.full(todo.size, -1, dtype=np.intp)
-    if todo.size == 0:
-        return step
+    for s in range(0, todo.size, STEP_BLOCK):  # the checked points: block × 8 × d numbers
+        step[s : s + STEP_BLOCK] = _steps(model, X, variance, todo[s : s + STEP_BLOCK],
+                                          neighbours, tol * variance_scale,
+                                          CHECK_SPACING * length_scale, n_check_points)
+    return step
+
+
+def _steps(model: VarianceFunction, X: FloatArray, variance: FloatArray,
+           todo: NDArray[np.intp], neighbours: NearestNeighbors, slack: float, spacing: float,
+           n_check_points: int) -> NDArray[np.intp]:
+    """:func:`step_to_lower_neighbours` for one block of points."""
+    step = np.full(todo.size, -1, dtype=np.intp)
     k = min(N_NEIGHBOURS + 1, X.shape[0])  # the point itself is among them
     dist, nb = neighbours.kneighbors(X[todo], n_neighbors=k)
     v = variance[todo][:, None]
     lower = (variance[nb] < v) | ((variance[nb] == v) & (nb < todo[:, None]))
     dist = np.where(lower, dist, np.inf)
     order = np.argsort(dist, axis=1, kind="stable")
-    bound = variance[todo] + tol * variance_scale
-    spacing = CHECK_SPACING * length_scale
+    bound = variance[todo] + slack
     left = np.arange(todo.size)
     for c in range(min(N_CANDIDATES, k)):
-        col = order[left, c]
-        left = left[np.isfinite(dist[left, col])]
+        left = left[np.isfinite(dist[left, order[left, c]])]
         if left.size == 0:
             break
         y = nb[left, order[left, c]]
