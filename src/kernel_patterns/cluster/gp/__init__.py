@@ -12,8 +12,8 @@ checks, errata 1, and the saddle-level single linkage, errata 3), ``_cuts`` (the
 that hierarchy: a level, the modes, the most persistent groups), ``_selection`` (the
 clusters of greatest excess of mass, splits tested against noise), ``_uniform`` (Hopkins'
 test of data uniform on their box, which gates the floor rule), ``_tails`` (the Gaussianising
-transform for heavy-tailed features) and ``_assign`` (training points by steps to lower
-ones, new points by segment checks and a short flow). ``_estimator`` holds
+transform for heavy-tailed features), ``_steps`` (training points by steps to lower ones)
+and ``_assign`` (new points by segment checks and a short flow). ``_estimator`` holds
 :class:`GPClustering`, a thin scikit-learn estimator over :func:`gp_landscape`. The package
 imports only the kernels' public surface and the shared root helpers;
 :mod:`kernel_patterns.distributed` runs its flow through the public names below.

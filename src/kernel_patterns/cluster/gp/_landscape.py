@@ -26,17 +26,12 @@ from sklearn.neighbors import NearestNeighbors
 
 from ..._validation import FloatArray
 from ...kernels import Kernel
-from ._assign import (
-    TREE_MAX_FEATURES,
-    assign_to_equilibria,
-    flow_assign,
-    follow_steps,
-    step_to_lower_neighbours,
-)
+from ._assign import assign_to_equilibria, flow_assign
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import candidate_pairs, segment_levels, single_linkage
 from ._inducing import InducingForm, auto_n_landmarks, farthest_first, fit_inducing_model
 from ._kernel import kernel_length_scale
+from ._steps import TREE_MAX_FEATURES, follow_steps, step_to_lower_neighbours
 from ._variance import VarianceFunction, fit_variance_model
 
 #: the inducing-point form used by GPClustering(approximation="inducing"): FITC (its
@@ -269,7 +264,7 @@ def landscape_basins(
 
     Exact: where its own flow went. Inducing: the subsample's flows; every other point steps
     to a lower training point by a checked segment
-    (:func:`~._assign.step_to_lower_neighbours`, in at most ``TREE_MAX_FEATURES``
+    (:func:`~._steps.step_to_lower_neighbours`, in at most ``TREE_MAX_FEATURES``
     dimensions, where the neighbour search is a tree) and takes the SEP its steps end at;
     the points with no step are assigned by :func:`~._assign.assign_to_equilibria` (short
     flow). With a ``pool`` (the ladder's, whose threads each run one BLAS thread), half of
