@@ -69,6 +69,7 @@ from ._results import GPCountTrace, GPHierarchy, GPLandscape
 from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
 from ._uniform import HopkinsTest, hopkins_test
+from ._unimodal import UnimodalSplitTest, silverman_test, unimodal_split_test
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [
@@ -86,6 +87,7 @@ __all__ = [
     "InducingPlan",
     "InducingVarianceModel",
     "Selection",
+    "UnimodalSplitTest",
     "VarianceFunction",
     "assign_to_equilibria",
     "auto_length_scale",
@@ -110,4 +112,6 @@ __all__ = [
     "median_excess_kurtosis",
     "persistent_components",
     "segment_levels",
+    "silverman_test",
+    "unimodal_split_test",
 ]

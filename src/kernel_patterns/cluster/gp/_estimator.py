@@ -132,8 +132,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``approximation="inducing"``: seeds the subsample and the inducing points (in that
         order). With neither ``level`` nor ``n_clusters``, it also seeds Hopkins' test of
         whether the data are uniform on their box
-        (:func:`~kernel_patterns.cluster.gp.hopkins_test`), the one random choice of the exact
-        method.
+        (:func:`~kernel_patterns.cluster.gp.hopkins_test`) and, where every reading gives
+        one cluster, the test of whether they have two modes
+        (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`): the random choices of
+        the exact method.
 
     Attributes
     ----------

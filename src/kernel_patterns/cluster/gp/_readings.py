@@ -4,7 +4,9 @@ With ``kernel=None`` and neither ``level`` nor ``n_clusters``, :func:`auto_parti
 landscapes on a ladder of length scales around the data-driven ℓ₀ and reads the clusters of
 greatest excess of mass at ℓ₀ (:func:`~._selection.excess_of_mass`), else the *modes* (every
 basin of at least ``min_cluster_size`` points) where they are stable across the ladder, else
-the *support* at ℓ₀ (the paper's cut, :func:`data_level`), else the excess of mass at ℓ₀/√2.
+the *support* at ℓ₀ (the paper's cut, :func:`data_level`), else the excess of mass at ℓ₀/√2,
+else, on two groups within one piece of the support (:func:`shoulder`), the *persistent
+modes*.
 :func:`noise_groups` turns groups smaller than ``min_cluster_size`` into noise. Arrays in,
 arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,7 @@ from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
 from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
 from ._uniform import hopkins_test
+from ._unimodal import unimodal_split_test
 
 #: the agreement (ARI) that makes two readings of the ladder the same clusters
 #: (:func:`auto_partition`).
@@ -50,7 +54,8 @@ class Partition:
 
 def auto_partition(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, below_points: bool = True,
+    min_cluster_size: int, below_points: bool = True, split_shoulders: bool = False,
+    random_state: Any = None,
 ) -> Partition:
     """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
     the :class:`~._results.GPCountTrace` of the landscapes read.
@@ -86,7 +91,14 @@ def auto_partition(
        a shorter length scale then only splits a ridge's arcs further), else one cluster
        (the support at ℓ₀ in one piece) unless "no structure" is rejected: a split of
        ℓ₀'s tree clears the test of 1 at the family-wise (Bonferroni) level of all its
-       splits, and the excess of mass below the whole data is read (``family_wise``).
+       splits, and the excess of mass below the whole data is read (``family_wise``),
+       or, with ``split_shoulders``, the data are two groups within one piece of the
+       support (:func:`shoulder`, seeded by ``random_state``: two modes along G-means'
+       direction, and the segment between the two means in the support at ℓ₀): then the
+       **persistent modes**, of the two neighbouring rungs from ℓ₀/2 up, each with 2 to
+       √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
+       diffuse one beside it, a *shoulder*, is one minimum at ℓ₀ and its modes change from
+       rung to rung: no reading above is stable.
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. The cases behind each step are in
@@ -94,12 +106,14 @@ def auto_partition(
     (``docs/user_guide/gp_clustering.rst``) compares the rule with other count rules.
     """
     with ladder_pool() as pool:
-        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, below_points, pool)
+        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, below_points,
+                            split_shoulders, random_state, pool)
 
 
 def _read_ladder(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, below_points: bool, pool: ThreadPoolExecutor | None,
+    min_cluster_size: int, below_points: bool, split_shoulders: bool, random_state: Any,
+    pool: ThreadPoolExecutor | None,
 ) -> Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
@@ -133,7 +147,34 @@ def _read_ladder(
         below_whole = by_mass(1.0, family_wise=True)
         if n_groups(1.0, below_whole) >= 2:
             return kept(1.0, below_whole)
+        if split_shoulders and shoulder(X_scale, reading(1.0).fit, opts.n_segment_points,
+                                        random_state):
+            found = persistent_modes()
+            if found is not None:
+                return found
         return traced(fit, basins, cut, groups, "support", 1.0)
+
+    def persistent_modes() -> Partition | None:
+        """Of the neighbouring rungs from ℓ₀/2 up with 2 to √(n/2) modes each, the pair
+        whose modes agree best; of the two, the rung with fewer modes (the longer on a tie).
+        None when no two neighbouring rungs have such modes."""
+        factors = factors_between(MODES_FROM, FACTORS[-1])
+        for factor in factors:
+            start(factor)
+        best: tuple[float, float] | None = None  # (agreement, factor kept)
+        for lo, hi in pairwise(factors):
+            lower, upper = reading(lo), reading(hi)
+            if min(lower.n_modes, upper.n_modes) < 2 or too_many(lo) or too_many(hi):
+                continue
+            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
+            compared[lo] = agree
+            if best is None or agree > best[0]:
+                best = (agree, hi if upper.n_modes <= lower.n_modes else lo)
+        if best is None:
+            return None
+        rung = reading(best[1])
+        return traced(rung.fit, basins_at(best[1]), rung.level, _own_groups(rung.modes),
+                      "modes", best[1])
 
     def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
         fit = reading(factor).fit
@@ -297,6 +338,27 @@ def floor_rule_applies(X: FloatArray, random_state: Any) -> bool:
     ``norm.sf(SIGNIFICANCE)``). The landscape of uniform data in many dimensions has a flat
     bottom of ripples below every point, which that rule read as clusters."""
     return hopkins_test(X, random_state).pvalue < norm.sf(SIGNIFICANCE)
+
+
+def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) -> bool:
+    """Whether ``X`` (the points that shape the landscape ``fit``) is two groups within one
+    piece of the support: two modes along G-means' direction, by Silverman's test with the
+    halves apart (:func:`~._unimodal.unimodal_split_test`) at the significance of the noise
+    tests, ``norm.sf(SIGNIFICANCE)``, and the segment between the two means in the support
+    (σ² ≤ r* at ``n_points`` points along it, the paper's segment check).
+
+    A curved band of even density (an annulus, a moon, a three-quarter ring) also has two
+    modes along a line, since an arc projected on its chord piles up at its ends; but the
+    segment between its two means crosses the hole it bends around (σ² 1.25 to 1.54 r*
+    there, against 0.71 to 0.96 r* for a dense group with a diffuse one beside it or for
+    overlapping blobs, ``benchmarks/results/gp_design_notes.md``).
+    """
+    test = unimodal_split_test(X, random_state)
+    if test.pvalue >= norm.sf(SIGNIFICANCE):
+        return False
+    a, b = test.centres
+    segment = a + np.linspace(0.0, 1.0, n_points)[:, None] * (b - a)
+    return bool(fit.model.variance(segment).max() <= fit.r_star)
 
 
 def weighted_counts(

@@ -47,7 +47,9 @@ class GPCountTrace:
     of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
     same at √2 ℓ₀, else the paper's support at ℓ₀, else the shortest length scale whose
     *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
-    next one, else the excess of mass at ℓ₀ or ℓ₀/√2. The trace
+    next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
+    one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
+    the modes of the two neighbouring length scales that agree best. The trace
     lists every landscape read, so a count that surprises can be checked, and a length
     scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
     ``kernel=GPCovariance(l=1 / length_scale**2)``).
@@ -66,8 +68,10 @@ class GPCountTrace:
         NaN where the two were not compared. A reading is stable where the count is the
         same and the agreement at least 0.9.
     reading : {"excess of mass", "modes", "support"}
-        The reading kept: the clusters of greatest excess of mass, stable modes, or the
-        support at ℓ₀ (also when it is one piece: one cluster).
+        The reading kept: the clusters of greatest excess of mass, stable modes (or, on
+        data with two modes within one piece of the support where every other reading
+        gives one cluster, the modes of the two neighbouring length scales that agree
+        best), or the support at ℓ₀ (also when it is one piece: one cluster).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
 

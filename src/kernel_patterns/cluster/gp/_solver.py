@@ -200,8 +200,11 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None:
-        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size,
-                              floor_rule_applies(Xl, random_state))
+        # data uniform on their box have no structure; any others may be a shoulder, which
+        # is asked only where every reading gives one cluster
+        gathered = floor_rule_applies(Xl, random_state)
+        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size, gathered,
+                              split_shoulders=gathered, random_state=random_state)
         fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
         groups = noise_groups(part.groups, basins, min_cluster_size, plan)
     else:

@@ -1,0 +1,199 @@
+"""Whether data have one mode: the test that lets the persistent modes split a shoulder.
+
+Where every reading of the landscape gives one cluster, the data may still be two groups
+that overlap: a dense group with a diffuse one beside it (a *shoulder*) is one minimum of the
+variance at every length scale long enough to smooth its ripples. One cluster is the right
+answer only for data with one mode.
+
+The direction is G-means' (Hamerly & Elkan, "Learning the k in k-means", NIPS 2003): the
+difference of the two means that two-means finds. It comes from one half of the points and
+the other half is tested, so that the direction does not depend on the points tested. The
+test is Silverman's ("Using kernel density estimates to investigate multimodality", JRSS B
+1981): the critical bandwidth, the least at which the Gaussian kernel density estimate of the
+projections has one mode, and a smoothed bootstrap from the estimate at that bandwidth for
+its p-value. Modes are counted in the central 95 % of the projections only (Hall & York,
+"On the calibration of Silverman's test for multimodality", Statistica Sinica 2001): in the
+tails of a heavy-tailed cloud every outlier is a mode of its own. One mode, not one
+Gaussian, is one cluster: a normality test (G-means' own, Anderson-Darling) rejects heavy
+tails, skew and a bounded side. Arrays in, arrays out.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.signal import fftconvolve
+from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from threadpoolctl import threadpool_limits
+
+from ..._validation import FloatArray
+
+#: the fewest rows :func:`unimodal_split_test` reads: two halves of at least four points
+MIN_ROWS = 8
+#: bins of the kernel density estimate (binned, by FFT convolution)
+GRID = 1024
+#: the share of the projections left out at each end when modes are counted
+TAIL = 0.025
+#: halvings of the bandwidth interval in the search for the critical bandwidth
+BISECTIONS = 24
+
+
+@dataclass(frozen=True)
+class UnimodalSplitTest:
+    """What :func:`unimodal_split_test` returns (its fields, also its attributes).
+
+    Parameters
+    ----------
+    critical_bandwidth : float
+        Silverman's critical bandwidth of the held-out projections, in units of their
+        standard deviation: large when the modes are far apart.
+    pvalue : float
+        The smoothed bootstrap's p-value: small when the data have more than one mode.
+    centres : ndarray of shape (2, n_features)
+        The two means that two-means finds on the first half of the points; the direction
+        of the projection is their difference.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import unimodal_split_test
+    >>> X = np.random.RandomState(0).standard_t(3, size=(400, 3))  # heavy tails, one mode
+    >>> test = unimodal_split_test(X, random_state=0)
+    >>> test.centres.shape, bool(test.pvalue > 0.05)
+    ((2, 3), True)
+    """
+
+    critical_bandwidth: float
+    pvalue: float
+    centres: NDArray[np.float64]
+
+
+def _n_modes(values: FloatArray, bandwidth: float, inner: tuple[float, float]) -> int:
+    """Modes inside ``inner`` of the binned Gaussian kernel density estimate (at least 1)."""
+    pad = 5.0 * bandwidth
+    lo, hi = min(values.min(), inner[0]) - pad, max(values.max(), inner[1]) + pad
+    counts, edges = np.histogram(values, bins=GRID, range=(lo, hi))
+    step = edges[1] - edges[0]
+    half = int(min(GRID, np.ceil(pad / step)))
+    kernel = np.exp(-0.5 * (np.arange(-half, half + 1) * step / bandwidth) ** 2)
+    density = fftconvolve(counts.astype(np.float64), kernel, mode="same")
+    rise = np.diff(density)
+    rise[np.abs(rise) <= 1e-9 * density.max()] = 0.0  # FFT round-off is not a slope
+    moving = np.flatnonzero(rise)
+    sign = np.sign(rise[moving])
+    peaks = moving[1:][(sign[:-1] > 0) & (sign[1:] < 0)]  # the bin where it turns down
+    where = 0.5 * (edges[peaks] + edges[peaks + 1])
+    return max(1, int(np.sum((where >= inner[0]) & (where <= inner[1]))))
+
+
+def silverman_test(
+    values: FloatArray, random_state: Any = None, n_bootstrap: int = 200
+) -> tuple[float, float]:
+    """Silverman's test of one mode, with modes counted in the central 95 %.
+
+    The critical bandwidth ``h`` is found by bisection (the number of modes of a Gaussian
+    kernel estimate does not grow with the bandwidth, Silverman 1981); each bootstrap
+    sample is drawn from the estimate at ``h``, rescaled to the data's variance,
+    ``ȳ + (y* − ȳ + h ε) / √(1 + h² / s²)``, and the p-value is the share of samples with
+    more than one mode at ``h`` (``(k + 1) / (B + 1)``). Uncalibrated, the test is
+    conservative (Hall & York 2001).
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_values,)
+        The sample (finite).
+    random_state : int, RandomState instance or None, default=None
+        The bootstrap.
+    n_bootstrap : int, default=200
+        Bootstrap samples.
+
+    Returns
+    -------
+    critical_bandwidth : float
+        In units of the sample's standard deviation (0 when all values are equal).
+    pvalue : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import silverman_test
+    >>> rng = np.random.RandomState(0)
+    >>> two = np.r_[rng.normal(0, 1, 300), rng.normal(4, 1, 300)]
+    >>> bool(silverman_test(two, random_state=0)[1] < 0.01)
+    True
+    """
+    values = np.asarray(values, dtype=np.float64).ravel()
+    spread = float(values.std())
+    if spread == 0.0:
+        return 0.0, 1.0
+    inner = tuple(np.quantile(values, [TAIL, 1.0 - TAIL]))
+    lo, hi = 1e-3 * spread, float(np.ptp(values))
+    if _n_modes(values, hi, inner) > 1:  # pragma: no cover - a range-wide kernel is one bump
+        return hi / spread, 1.0
+    for _ in range(BISECTIONS):
+        mid = float(np.sqrt(lo * hi))
+        if _n_modes(values, mid, inner) > 1:
+            lo = mid
+        else:
+            hi = mid
+    h = hi
+    rng = check_random_state(random_state)
+    mean, scale = values.mean(), np.sqrt(1.0 + h * h / spread**2)
+    more = 0
+    for _ in range(n_bootstrap):
+        drawn = values[rng.randint(0, values.size, values.size)]
+        sample = mean + (drawn - mean + h * rng.standard_normal(values.size)) / scale
+        more += _n_modes(sample, h, inner) > 1
+    return h / spread, (more + 1) / (n_bootstrap + 1)
+
+
+def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSplitTest:
+    """The test that ``X`` has one mode, along G-means' direction, with the halves apart.
+
+    The rows are shuffled and halved; two-means (10 starts) on the first half gives the
+    direction, and the second half's projections on it go to :func:`silverman_test`.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The data (finite, at least ``MIN_ROWS`` = 8 rows).
+    random_state : int, RandomState instance or None, default=None
+        The halves, two-means' starts and the bootstrap.
+
+    Returns
+    -------
+    UnimodalSplitTest
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import unimodal_split_test
+    >>> rng = np.random.RandomState(1)
+    >>> bool(unimodal_split_test(rng.normal(size=(1000, 5)), random_state=0).pvalue > 0.05)
+    True
+    >>> two = np.r_[rng.normal(0, 0.5, (600, 2)), rng.normal(3, 1.0, (400, 2))]
+    >>> bool(unimodal_split_test(two, random_state=0).pvalue < 0.01)
+    True
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    if n < MIN_ROWS:
+        raise ValueError(f"unimodal_split_test needs at least {MIN_ROWS} rows; got {n}.")
+    rng = check_random_state(random_state)
+    order = rng.permutation(n)
+    first, second = order[: n // 2], order[n // 2:]
+    km = KMeans(n_clusters=2, n_init=10, random_state=rng.randint(np.iinfo(np.int32).max))
+    with threadpool_limits(1, user_api="openmp"), warnings.catch_warnings():
+        # one thread is faster on half a subsample; fewer distinct rows than two give two
+        # equal centres, whose projections are one value (p-value 1)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        centres = km.fit(X[first]).cluster_centers_
+    h, pvalue = silverman_test(X[second] @ (centres[1] - centres[0]), rng)
+    return UnimodalSplitTest(critical_bandwidth=h, pvalue=pvalue, centres=centres)
+
