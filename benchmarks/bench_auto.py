@@ -63,14 +63,11 @@ REASONS: dict[str, str] = {
         "std-2 blob is a shoulder of the std-1 blob in the generating density (its peak 0.45 % "
         "above the saddle). Now the excess of mass at ℓ₀ keeps the whole, the support at ℓ₀ is "
         "one piece and the modes are the same at no two length scales (15 / 7 / 5 / 4 / 2 "
-        "modes, agreements 0.75 / 0.90 / 0.51): one cluster, with the warning. No method "
-        "reaches the issue's 0.9 on these blobs: the Bayes rule with the generating centres "
+        "modes, agreements 0.75 / 0.90 / 0.51), and along the direction two-means finds the "
+        "points have one mode (Silverman's test p 0.07 at random_state=0), so the persistent "
+        "modes are not read: one cluster, with the warning. No method reaches the issue's "
+        "0.9 on these blobs: the Bayes rule with the generating centres "
         "and deviations has ARI 0.79 here and 0.77 at 5,000 points."),
-    "biopsy": (
-        "the issue's start read the modes that persisted best (3 at ℓ₀, agreement 0.87 with "
-        "√2 ℓ₀, above MODE_PERSIST_ARI = 0.5). Now the excess of mass at ℓ₀ keeps the root at "
-        "every significance from 2 down to 0.5, the support at ℓ₀ is one piece and the modes "
-        "(11 / 7 / 3 / 2 / 1) are the same at no two length scales: one cluster."),
 }
 
 
