@@ -109,6 +109,17 @@ def test_a_curved_band_is_no_shoulder_though_it_has_two_modes_along_a_line() -> 
     assert not shoulder(X, fit, 20, random_state=0)
 
 
+def test_too_few_points_to_halve_are_no_shoulder() -> None:
+    # every reading of these 5 points gives one cluster, and they are not uniform on
+    # their box: the check is asked, and 5 points cannot be halved and tested
+    X = np.random.RandomState(0).normal(size=(5, 2))
+    X[:2] += 3
+    fit = fit_landscape(default_kernel(X), X, OPTS)
+    assert not shoulder(X, fit, 20, random_state=0)
+    with pytest.warns(UserWarning, match="one cluster"):
+        assert GPClustering(random_state=0).fit(X).n_clusters_ == 1
+
+
 def test_overlapping_blobs_are_a_shoulder() -> None:
     X = _standardised(make_blobs(400, centers=5, cluster_std=1.5, random_state=1)[0])
     fit = fit_landscape(default_kernel(X), X, OPTS)

@@ -30,7 +30,7 @@ from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
 from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
 from ._uniform import hopkins_test
-from ._unimodal import unimodal_split_test
+from ._unimodal import MIN_ROWS, unimodal_split_test
 
 #: the agreement (ARI) that makes two readings of the ladder the same clusters
 #: (:func:`auto_partition`).
@@ -351,8 +351,11 @@ def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) ->
     modes along a line, since an arc projected on its chord piles up at its ends; but the
     segment between its two means crosses the hole it bends around (σ² 1.25 to 1.54 r*
     there, against 0.71 to 0.96 r* for a dense group with a diffuse one beside it or for
-    overlapping blobs, ``benchmarks/results/gp_design_notes.md``).
+    overlapping blobs, ``benchmarks/results/gp_design_notes.md``). Fewer than ``MIN_ROWS``
+    points cannot be halved and tested: no.
     """
+    if X.shape[0] < MIN_ROWS:
+        return False
     test = unimodal_split_test(X, random_state)
     if test.pvalue >= norm.sf(SIGNIFICANCE):
         return False
