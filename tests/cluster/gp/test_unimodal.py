@@ -62,6 +62,17 @@ def test_two_modes_are_found_and_one_is_not_rejected() -> None:
     assert silverman_test(np.full(50, 2.0)) == (0.0, 1.0)
 
 
+def test_silverman_test_checks_its_input() -> None:
+    with pytest.raises(ValueError, match="values must be 1-D"):
+        silverman_test(np.ones((10, 2)))
+    with pytest.raises(ValueError, match="values contains"):
+        silverman_test(np.array([1.0, np.inf, 2.0]))
+    with pytest.raises(ValueError, match="values has 1 sample"):
+        silverman_test(np.array([1.0]))
+    with pytest.raises(ValueError, match="n_bootstrap must be at least 1; got 0"):
+        silverman_test(np.arange(10.0), n_bootstrap=0)
+
+
 def test_unimodal_data_are_rejected_rarely() -> None:
     # uncalibrated, Silverman's test is conservative: below its level on one mode
     rejected = [silverman_test(np.random.RandomState(s).normal(size=300), random_state=s,
@@ -93,8 +104,10 @@ def test_the_split_test_is_reproducible_and_checks_its_input() -> None:
     X = np.random.RandomState(2).normal(size=(100, 3))
     assert unimodal_split_test(X, random_state=3).pvalue == unimodal_split_test(
         X, random_state=3).pvalue
-    with pytest.raises(ValueError, match="at least 8 rows; got 5"):
+    with pytest.raises(ValueError, match="X has 5 sample"):
         unimodal_split_test(X[:5])
+    with pytest.raises(ValueError, match="X contains NaN"):
+        unimodal_split_test(np.where(X > 2, np.nan, X))
     same = unimodal_split_test(np.ones((20, 3)), random_state=0)
     assert (same.critical_bandwidth, same.pvalue) == (0.0, 1.0)
 

@@ -32,7 +32,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
-from ..._validation import FloatArray
+from ..._validation import FloatArray, check_matrix
 
 #: the fewest rows :func:`unimodal_split_test` reads: two halves of at least four points
 MIN_ROWS = 8
@@ -106,8 +106,8 @@ def silverman_test(
 
     Parameters
     ----------
-    values : ndarray of shape (n_values,)
-        The sample (finite).
+    values : array-like of shape (n_values,)
+        The sample (finite, at least two values).
     random_state : int, RandomState instance or None, default=None
         The bootstrap.
     n_bootstrap : int, default=200
@@ -128,7 +128,12 @@ def silverman_test(
     >>> bool(silverman_test(two, random_state=0)[1] < 0.01)
     True
     """
-    values = np.asarray(values, dtype=np.float64).ravel()
+    column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
+    if column.shape[1] != 1:
+        raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
+    if n_bootstrap < 1:
+        raise ValueError(f"n_bootstrap must be at least 1; got {n_bootstrap}.")
+    values = column[:, 0]
     spread = float(values.std())
     if spread == 0.0:
         return 0.0, 1.0
@@ -161,7 +166,7 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features)
         The data (finite, at least ``MIN_ROWS`` = 8 rows).
     random_state : int, RandomState instance or None, default=None
         The halves, two-means' starts and the bootstrap.
@@ -181,10 +186,8 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
     >>> bool(unimodal_split_test(two, random_state=0).pvalue < 0.01)
     True
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = check_matrix(X, "X", dtype=np.float64, min_samples=MIN_ROWS)
     n = X.shape[0]
-    if n < MIN_ROWS:
-        raise ValueError(f"unimodal_split_test needs at least {MIN_ROWS} rows; got {n}.")
     rng = check_random_state(random_state)
     order = rng.permutation(n)
     first, second = order[: n // 2], order[n // 2:]
