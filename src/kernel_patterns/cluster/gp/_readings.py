@@ -147,8 +147,7 @@ def _read_ladder(
         below_whole = by_mass(1.0, family_wise=True)
         if n_groups(1.0, below_whole) >= 2:
             return kept(1.0, below_whole)
-        if split_shoulders and shoulder(X_scale, reading(1.0).fit, opts.n_segment_points,
-                                        random_state):
+        if split_shoulders and shoulder(X_scale, fit, opts.n_segment_points, random_state):
             found = persistent_modes()
             if found is not None:
                 return found
