@@ -20,10 +20,31 @@ def test_readme_python_blocks_run() -> None:
         assert namespace["gp"].n_clusters_ == 2  # type: ignore[attr-defined]
 
 
-def _run_section(heading: str, tmp_path: Path) -> str:
+_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _same_output(printed: str, shown: str, tolerance: float) -> bool:
+    """Whether ``printed`` is ``shown`` in any line order, each decimal number within
+    ``tolerance`` of the one shown (0: the same text)."""
+    if tolerance == 0.0:
+        return sorted(printed.splitlines()) == sorted(shown.splitlines())
+    got, want = sorted(printed.splitlines()), sorted(shown.splitlines())
+    if len(got) != len(want):
+        return False
+    for a, b in zip(got, want, strict=True):
+        if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+            return False
+        for x, y in zip(_NUMBER.findall(a), _NUMBER.findall(b), strict=True):
+            if abs(float(x) - float(y)) > tolerance:
+                return False
+    return True
+
+
+def _run_section(heading: str, tmp_path: Path, tolerance: float = 0.0) -> str:
     """Run the first bash block below ``heading`` in ``tmp_path`` (this interpreter's
-    ``python`` and ``kernel-patterns`` on PATH) and check that it prints the next block;
-    returns the section's text."""
+    ``python`` and ``kernel-patterns`` on PATH) and check that it prints the next block,
+    every decimal number within ``tolerance`` of the one shown; returns the section's
+    text."""
     import os
     import subprocess
     import sys
@@ -39,7 +60,7 @@ def _run_section(heading: str, tmp_path: Path) -> str:
     r = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=600, check=False)
     assert r.returncode == 0, r.stderr
-    assert sorted((r.stdout + r.stderr).splitlines()) == sorted(shown.splitlines())
+    assert _same_output(r.stdout + r.stderr, shown, tolerance), r.stdout + r.stderr
     return section
 
 
@@ -72,6 +93,11 @@ def test_readme_command_line_boston_ranking_runs_and_its_numbers_hold(tmp_path) 
     quoted held-out MAE is the one the run wrote."""
     import json
 
-    section = _run_section("### Ranking with held-out scores: Boston housing", tmp_path)
+    # the training MZE moves with the point where the SMO solver stops (its tolerance), and
+    # that with the BLAS kernels of the machine: 0.126, 0.128, 0.130 and 0.134 with
+    # OpenBLAS's Haswell, Zen, Sandybridge and SkylakeX kernels on one machine
+    # (OPENBLAS_CORETYPE), 5 of 506 rows apart at most
+    section = _run_section("### Ranking with held-out scores: Boston housing", tmp_path,
+                           tolerance=0.01)
     rank = json.loads((tmp_path / "boston-rank" / "summary.json").read_text())
     assert f"`cv_mae` {rank['result']['cv_mae']:.3f}" in " ".join(section.split())
