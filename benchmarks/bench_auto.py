@@ -4,12 +4,15 @@ Sets: scikit-learn's toy grid ("Comparing different clustering algorithms on toy
 circles, moons, varied, aniso, blobs, no structure) at 500, 1,500 and 10,000 points; the
 documentation front page's four sets (``examples/plot_compare_clustering.py``) at 300 and 5,000
 points of the same generators; ``make_blobs(centers=4, random_state=1)`` and scikit-learn's
-moons (noise 0.08) at 800, 3,000 and 30,000 points; and the 23 real sets of
-``bench_real.py``. Every set is standardised; nothing is tuned per set. Peers, all without
-labels: ``HDBSCAN()``, a Gaussian mixture with k = 1..10 by lowest BIC and ``KMeans`` with
-k = 2..10 by highest silhouette (``bench_count.py``). Each cell: ARI (clusters found, seconds).
+moons (noise 0.08) at 800, 3,000 and 30,000 points; three families of
+``bench_defaults_time.py`` (two noisy rings, three thin stripes, three touching blobs) at
+1,000 and 5,000 points, where thin ridges of 1,000 points split at gaps of the sample
+(``results/gp_design_notes.md``); and the 23 real sets of ``bench_real.py``. Every set is
+standardised; nothing is tuned per set. Peers, all without labels: ``HDBSCAN()``, a Gaussian
+mixture with k = 1..10 by lowest BIC and ``KMeans`` with k = 2..10 by highest silhouette
+(``bench_count.py``). Each cell: ARI (clusters found, seconds).
 
-Run: ``python benchmarks/bench_auto.py [--groups toy front size real] [--quick]``
+Run: ``python benchmarks/bench_auto.py [--groups toy front size families real] [--quick]``
 (``--quick``: the small sizes only). Table in ``results/gp_auto.md`` (``gp_auto_quick.md``).
 
 The column "GP() at the issue's start" is the rule this benchmark was written to replace
@@ -43,15 +46,18 @@ from sklearn.preprocessing import StandardScaler
 try:  # run as a script from benchmarks/ or imported as benchmarks.bench_auto
     from _common import machine, save, table
     from bench_count import bic_labels, silhouette_labels
+    from bench_defaults_time import FAMILIES
     from bench_real import SETS
 except ImportError:  # pragma: no cover
     from benchmarks._common import machine, save, table
     from benchmarks.bench_count import bic_labels, silhouette_labels
+    from benchmarks.bench_defaults_time import FAMILIES
     from benchmarks.bench_real import SETS
 
 from kernel_patterns import GPClustering, datasets
 
 XY = tuple[np.ndarray, np.ndarray]
+GROUPS = ("toy", "front", "size", "families", "real")
 
 BASELINE = Path(__file__).parent / "results" / "gp_auto_baseline.json"
 #: why a set falls more than 0.05 below the issue's start, as measured
@@ -113,6 +119,15 @@ def sizes(n: int) -> dict[str, Callable[[], XY]]:
     }
 
 
+def families(n: int) -> dict[str, Callable[[], XY]]:
+    """Three families of ``bench_defaults_time.py`` at ``n`` points (seed 0): two noisy rings
+    and three thin stripes, ridges whose sample has gaps, and three touching blobs."""
+    names = {"rings": "two noisy rings", "stripes": "three thin stripes",
+             "touching blobs": "three touching blobs"}
+    return {f"{label} {n:,}": (lambda name=name: FAMILIES[name](n, 0))
+            for name, label in names.items()}
+
+
 def _cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
     t0 = time.perf_counter()
     with warnings.catch_warnings():
@@ -141,6 +156,9 @@ def sets(groups: list[str], quick: bool) -> dict[str, Callable[[], XY]]:
     for n in (800, 3000) if quick else (800, 3000, 30_000):
         if "size" in groups:
             loads.update(sizes(n))
+    for n in (1000,) if quick else (1000, 5000):
+        if "families" in groups:
+            loads.update(families(n))
     if "real" in groups:
         loads.update(SETS)
     return loads
@@ -218,8 +236,7 @@ def run(groups: list[str], quick: bool) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--groups", nargs="+", default=["toy", "front", "size", "real"],
-                    choices=["toy", "front", "size", "real"])
+    ap.add_argument("--groups", nargs="+", default=list(GROUPS), choices=list(GROUPS))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--baseline-out", type=Path,
                     help="write GPClustering()'s ARI and count per set as JSON and stop")
@@ -228,7 +245,7 @@ def main() -> None:
         write_baseline(args.groups, args.quick, args.baseline_out)
         return
     text = run(args.groups, args.quick)
-    suffix = "" if set(args.groups) == {"toy", "front", "size", "real"} else "_" + "_".join(
+    suffix = "" if set(args.groups) == set(GROUPS) else "_" + "_".join(
         args.groups)
     save(f"gp_auto{suffix}{'_quick' if args.quick else ''}", text)
 
