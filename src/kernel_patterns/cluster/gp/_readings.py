@@ -25,6 +25,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components
+from ._graph import segment_levels
 from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
@@ -344,7 +345,8 @@ def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) ->
     piece of the support: two modes along G-means' direction, by Silverman's test with the
     halves apart (:func:`~._unimodal.unimodal_split_test`) at the significance of the noise
     tests, ``norm.sf(SIGNIFICANCE)``, and the segment between the two means in the support
-    (σ² ≤ r* at ``n_points`` points along it, the paper's segment check).
+    (σ² ≤ r* at its ends and ``n_points`` points between, the paper's segment check,
+    :func:`~._graph.segment_levels`).
 
     A curved band of even density (an annulus, a moon, a three-quarter ring) also has two
     modes along a line, since an arc projected on its chord piles up at its ends; but the
@@ -358,9 +360,10 @@ def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) ->
     test = unimodal_split_test(X, random_state)
     if test.pvalue >= norm.sf(SIGNIFICANCE):
         return False
-    a, b = test.centres
-    segment = a + np.linspace(0.0, 1.0, n_points)[:, None] * (b - a)
-    return bool(fit.model.variance(segment).max() <= fit.r_star)
+    one = np.array([0])
+    level = segment_levels(fit.model, test.centres, one, one + 1, n_points=n_points,
+                           refine=False)
+    return bool(level[0] <= fit.r_star)
 
 
 def weighted_counts(
