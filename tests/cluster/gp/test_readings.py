@@ -312,3 +312,19 @@ def test_blobs_in_a_piece_at_the_top_are_apart() -> None:
     gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 4
     assert adjusted_rand_score(y, gp.labels_) >= 0.7
+
+
+def test_touching_blobs_modes_that_stay_on_the_way_up_are_read() -> None:
+    """Three blobs of deviation 1 whose centres are 3 apart: 40 modes at ℓ₀, none split by
+    more than the noise, and no shoulder; on the way up the ladder 3 modes at 2√2 ℓ₀ that
+    are the same clusters at 4 ℓ₀ (the last reading before one cluster)."""
+    X, y = make_blobs(1000, centers=[[0, 0], [3, 0], [1.5, 2.6]], cluster_std=1.0,
+                      random_state=0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    gp = GPClustering(random_state=0).fit(X)
+    trace = gp.count_trace_
+    assert gp.n_clusters_ == 3
+    assert adjusted_rand_score(y, gp.labels_) >= 0.65  # the Bayes rule's is about 0.7
+    assert (trace.reading, trace.factor) == ("modes", pytest.approx(2**1.5))
+    assert trace.factors[-1] == pytest.approx(4.0)
+    assert trace.agreement[-2] >= 0.9  # 2√2 ℓ₀ against 4 ℓ₀

@@ -62,7 +62,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``kernel=None``: the clusters of greatest excess of mass in the saddle tree, splits
         tested against the noise of the GP's effective count
         (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), read along a ladder of length
-        scales (up to six landscape fits, two at a time); ``count_trace_`` names the
+        scales (up to seven landscape fits, two at a time); ``count_trace_`` names the
         reading kept, and the user guide gives their order.
     n_clusters : int, default=None
         The ``n_clusters`` most persistent groups of the saddle hierarchy

@@ -24,8 +24,9 @@ from ..._validation import FloatArray
 from ._kernel import auto_length_scale, kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 
-#: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 2√2 ℓ₀.
-FACTORS = tuple(2.0 ** (k / 2) for k in range(-4, 4))
+#: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 4 ℓ₀, two octaves
+#: each side.
+FACTORS = tuple(2.0 ** (k / 2) for k in range(-4, 5))
 #: landscapes of the ladder fitted at once (threads; at most the usable cores).
 LADDER_THREADS = 2
 

@@ -6,7 +6,7 @@ greatest excess of mass at ℓ₀ (:func:`~._selection.excess_of_mass`), else th
 basin of at least ``min_cluster_size`` points) where they are stable across the ladder, else
 the *support* at ℓ₀ (the paper's cut, :func:`data_level`), else the excess of mass at ℓ₀/√2,
 else, on two groups within one piece of the support (:func:`shoulder`), the *persistent
-modes*.
+modes*, else the modes that stay the same clusters on the way up to 4 ℓ₀.
 :func:`noise_groups` turns groups smaller than ``min_cluster_size`` into noise. Arrays in,
 arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
 """
@@ -38,6 +38,9 @@ from ._unimodal import MIN_ROWS, unimodal_split_test
 MODE_STABLE_ARI = 0.9
 #: the modes are read from two rungs below ℓ₀ up (:data:`~._ladder.FACTORS`).
 MODES_FROM = 0.5
+#: the readings before "one cluster" climb to 2√2 ℓ₀; only the last, the modes that stay
+#: the same clusters (:func:`auto_partition`, step 4), climbs the ladder to its top.
+READ_TO = 2.0**1.5
 
 
 @dataclass(frozen=True)
@@ -96,10 +99,16 @@ def auto_partition(
        or, with ``split_shoulders``, the data are two groups within one piece of the
        support (:func:`shoulder`, seeded by ``random_state``: two modes along G-means'
        direction, and the segment between the two means in the support at ℓ₀): then the
-       **persistent modes**, of the two neighbouring rungs from ℓ₀/2 up, each with 2 to
-       √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
+       **persistent modes**, of the two neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀, each with
+       2 to √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
        diffuse one beside it, a *shoulder*, is one minimum at ℓ₀ and its modes change from
-       rung to rung: no reading above is stable.
+       rung to rung: no reading above is stable. Last, the **modes that stay**: those of
+       the first two neighbouring rungs from ℓ₀ up to the top of the ladder, 4 ℓ₀ (every
+       reading above stops at 2√2 ℓ₀, ``READ_TO``), that are the same clusters (ARI ≥
+       ``MODE_STABLE_ARI``, a small mode more or less, as in 1; 2 to √(n/2) each), on the
+       rung with fewer. Blobs that touch have tens of modes at ℓ₀, none split by more than
+       the noise, and show no shoulder; their own modes appear as the landscape smooths,
+       where a ridge's stay many and change from rung to rung.
 
     The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
     be longer than the clusters are apart. The cases behind each step are in
@@ -143,8 +152,9 @@ def _read_ladder(
 
     def no_structure() -> Partition:
         """One cluster (the support at ℓ₀ in one piece), unless a split of ℓ₀'s tree
-        clears the family-wise test: then "no structure" is rejected, and the excess of
-        mass below the whole data is read."""
+        clears the family-wise test (then "no structure" is rejected, and the excess of
+        mass below the whole data is read), the data are a shoulder (the persistent modes)
+        or two neighbouring rungs on the way up have the same modes."""
         below_whole = by_mass(1.0, family_wise=True)
         if n_groups(1.0, below_whole) >= 2:
             return kept(1.0, below_whole)
@@ -152,13 +162,36 @@ def _read_ladder(
             found = persistent_modes()
             if found is not None:
                 return found
+        found = same_modes()
+        if found is not None:
+            return found
         return traced(fit, basins, cut, groups, "support", 1.0)
+
+    def same_modes() -> Partition | None:
+        """The modes of the first two neighbouring rungs from ℓ₀ up to the top of the ladder
+        that are the same clusters (ARI ≥ ``MODE_STABLE_ARI``, a small mode more or less),
+        each with 2 to √(n/2) modes; of the two, the rung with fewer. None when no such pair
+        comes before a rung with one mode (a longer length scale only merges more)."""
+        for lo, hi in pairwise(factors_between(1.0, FACTORS[-1])):
+            lower, upper = reading(lo), reading(hi)
+            if lower.n_modes < 2:
+                return None
+            if too_many(lo) or too_many(hi) or upper.n_modes < 2:
+                continue
+            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
+            compared[lo] = agree
+            if agree >= MODE_STABLE_ARI:
+                keep = lo if lower.n_modes <= upper.n_modes else hi
+                rung = reading(keep)
+                return traced(rung.fit, basins_at(keep), rung.level, _own_groups(rung.modes),
+                              "modes", keep)
+        return None
 
     def persistent_modes() -> Partition | None:
         """Of the neighbouring rungs from ℓ₀/2 up with 2 to √(n/2) modes each, the pair
         whose modes agree best; of the two, the rung with fewer modes (the longer on a tie).
         None when no two neighbouring rungs have such modes."""
-        factors = factors_between(MODES_FROM, FACTORS[-1])
+        factors = factors_between(MODES_FROM, READ_TO)
         for factor in factors:
             start(factor)
         best: tuple[float, float] | None = None  # (agreement, factor kept)
@@ -200,7 +233,7 @@ def _read_ladder(
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
-    ladder = factors_between(1.0, FACTORS[-1])
+    ladder = factors_between(1.0, READ_TO)
     below = factors_between(1.0, MODES_FROM)[1:]
     start(ladder[0])
     start(ladder[1])  # √2 ℓ₀: the excess of mass and the modes are checked against it
