@@ -178,13 +178,8 @@ def _read_ladder(
                 return None
             if too_many(lo) or too_many(hi) or upper.n_modes < 2:
                 continue
-            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
-            compared[lo] = agree
-            if agree >= MODE_STABLE_ARI:
-                keep = lo if lower.n_modes <= upper.n_modes else hi
-                rung = reading(keep)
-                return traced(rung.fit, basins_at(keep), rung.level, _own_groups(rung.modes),
-                              "modes", keep)
+            if agreement(lo, hi) >= MODE_STABLE_ARI:
+                return modes_at(lo if lower.n_modes <= upper.n_modes else hi)
         return None
 
     def persistent_modes() -> Partition | None:
@@ -199,15 +194,24 @@ def _read_ladder(
             lower, upper = reading(lo), reading(hi)
             if min(lower.n_modes, upper.n_modes) < 2 or too_many(lo) or too_many(hi):
                 continue
-            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
-            compared[lo] = agree
+            agree = agreement(lo, hi)
             if best is None or agree > best[0]:
                 best = (agree, hi if upper.n_modes <= lower.n_modes else lo)
-        if best is None:
-            return None
-        rung = reading(best[1])
-        return traced(rung.fit, basins_at(best[1]), rung.level, _own_groups(rung.modes),
-                      "modes", best[1])
+        return None if best is None else modes_at(best[1])
+
+    def agreement(lo: float, hi: float) -> float:
+        """The ARI of the modes at ``lo`` ℓ₀ and at ``hi`` ℓ₀, over the points whose flows
+        shape the landscapes; kept for the trace, at ``lo``."""
+        lower, upper = reading(lo), reading(hi)
+        compared[lo] = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
+        return compared[lo]
+
+    def modes_at(factor: float) -> Partition:
+        """The modes at ``factor`` ℓ₀, every basin of at least ``min_cluster_size`` points
+        a cluster."""
+        rung = reading(factor)
+        return traced(rung.fit, basins_at(factor), rung.level, _own_groups(rung.modes),
+                      "modes", factor)
 
     def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
         fit = reading(factor).fit
@@ -289,12 +293,9 @@ def _read_ladder(
             k = ladder.index(1.0)
             continue
         if not too_many(ladder[k]):  # else a ridge's arcs: the next rung is not needed
-            upper = reading(ladder[k + 1])
-            agree = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
-            compared[ladder[k]] = agree
-            if lower.n_modes == upper.n_modes and agree >= MODE_STABLE_ARI:
-                return traced(lower.fit, basins_at(ladder[k]), lower.level,
-                              _own_groups(lower.modes), "modes", ladder[k])
+            agree = agreement(ladder[k], ladder[k + 1])
+            if lower.n_modes == reading(ladder[k + 1]).n_modes and agree >= MODE_STABLE_ARI:
+                return modes_at(ladder[k])
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
         return kept(1.0, found)
