@@ -6,8 +6,8 @@ documentation front page's four sets (``examples/plot_compare_clustering.py``) a
 points of the same generators; ``make_blobs(centers=4, random_state=1)`` and scikit-learn's
 moons (noise 0.08) at 800, 3,000 and 30,000 points; three families of
 ``bench_defaults_time.py`` (two noisy rings, three thin stripes, three touching blobs) at
-1,000 and 5,000 points, where thin ridges of 1,000 points split at gaps of the sample
-(``results/gp_design_notes.md``); and the 23 real sets of ``bench_real.py``. Every set is
+1,000 and 5,000 points, three draws each, where thin ridges of 1,000 points split at gaps of
+the sample (``results/gp_design_notes.md``); and the 23 real sets of ``bench_real.py``. Every set is
 standardised; nothing is tuned per set. Peers, all without labels: ``HDBSCAN()``, a Gaussian
 mixture with k = 1..10 by lowest BIC and ``KMeans`` with k = 2..10 by highest silhouette
 (``bench_count.py``). Each cell: ARI (clusters found, seconds).
@@ -120,12 +120,14 @@ def sizes(n: int) -> dict[str, Callable[[], XY]]:
 
 
 def families(n: int) -> dict[str, Callable[[], XY]]:
-    """Three families of ``bench_defaults_time.py`` at ``n`` points (seed 0): two noisy rings
-    and three thin stripes, ridges whose sample has gaps, and three touching blobs."""
+    """Three families of ``bench_defaults_time.py`` at ``n`` points, three draws each (seeds
+    0, 1 and 2; one draw of a thousand points can be lucky): two noisy rings and three thin
+    stripes, ridges whose sample has gaps, and three touching blobs."""
     names = {"rings": "two noisy rings", "stripes": "three thin stripes",
              "touching blobs": "three touching blobs"}
-    return {f"{label} {n:,}": (lambda name=name: FAMILIES[name](n, 0))
-            for name, label in names.items()}
+    return {f"{label} {n:,}" + (f", draw {seed}" if seed else ""):
+            (lambda name=name, seed=seed: FAMILIES[name](n, seed))
+            for name, label in names.items() for seed in range(3)}
 
 
 def _cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
