@@ -183,7 +183,7 @@ def _read_ladder(
         return None
 
     def persistent_modes() -> Partition | None:
-        """Of the neighbouring rungs from ℓ₀/2 up with 2 to √(n/2) modes each, the pair
+        """Of the neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀ with 2 to √(n/2) modes each, the pair
         whose modes agree best; of the two, the rung with fewer modes (the longer on a tie).
         None when no two neighbouring rungs have such modes."""
         factors = factors_between(MODES_FROM, READ_TO)
