@@ -328,3 +328,17 @@ def test_touching_blobs_modes_that_stay_on_the_way_up_are_read() -> None:
     assert (trace.reading, trace.factor) == ("modes", pytest.approx(2**1.5))
     assert trace.factors[-1] == pytest.approx(4.0)
     assert trace.agreement[-2] >= 0.9  # 2√2 ℓ₀ against 4 ℓ₀
+
+
+def test_a_rings_arcs_that_longer_length_scales_agree_on_are_not_kept() -> None:
+    """Two noisy rings of 5,000 points (``bench_defaults_time.py``'s, draw 1): √2 ℓ₀ and
+    2 ℓ₀ cut the outer ring into arcs that agree, but no chord between two arcs' means
+    stays in the band, so the longer length scale's split is not kept: the two rings.
+    The touching pair of ``make_blobs(3000, centers=4, random_state=1)``, which only √2 ℓ₀
+    and 2 ℓ₀ split, is still two (``test_touching_blobs_are_the_same_count_at_two_sizes``)."""
+    X, y = datasets.make_rings(n_samples=(2500, 2500), radii=(1.0, 2.0), noise=0.05,
+                               random_state=1)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 2
+    assert adjusted_rand_score(y, gp.labels_) == pytest.approx(1.0)

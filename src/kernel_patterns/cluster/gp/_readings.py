@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.sparse import coo_array
+from scipy.sparse.csgraph import connected_components
 from scipy.stats import norm
 from sklearn.metrics import adjusted_rand_score
 
@@ -74,10 +76,13 @@ def auto_partition(
        reading with fewer clusters, since a cluster that one length scale alone sees is
        not stable. When √2 ℓ₀ reads more clusters than ℓ₀ (a split whose evidence grows
        as the landscape smooths, where a ripple's shrinks), √2 ℓ₀ and 2 ℓ₀ are compared
-       in the same way instead. Kept too when its clusters are the modes at ℓ₀ (step 3's
-       reading) and those the modes at √2 ℓ₀: a second reading of the same landscapes
-       confirms them. It reads blobs of any density, shapes and uniform noise (one
-       cluster) in the units the data give;
+       in the same way instead, and their reading is kept only where the clusters it
+       splits out of one of ℓ₀'s are joined by segments inside its support
+       (:func:`bridged`): a touching pair's segment crosses its saddle, but the chord
+       between two arcs of a ring leaves the band. Kept too when its clusters are the
+       modes at ℓ₀ (step 3's reading) and those the modes at √2 ℓ₀: a second reading of
+       the same landscapes confirms them. It reads blobs of any density, shapes and
+       uniform noise (one cluster) in the units the data give;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
        where their split is within the noise (:func:`~._selection.join_within_noise`, the
        test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
@@ -251,6 +256,11 @@ def _read_ladder(
             # as the landscape smooths, a ripple's shrinks. Kept, as at ℓ₀, when the next
             # length scale up agrees
             settled = agreeing(ladder[1], longer, ladder[2], by_mass(ladder[2]))
+            if settled is not None and not bridged(
+                    X_scale, settled.groups[settled.fit.flow.assignment],
+                    found[reading(1.0).own], settled.fit, opts.n_segment_points,
+                    min_cluster_size):
+                settled = None
         if settled is not None:
             return settled
         # else kept when they are the modes at ℓ₀, and those the modes at √2 ℓ₀: a second
@@ -312,6 +322,37 @@ def _read_ladder(
         if agree >= MODE_STABLE_ARI:
             return kept(below[0], shorter)
     return no_structure()
+
+
+def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], fit: Landscape,
+            n_points: int, min_size: int) -> bool:
+    """Whether the clusters ``labels`` of the points ``X`` that one group of ``coarse`` holds
+    are joined, one to another, by segments between their means inside the support of
+    ``fit`` (σ² ≤ r* at their ends and ``n_points`` points between, the paper's segment
+    check, as in :func:`shoulder`): in every such group, the graph of those segments is
+    connected. Clusters of fewer than ``min_size`` points are left out.
+
+    The two rings of ``bench_defaults_time.py`` at 5,000 points (draw 1): the excess of mass
+    at ℓ₀ is the two rings, at √2 ℓ₀ and 2 ℓ₀ the inner ring and 8 or 6 arcs of the outer
+    one, which agree; no chord between two arcs' means stays in the band.
+    """
+    sizes = np.bincount(labels)
+    big = np.flatnonzero(sizes >= min_size)
+    parent = np.array([np.bincount(coarse[labels == g]).argmax() for g in big])
+    for p in np.unique(parent):
+        kids = big[parent == p]
+        if kids.size < 2:
+            continue
+        centres = np.array([X[labels == g].mean(axis=0) for g in kids])
+        I, J = np.triu_indices(kids.size, 1)
+        level = segment_levels(fit.model, centres, I.astype(np.intp), J.astype(np.intp),
+                               n_points=n_points, refine=False)
+        inside = level <= fit.r_star
+        graph = coo_array((np.ones(int(inside.sum())), (I[inside], J[inside])),
+                          shape=(kids.size, kids.size))
+        if connected_components(graph, directed=False)[0] > 1:
+            return False
+    return True
 
 
 def _noise(fit: Landscape) -> float:
