@@ -20,14 +20,12 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import coo_array
-from scipy.sparse.csgraph import connected_components
 from scipy.stats import norm
 from sklearn.metrics import adjusted_rand_score
 
 from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components
-from ._graph import segment_levels
+from ._graph import segment_levels, single_linkage
 from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
@@ -329,8 +327,9 @@ def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], f
     """Whether the clusters ``labels`` of the points ``X`` that one group of ``coarse`` holds
     are joined, one to another, by segments between their means inside the support of
     ``fit`` (σ² ≤ r* at their ends and ``n_points`` points between, the paper's segment
-    check, as in :func:`shoulder`): in every such group, the graph of those segments is
-    connected. Clusters of fewer than ``min_size`` points are left out.
+    check, as in :func:`shoulder`): in every such group, the top merge of their single
+    linkage over those segments (:func:`~._graph.single_linkage`, as the SEPs are joined)
+    lies at or below r*. Clusters of fewer than ``min_size`` points are left out.
 
     The two rings of ``bench_defaults_time.py`` at 5,000 points (draw 1): the excess of mass
     at ℓ₀ is the two rings, at √2 ℓ₀ and 2 ℓ₀ the inner ring and 8 or 6 arcs of the outer
@@ -345,12 +344,9 @@ def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], f
             continue
         centres = np.array([X[labels == g].mean(axis=0) for g in kids])
         I, J = np.triu_indices(kids.size, 1)
-        level = segment_levels(fit.model, centres, I.astype(np.intp), J.astype(np.intp),
-                               n_points=n_points, refine=False)
-        inside = level <= fit.r_star
-        graph = coo_array((np.ones(int(inside.sum())), (I[inside], J[inside])),
-                          shape=(kids.size, kids.size))
-        if connected_components(graph, directed=False)[0] > 1:
+        level = segment_levels(fit.model, centres, I, J, n_points=n_points, refine=False)
+        Z, _ = single_linkage(kids.size, I, J, level)
+        if Z[:, 2].max() > fit.r_star:
             return False
     return True
 
