@@ -33,15 +33,35 @@ def test_stability_is_the_excess_of_mass_computed_by_hand() -> None:
     pv = SEP_VAR[BASINS] + 0.05
     sel = excess_of_mass(Z, EDGES, BASINS, pv, SEP_VAR, top_level=1.3, noise=1.0,
                          min_cluster_size=5)
-    # the root (born at λ(1.3)) splits at λ(1.4)? No: 1.4 > 1.3, the two sides are apart at
-    # the top, each born at λ(1.3); every point leaves at its own λ
-    lam_b = 1 / 0.3
+    # 1.4 > 1.3: the two sides are apart at the top, and each is born where they part, at
+    # λ(1.4) (HDBSCAN's birth: the mass above r* counts); every point leaves at its own λ
+    lam_b = 1 / 0.4
     by_hand = [np.sum(1 / (pv[BASINS == 0] - 1) - lam_b),
                np.sum(1 / (pv[BASINS >= 1] - 1) - lam_b)]
     assert sel.n_clusters == 2
     np.testing.assert_array_equal(sel.groups, [0, 1, 1])
     np.testing.assert_allclose(sel.stability, by_hand)
 
+
+
+def test_a_group_at_the_top_is_born_where_it_parts_from_the_others() -> None:
+    """SEPs 1 and 2 (λ 5) are apart at the top (their saddle 1.5 is above r* = 1.3) but
+    joined within the noise (5 - 2 < 2 sqrt(5)): one cluster, born with SEP 0's where the
+    two groups part, at 3.0 (λ 0.5), not at r*. The whole data of one piece stays born at
+    r*."""
+    Zs = np.array([[1, 2, 1.5, 2], [0, 3, 3.0, 3]], dtype=float)
+    sep_var = np.array([1.01, 1.2, 1.2])
+    pv = sep_var[BASINS] + 0.05
+    sel = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, top_level=1.3, noise=1.0,
+                         min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, [0, 1, 1])
+    lam = 1 / (pv - 1)
+    np.testing.assert_allclose(sel.stability, [np.sum(lam[BASINS == 0] - 0.5),
+                                               np.sum(lam[BASINS >= 1] - 0.5)])
+    whole = excess_of_mass(Zs, EDGES, BASINS, pv, sep_var, top_level=3.5, noise=1.0,
+                           min_cluster_size=5, significance=10.0)
+    assert whole.n_clusters == 1
+    np.testing.assert_allclose(whole.stability, [np.sum(lam - 1 / 2.5)])
 
 def test_a_split_within_the_noise_is_no_split() -> None:
     """Sparse SEPs 1 and 2 (effective count 10) part at a saddle of count 5: deeper than
@@ -180,6 +200,19 @@ def test_a_branch_smaller_than_min_cluster_size_joins_the_cluster_it_opens_into(
                          min_cluster_size=5)
     np.testing.assert_array_equal(sel.groups, [0, 1, 1])
 
+
+
+def test_a_thin_ring_far_from_the_rest_is_not_outweighed_by_its_arcs() -> None:
+    """Two noisy rings of 500 + 500 points (radii 1 and 2, noise 0.05, random_state=2, as
+    ``benchmarks/bench_defaults_time.py`` draws them): the outer ring is a piece of the
+    support whose sparse stretches split it into arcs at z 2.1-2.4. Born at r*, it held less
+    mass than its arcs (5 clusters, ARI 0.64); born where it parts from the inner ring, as
+    in HDBSCAN, it holds the mass above r* too: the two rings."""
+    X, y = datasets.make_rings(n_samples=(500, 500), radii=(1.0, 2.0), noise=0.05,
+                               random_state=2)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 2
+    assert adjusted_rand_score(y, gp.labels_) == pytest.approx(1.0)
 
 def test_auto_n_landmarks_covers_at_half_a_length_scale() -> None:
     X = np.linspace(0, 100, 1001).reshape(-1, 1)

@@ -123,7 +123,11 @@ def excess_of_mass(
     through both branches. A real split ends its cluster and starts two. Every cluster's
     stability is
     ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
-    level and ``d_i`` the level where point i leaves it. The clusters kept are the
+    level and ``d_i`` the level where point i leaves it. A cluster at the top is born, as
+    in HDBSCAN, where it parts from the other groups there (the lowest merge joining one of
+    its pieces to another group's, at or above r*): the mass it holds above r* counts, so
+    a ring far from the rest is not outweighed by its arcs. The whole data (one piece) is
+    born at r*. The clusters kept are the
     non-nested ones of greatest total stability, chosen bottom-up (HDBSCAN's ``eom``,
     the root allowed), except that a cluster other than the whole data whose split
     clears the family-wise level of the m splits tested,
@@ -235,11 +239,16 @@ def excess_of_mass(
     cluster_of: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
     z_tested: list[float] = []  # of every split of two large branches tested
+    parts = np.full(int(joined.max()) + 1, np.inf)  # where each group parts from the others
+    for a in pieces:
+        g = int(joined[tree.leaves(a)[0]])
+        parts[g] = min(parts[g], tree.contact(a, joined))
     for a in pieces:
         if tree.size[a] >= min_cluster_size:
             g = int(joined[tree.leaves(a)[0]])
             if g not in cluster_of:
-                cluster_of[g] = new(lam_top, -1)
+                lam_b = float(effective_count(np.asarray(parts[g]), noise))
+                cluster_of[g] = new(min(lam_top, lam_b) if parts[g] < np.inf else lam_top, -1)
             stack.append((a, cluster_of[g]))
     while stack:
         node, c = stack.pop()
@@ -457,6 +466,19 @@ class _Tree:
             self.size[p + r] = self.size[a] + self.size[b]
         self._order = np.argsort(basins, kind="stable")
         self._starts = np.searchsorted(basins[self._order], np.arange(p + 1))
+        self.up = np.full(2 * p - 1, -1, dtype=np.intp)  # the merge above every node
+        self.up[self.kids[p:].ravel()] = np.repeat(np.arange(p, 2 * p - 1), 2)
+
+    def contact(self, node: int, groups: NDArray[np.intp]) -> float:
+        """The height of the lowest merge above ``node`` that joins it to a SEP of another
+        group of ``groups`` (inf: none)."""
+        own = groups[self.leaves(node)[0]]
+        while (up := int(self.up[node])) >= 0:
+            other = self.kids[up][0] if self.kids[up][1] == node else self.kids[up][1]
+            if np.any(groups[self.leaves(other)] != own):
+                return float(self.height[up])
+            node = up
+        return float(np.inf)
 
     def leaves(self, node: int) -> NDArray[np.intp]:
         """The SEPs under ``node``."""
