@@ -63,6 +63,23 @@ def test_a_group_at_the_top_is_born_where_it_parts_from_the_others() -> None:
     assert whole.n_clusters == 1
     np.testing.assert_allclose(whole.stability, [np.sum(lam - 1 / 2.5)])
 
+
+def test_a_small_group_at_the_top_falls_out_and_does_not_set_a_birth() -> None:
+    """SEP 0 (30 points) first meets SEP 1, a 3-point piece (fewer than min_cluster_size),
+    at 1.5 and SEP 2 (30 points) at 3.0, both above r* = 1.3: as in HDBSCAN the small piece
+    falls out of SEP 0's cluster, which is born where it parts from SEP 2's, at λ(3.0) = 0.5,
+    not at λ(1.5) = 2."""
+    Zs = np.array([[0, 1, 1.5, 2], [3, 2, 3.0, 3]], dtype=float)
+    basins = np.repeat([0, 1, 2], [30, 3, 30])
+    sep_var = np.array([1.01, 1.2, 1.02])
+    pv = sep_var[basins] + 0.05
+    sel = excess_of_mass(Zs, np.array([[0, 1], [0, 2]]), basins, pv, sep_var, top_level=1.3,
+                         noise=1.0, min_cluster_size=5)
+    np.testing.assert_array_equal(sel.groups, [0, -1, 1])
+    lam = 1 / (pv - 1)
+    np.testing.assert_allclose(sel.stability, [np.sum(lam[basins == 0] - 0.5),
+                                               np.sum(lam[basins == 2] - 0.5)])
+
 def test_a_split_within_the_noise_is_no_split() -> None:
     """Sparse SEPs 1 and 2 (effective count 10) part at a saddle of count 5: deeper than
     their parent lives (excess of mass keeps them apart with no noise test), but within

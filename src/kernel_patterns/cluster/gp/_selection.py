@@ -124,13 +124,12 @@ def excess_of_mass(
     stability is
     ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
     level and ``d_i`` the level where point i leaves it. A cluster at the top is born, as
-    in HDBSCAN, where it parts from the other groups there (the lowest merge joining one of
-    its pieces to another group's, at or above r*): the mass it holds above r* counts, so
-    a ring far from the rest is not outweighed by its arcs. The whole data (one piece) is
-    born at r*. The clusters kept are the
-    non-nested ones of greatest total stability, chosen bottom-up (HDBSCAN's ``eom``,
-    the root allowed), except that a cluster other than the whole data whose split
-    clears the family-wise level of the m splits tested,
+    in HDBSCAN, where it parts from the other large groups (the lowest merge joining one of
+    its pieces to another's): the mass it holds above r* counts, so a ring far from the
+    rest is not outweighed by its arcs (the whole data, one piece, is born at r*). The
+    clusters kept are the non-nested ones of greatest total stability, chosen bottom-up
+    (HDBSCAN's ``eom``, the root allowed), except that a cluster other than the whole
+    data whose split clears the family-wise level of the m splits tested,
     ``z ≥ Φ⁻¹(1 − Φ(−significance) / m)`` (Bonferroni), is never kept over its children:
     such a split is real beyond the multiple testing of the tree, and the mass does not
     undo it. A group of a cluster not kept that is in none of the kept clusters
@@ -240,9 +239,10 @@ def excess_of_mass(
     stack: list[tuple[int, int]] = []
     z_tested: list[float] = []  # of every split of two large branches tested
     parts = np.full(int(joined.max()) + 1, np.inf)  # where each group parts from the others
+    large = np.bincount(joined, weights=tree.size[:p]) >= min_cluster_size
     for a in pieces:
         g = int(joined[tree.leaves(a)[0]])
-        parts[g] = min(parts[g], tree.contact(a, joined))
+        parts[g] = min(parts[g], tree.contact(a, joined, large))
     for a in pieces:
         if tree.size[a] >= min_cluster_size:
             g = int(joined[tree.leaves(a)[0]])
@@ -469,13 +469,13 @@ class _Tree:
         self.up = np.full(2 * p - 1, -1, dtype=np.intp)  # the merge above every node
         self.up[self.kids[p:].ravel()] = np.repeat(np.arange(p, 2 * p - 1), 2)
 
-    def contact(self, node: int, groups: NDArray[np.intp]) -> float:
-        """The height of the lowest merge above ``node`` that joins it to a SEP of another
-        group of ``groups`` (inf: none)."""
+    def contact(self, node: int, groups: NDArray[np.intp], large: NDArray[np.bool_]) -> float:
+        """The height of the lowest merge above ``node`` joining it to another ``large``
+        group of ``groups`` (a small one falls out of it instead; inf: none)."""
         own = groups[self.leaves(node)[0]]
         while (up := int(self.up[node])) >= 0:
-            other = self.kids[up][0] if self.kids[up][1] == node else self.kids[up][1]
-            if np.any(groups[self.leaves(other)] != own):
+            other = groups[self.leaves(int(self.kids[up][int(self.kids[up][0] == node)]))]
+            if np.any((other != own) & large[other]):
                 return float(self.height[up])
             node = up
         return float(np.inf)
