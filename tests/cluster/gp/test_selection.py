@@ -43,7 +43,6 @@ def test_stability_is_the_excess_of_mass_computed_by_hand() -> None:
     np.testing.assert_allclose(sel.stability, by_hand)
 
 
-
 def test_a_group_at_the_top_is_born_where_it_parts_from_the_others() -> None:
     """SEPs 1 and 2 (λ 5) are apart at the top (their saddle 1.5 is above r* = 1.3) but
     joined within the noise (5 - 2 < 2 sqrt(5)): one cluster, born with SEP 0's where the
@@ -79,6 +78,7 @@ def test_a_small_group_at_the_top_falls_out_and_does_not_set_a_birth() -> None:
     lam = 1 / (pv - 1)
     np.testing.assert_allclose(sel.stability, [np.sum(lam[basins == 0] - 0.5),
                                                np.sum(lam[basins == 2] - 0.5)])
+
 
 def test_a_split_within_the_noise_is_no_split() -> None:
     """Sparse SEPs 1 and 2 (effective count 10) part at a saddle of count 5: deeper than
@@ -218,18 +218,18 @@ def test_a_branch_smaller_than_min_cluster_size_joins_the_cluster_it_opens_into(
     np.testing.assert_array_equal(sel.groups, [0, 1, 1])
 
 
-
 def test_a_thin_ring_far_from_the_rest_is_not_outweighed_by_its_arcs() -> None:
     """Two noisy rings of 500 + 500 points (radii 1 and 2, noise 0.05, random_state=2, as
     ``benchmarks/bench_defaults_time.py`` draws them): the outer ring is a piece of the
-    support whose sparse stretches split it into arcs at z 2.1-2.4. Born at r*, it held less
-    mass than its arcs (5 clusters, ARI 0.64); born where it parts from the inner ring, as
-    in HDBSCAN, it holds the mass above r* too: the two rings."""
+    support whose sparse stretches split it into arcs. Born at r*, it held less mass than
+    its arcs (5 clusters, ARI 0.64); born where it parts from the inner ring, as in
+    HDBSCAN, it holds the mass above r* too: the two rings."""
     X, y = datasets.make_rings(n_samples=(500, 500), radii=(1.0, 2.0), noise=0.05,
                                random_state=2)
     gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 2
     assert adjusted_rand_score(y, gp.labels_) == pytest.approx(1.0)
+
 
 def test_auto_n_landmarks_covers_at_half_a_length_scale() -> None:
     X = np.linspace(0, 100, 1001).reshape(-1, 1)
