@@ -238,17 +238,16 @@ def excess_of_mass(
     cluster_of: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
     z_tested: list[float] = []  # of every split of two large branches tested
+    group = [int(joined[tree.leaves(a)[0]]) for a in pieces]
     parts = np.full(int(joined.max()) + 1, np.inf)  # where each group parts from the others
     large = np.bincount(joined, weights=tree.size[:p]) >= min_cluster_size
-    for a in pieces:
-        g = int(joined[tree.leaves(a)[0]])
+    for a, g in zip(pieces, group, strict=True):
         parts[g] = min(parts[g], tree.contact(a, joined, large))
-    for a in pieces:
+    born = np.where(np.isinf(parts), lam_top, effective_count(parts, noise))  # above r*
+    for a, g in zip(pieces, group, strict=True):
         if tree.size[a] >= min_cluster_size:
-            g = int(joined[tree.leaves(a)[0]])
             if g not in cluster_of:
-                lam_b = float(effective_count(np.asarray(parts[g]), noise))
-                cluster_of[g] = new(min(lam_top, lam_b) if parts[g] < np.inf else lam_top, -1)
+                cluster_of[g] = new(float(born[g]), -1)
             stack.append((a, cluster_of[g]))
     while stack:
         node, c = stack.pop()
