@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import subprocess
 from pathlib import Path
@@ -279,6 +280,21 @@ def test_dendrogram_leaves_name_cluster_and_size() -> None:
     assert len(names) == len(sizes)
     assert all(n.startswith(("cluster ", "noise ")) for n in names)
     assert sum(int(n.split("n=")[1].rstrip(")")) for n in names) == sizes.sum()
+
+
+def test_the_reason_for_modes_that_persist_to_shorter_length_scales() -> None:
+    from sklearn.datasets import make_blobs
+    from sklearn.preprocessing import StandardScaler
+
+    from kernel_patterns import GPClustering
+    from kernel_patterns.cli._cluster_gp import _reading
+
+    X, _ = make_blobs(200, n_features=9, centers=7, cluster_std=2.5, random_state=2)
+    gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+    assert re.fullmatch(r"its 7 modes at length scale [\d.]+ are more the same clusters as the "
+                        r"shorter length scale's \(agreement 0\.91\) than as the next one's "
+                        r"reading \(0\.10\) \(3 length scales read: the count trace\)",
+                        _reading(gp.count_trace_, gp.n_clusters_))
 
 
 # 6. file modes follow the umask -------------------------------------------------------------

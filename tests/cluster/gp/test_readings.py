@@ -206,6 +206,29 @@ def test_many_dimensions_where_the_density_test_keeps_no_split() -> None:
     assert adjusted_rand_score(y, gp.labels_) > 0.8
 
 
+def _overlapping_blobs_in_nine_dimensions() -> tuple[np.ndarray, np.ndarray]:
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_blobs(200, n_features=9, centers=7, cluster_std=2.5, random_state=2)
+    return StandardScaler().fit_transform(X), y
+
+
+def test_groups_the_support_joins_are_the_modes_shorter_length_scales_agree_on() -> None:
+    """Seven overlapping blobs in 9-D: the support at ℓ₀ is 2 pieces (ARI 0.09); the 7 modes
+    at ℓ₀/√2 are the same clusters as ℓ₀/2's (agreement 0.91) far more than as those pieces
+    (0.10), so they are read. Wine's 3 modes at ℓ₀/√2 agree more with its support (0.90
+    against 0.63): the support stays (``test_many_dimensions_where_...``)."""
+    X, y = _overlapping_blobs_in_nine_dimensions()
+    gp = GPClustering(random_state=0).fit(X)
+    trace = gp.count_trace_
+    assert (trace.reading, trace.factor) == ("modes", 2**-0.5)
+    assert gp.n_clusters_ == 7
+    assert adjusted_rand_score(y, gp.labels_) > 0.95
+    down, up = trace.agreement[trace.kept - 1], trace.agreement[trace.kept]
+    assert trace.factors[trace.kept - 1] == 0.5
+    assert down > 0.9 > 0.2 > up
+
+
 def test_the_count_trace_of_the_other_readings() -> None:
     X, _ = datasets.make_rings(random_state=0)
     rings = GPClustering().fit(datasets.scale_unit_interval(X)).count_trace_

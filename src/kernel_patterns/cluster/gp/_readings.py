@@ -4,7 +4,8 @@ With ``kernel=None`` and neither ``level`` nor ``n_clusters``, :func:`auto_parti
 landscapes on a ladder of length scales around the data-driven ℓ₀ and reads the clusters of
 greatest excess of mass at ℓ₀ (:func:`~._selection.excess_of_mass`), else the *modes* (every
 basin of at least ``min_cluster_size`` points) where they are stable across the ladder, else
-the *support* at ℓ₀ (the paper's cut, :func:`data_level`), else the excess of mass at ℓ₀/√2,
+the *support* at ℓ₀ (the paper's cut, :func:`data_level`; the modes at ℓ₀/√2 instead when
+those persist down to ℓ₀/2 more than up to ℓ₀'s support), else the excess of mass at ℓ₀/√2,
 else, on two groups within one piece of the support (:func:`shoulder`), the *persistent
 modes*, else the modes that stay the same clusters on the way up to 4 ℓ₀.
 :func:`noise_groups` turns groups smaller than ``min_cluster_size`` into noise. Arrays in,
@@ -86,7 +87,11 @@ def auto_partition(
        test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
        (the paper's rings and moons), whose sparse arcs the noise test of 1 can split
        differently at each length scale. Groups apart below every point's variance stay
-       apart only when ``below_points`` (:func:`floor_rule_applies`);
+       apart only when ``below_points`` (:func:`floor_rule_applies`). But when the modes
+       at ℓ₀/√2 (at most √(n/2), not a ridge's arcs) are more the same clusters as the
+       modes at ℓ₀/2 than as these pieces, those modes: the groups the shorter length
+       scales see persist, and ℓ₀'s support joins them (overlapping groups in several
+       dimensions, where the saddles between them lie inside the support at ℓ₀);
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
        at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
@@ -277,11 +282,25 @@ def _read_ladder(
     groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
                                fit.sep_var, cut, _noise(fit), min_cluster_size, weight=weight)
     counts = weighted_counts(groups, basins, plan)  # in the landscape's units
-    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
-        return traced(fit, basins, cut, groups, "support", 1.0)
 
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
         return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
+
+    def finer(pieces: NDArray[np.intp]) -> bool:
+        """Whether the modes at ℓ₀/√2 (not a ridge's arcs) are more the same clusters as
+        the modes at ℓ₀/2 than as the support's ``pieces`` at ℓ₀: the groups the shorter
+        length scales see persist, and ℓ₀'s support joins them."""
+        if too_many(1.0) or too_many(below[0]):
+            return False
+        here = reading(below[0])
+        compared[below[0]] = adjusted_rand_score(here.modes[here.own],
+                                                 pieces[reading(1.0).own])
+        return agreement(below[1], below[0]) > compared[below[0]]
+
+    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
+        if finer(groups):
+            return modes_at(below[0])
+        return traced(fit, basins, cut, groups, "support", 1.0)
 
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
     # a ridge's arcs further, so none is fitted there

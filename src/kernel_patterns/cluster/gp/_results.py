@@ -45,7 +45,8 @@ class GPCountTrace:
     landscapes fitted at several multiples of the data-driven length scale ℓ₀
     (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
     of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
-    same at √2 ℓ₀, else the paper's support at ℓ₀, else the shortest length scale whose
+    same at √2 ℓ₀, else the paper's support at ℓ₀ (or the modes at ℓ₀/√2 where they are
+    more the same clusters as ℓ₀/2's than as its pieces), else the shortest length scale whose
     *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
     next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
     one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
@@ -64,14 +65,16 @@ class GPCountTrace:
         Modes at each length scale.
     agreement : ndarray of shape (n_read,)
         Adjusted Rand index of each length scale's reading with the next one's: of the
-        clusters of greatest excess of mass where that reading was kept, else of the modes;
-        NaN where the two were not compared. A reading is stable where the count is the
-        same and the agreement at least 0.9.
+        clusters of greatest excess of mass where that reading was kept, else of the modes
+        (at ℓ₀/√2 with ℓ₀'s support pieces, where those were compared); NaN where the two
+        were not compared. A reading is stable where the count is the same and the
+        agreement at least 0.9.
     reading : {"excess of mass", "modes", "support"}
         The reading kept: the clusters of greatest excess of mass, stable modes (or, on
         data with two modes within one piece of the support where every other reading
         gives one cluster, the modes of the two neighbouring length scales that agree
-        best), or the support at ℓ₀ (also when it is one piece: one cluster).
+        best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
+        (also when it is one piece: one cluster).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
 
