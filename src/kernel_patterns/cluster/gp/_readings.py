@@ -290,7 +290,11 @@ def _read_ladder(
         """Whether the modes at ℓ₀/√2 (not a ridge's arcs) are more the same clusters as
         the modes at ℓ₀/2 than as the support's ``pieces`` at ℓ₀: the groups the shorter
         length scales see persist, and ℓ₀'s support joins them."""
-        if too_many(1.0) or too_many(below[0]):
+        if too_many(1.0):
+            return False
+        for factor in below:  # both rungs at once, on the pool
+            start(factor)
+        if too_many(below[0]):
             return False
         here = reading(below[0])
         compared[below[0]] = adjusted_rand_score(here.modes[here.own],
