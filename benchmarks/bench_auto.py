@@ -143,7 +143,9 @@ def overlap(n: int) -> dict[str, Callable[[], XY]]:
             for d in (4, 9, 16) for seed in (10, 11, 12)}
 
 
-def _cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
+def cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
+    """The ARI of ``fit()``'s labels against ``y`` and the table cell "ARI (clusters, seconds)"
+    (noise, -1, is no cluster); warnings are silenced."""
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -218,10 +220,10 @@ def run(groups: list[str], quick: bool) -> str:
             return labels
 
         cells = {
-            "gp": _cell(y, gp),
-            "hdb": _cell(y, lambda X=X: HDBSCAN().fit_predict(X)),
-            "bic": _cell(y, lambda X=X: bic_labels(X)),
-            "sil": _cell(y, lambda X=X: silhouette_labels(X)),
+            "gp": cell(y, gp),
+            "hdb": cell(y, lambda X=X: HDBSCAN().fit_predict(X)),
+            "bic": cell(y, lambda X=X: bic_labels(X)),
+            "sil": cell(y, lambda X=X: silhouette_labels(X)),
         }
         for k, (ari, _) in cells.items():
             means[k].append(ari)

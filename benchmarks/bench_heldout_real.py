@@ -21,20 +21,20 @@ Run: ``python benchmarks/bench_heldout_real.py`` (about five minutes on two core
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from sklearn.cluster import HDBSCAN
-from sklearn.metrics import adjusted_rand_score
 
 try:  # run as a script from benchmarks/ or imported as benchmarks.bench_heldout_real
     from _common import machine, save, table
+    from bench_auto import cell
     from bench_count import bic_labels, silhouette_labels
 except ImportError:  # pragma: no cover
     from benchmarks._common import machine, save, table
+    from benchmarks.bench_auto import cell
     from benchmarks.bench_count import bic_labels, silhouette_labels
 
 from kernel_patterns import GPClustering
@@ -86,16 +86,6 @@ def load(package: str, item: str, target: str) -> tuple[np.ndarray, np.ndarray]:
     return (X - X.mean(axis=0)) / X.std(axis=0), df[target].astype("category").cat.codes.to_numpy()
 
 
-def _cell(y: np.ndarray, fit: Callable[[], np.ndarray]) -> tuple[float, str]:
-    t0 = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        pred = fit()
-    secs = time.perf_counter() - t0
-    ari = float(adjusted_rand_score(y, pred))
-    return ari, f"{ari:.2f} ({len(np.unique(pred[pred >= 0]))}, {secs:.1f} s)"
-
-
 def run() -> str:
     rows: list[list[Any]] = []
     aris: dict[str, list[float]] = {k: [] for k in ("gp", "hdb", "bic", "sil")}
@@ -107,7 +97,7 @@ def run() -> str:
             "bic": lambda X=X: bic_labels(X),
             "sil": lambda X=X: silhouette_labels(X),
         }
-        cells = {k: _cell(y, fit) for k, fit in fits.items()}
+        cells = {k: cell(y, fit) for k, fit in fits.items()}
         for k, (ari, _) in cells.items():
             aris[k].append(ari)
         rows.append([f"{package}/{item} ({target})", X.shape[0], X.shape[1],
