@@ -297,6 +297,21 @@ def test_the_reason_for_modes_that_persist_to_shorter_length_scales() -> None:
                         _reading(gp.count_trace_, gp.n_clusters_))
 
 
+def test_the_reason_for_modes_read_above_the_excess_of_mass() -> None:
+    from sklearn.datasets import make_blobs
+    from sklearn.preprocessing import StandardScaler
+
+    from kernel_patterns import GPClustering
+    from kernel_patterns.cli._cluster_gp import _reading
+
+    X, _ = make_blobs(200, n_features=6, centers=5, cluster_std=2.0, random_state=12)
+    gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
+    assert re.fullmatch(r"its 5 modes at length scale [\d.]+ are more the same clusters as the "
+                        r"shorter length scale's \(agreement 1\.00\) than as the excess of "
+                        r"mass's clusters \(0\.61\) \(\d length scales read: the count trace\)",
+                        _reading(gp.count_trace_, gp.n_clusters_))
+
+
 # 6. file modes follow the umask -------------------------------------------------------------
 
 @pytest.mark.parametrize("mask", [0o022, 0o027])

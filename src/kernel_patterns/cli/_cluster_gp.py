@@ -68,9 +68,11 @@ def _reading(trace: Any, k: int) -> str:
             why += f"; the same clusters at a neighbouring length scale{agree}"
     elif trace.reading == "modes" and i > 0 and trace.agreement[i - 1] > a:
         # the modes persist down more than up (a NaN agreement compares False)
+        # above ℓ₀ the reading beside them is the excess of mass's, below it the support's
+        other = "the excess of mass's clusters" if trace.factor > 1 else "the next one's reading"
         why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} are more the "
                f"same clusters as the shorter length scale's (agreement "
-               f"{trace.agreement[i - 1]:.2f}) than as the next one's reading ({a:.2f})")
+               f"{trace.agreement[i - 1]:.2f}) than as {other} ({a:.2f})")
     elif trace.reading == "modes":
         why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
                f"clusters at the next length scale read{agree}")

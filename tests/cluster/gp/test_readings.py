@@ -365,3 +365,17 @@ def test_a_rings_arcs_that_longer_length_scales_agree_on_are_not_kept() -> None:
     gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 2
     assert adjusted_rand_score(y, gp.labels_) == pytest.approx(1.0)
+
+
+def test_modes_above_l0_that_split_an_excess_of_mass_cluster_with_two_modes() -> None:
+    """Five blobs in 6-D: the excess of mass at ℓ₀ and √2 ℓ₀ agree on 3 clusters (ARI
+    0.61), whose splits into the blobs fall below the noise test; the 5 modes at √2 ℓ₀ agree
+    1.00 with ℓ₀'s and 0.61 with those clusters, and G-means' test finds two modes in a
+    cluster they split."""
+    X, y = make_blobs(200, n_features=6, centers=5, cluster_std=2.0, random_state=12)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 5
+    assert adjusted_rand_score(y, gp.labels_) > 0.95
+    assert (gp.count_trace_.reading, gp.count_trace_.factor) == ("modes", pytest.approx(2**0.5))
+

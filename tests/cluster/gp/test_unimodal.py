@@ -12,7 +12,7 @@ from sklearn.metrics import adjusted_rand_score
 from kernel_patterns import GPClustering
 from kernel_patterns.cluster.gp import default_kernel, silverman_test, unimodal_split_test
 from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
-from kernel_patterns.cluster.gp._readings import shoulder
+from kernel_patterns.cluster.gp._unimodal import shoulder, some_group_has_two_modes
 
 OPTS = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
 
@@ -159,3 +159,17 @@ def test_one_mode_and_one_band_stay_one_cluster(kind: str) -> None:
     with pytest.warns(UserWarning, match="one cluster"):
         gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 1
+
+
+def test_some_group_has_two_modes_only_where_a_split_group_is_two_groups() -> None:
+    rng = np.random.RandomState(0)
+    one = rng.normal(size=(400, 3))  # one blob, cut in two by a finer reading
+    halves = (one[:, 0] > 0).astype(np.intp)
+    coarse = np.zeros(400, dtype=np.intp)
+    assert not some_group_has_two_modes(one, coarse, halves, 10, 0.0228, random_state=0)
+    two = np.r_[rng.normal(0, 1, (200, 3)), rng.normal(4, 1, (200, 3))]
+    split = np.repeat([0, 1], 200).astype(np.intp)
+    assert some_group_has_two_modes(two, coarse, split, 10, 0.0228, random_state=0)
+    # a group the finer reading does not split is not tested: nothing to test, no
+    assert not some_group_has_two_modes(two, split, split, 10, 0.0228, random_state=0)
+

@@ -1,15 +1,12 @@
 """How GP clustering reads a fitted landscape into clusters when nobody says how.
 
 With ``kernel=None`` and neither ``level`` nor ``n_clusters``, :func:`auto_partition` fits
-landscapes on a ladder of length scales around the data-driven ℓ₀ and reads the clusters of
-greatest excess of mass at ℓ₀ (:func:`~._selection.excess_of_mass`), else the *modes* (every
-basin of at least ``min_cluster_size`` points) where they are stable across the ladder, else
-the *support* at ℓ₀ (the paper's cut, :func:`data_level`; the modes at ℓ₀/√2 instead when
-those persist down to ℓ₀/2 more than up to ℓ₀'s support), else the excess of mass at ℓ₀/√2,
-else, on two groups within one piece of the support (:func:`shoulder`), the *persistent
-modes*, else the modes that stay the same clusters on the way up to 4 ℓ₀.
-:func:`noise_groups` turns groups smaller than ``min_cluster_size`` into noise. Arrays in,
-arrays out; the validated entry point is :func:`~._solver.gp_landscape`.
+landscapes on a ladder of length scales around the data-driven ℓ₀ and reads, in turn, the
+excess of mass (:func:`~._selection.excess_of_mass`), the support (:func:`data_level`) and
+the modes (every basin of at least ``min_cluster_size`` points) where each is stable across
+the ladder; its docstring gives the order. :func:`noise_groups` turns groups smaller than
+``min_cluster_size`` into noise. Arrays in, arrays out; the validated entry point is
+:func:`~._solver.gp_landscape`.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
 from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
 from ._uniform import hopkins_test
-from ._unimodal import MIN_ROWS, unimodal_split_test
+from ._unimodal import shoulder, some_group_has_two_modes
 
 #: the agreement (ARI) that makes two readings of the ladder the same clusters
 #: (:func:`auto_partition`).
@@ -81,7 +78,11 @@ def auto_partition(
        between two arcs of a ring leaves the band. Kept too when its clusters are the
        modes at ℓ₀ (step 3's reading) and those the modes at √2 ℓ₀: a second reading of
        the same landscapes confirms them. It reads blobs of any density, shapes and
-       uniform noise (one cluster) in the units the data give;
+       uniform noise (one cluster) in the units the data give. But the modes at √2 ℓ₀
+       instead, when they are more clusters (at most √(n/2)), more the same clusters as
+       the modes at ℓ₀ than as this reading, and a cluster of it that they split has two
+       modes by G-means' test (:func:`~._unimodal.some_group_has_two_modes`): overlapping
+       groups in several dimensions, whose splits fall below the noise test;
     2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
        where their split is within the noise (:func:`~._selection.join_within_noise`, the
        test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
@@ -105,8 +106,8 @@ def auto_partition(
        ℓ₀'s tree clears the test of 1 at the family-wise (Bonferroni) level of all its
        splits, and the excess of mass below the whole data is read (``family_wise``),
        or, with ``split_shoulders``, the data are two groups within one piece of the
-       support (:func:`shoulder`, seeded by ``random_state``: two modes along G-means'
-       direction, and the segment between the two means in the support at ℓ₀): then the
+       support (:func:`~._unimodal.shoulder`, seeded by ``random_state``: two modes along
+       G-means' direction, and the segment between the two means in the support at ℓ₀): the
        **persistent modes**, of the two neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀, each with
        2 to √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
        diffuse one beside it, a *shoulder*, is one minimum at ℓ₀ and its modes change from
@@ -243,6 +244,28 @@ def _read_ladder(
             return kept(upper, other)
         return kept(lower, groups)
 
+    def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
+        return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
+
+    def coarser_than_modes(settled: Partition) -> Partition | None:
+        """The modes at √2 ℓ₀ instead of ``settled`` (step 1's excess of mass) when they
+        are more clusters (not a ridge's arcs), more the same clusters as the modes at ℓ₀
+        than as ``settled``'s, and a cluster of ``settled`` that they split has two modes
+        itself (:func:`~._unimodal.some_group_has_two_modes`)."""
+        mid, here = reading(ladder[1]), reading(1.0)
+        if (mid.n_modes <= n_groups(settled.trace.factor, settled.groups) or too_many(1.0)
+                or too_many(ladder[1])):
+            return None
+        coarse = settled.groups[reading(settled.trace.factor).own]
+        down = adjusted_rand_score(here.modes[here.own], mid.modes[mid.own])
+        up = adjusted_rand_score(mid.modes[mid.own], coarse)
+        if down <= up or not some_group_has_two_modes(
+                X_scale, coarse, mid.modes[mid.own], min_cluster_size, norm.sf(SIGNIFICANCE),
+                random_state):
+            return None
+        compared[1.0], compared[ladder[1]] = down, up
+        return modes_at(ladder[1])
+
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
     ladder = factors_between(1.0, READ_TO)
@@ -265,7 +288,8 @@ def _read_ladder(
                     min_cluster_size):
                 settled = None
         if settled is not None:
-            return settled
+            coarser = coarser_than_modes(settled)
+            return settled if coarser is None else coarser
         # else kept when they are the modes at ℓ₀, and those the modes at √2 ℓ₀: a second
         # reading of the same two landscapes sees the same clusters
         here, there = reading(1.0), reading(ladder[1])
@@ -282,9 +306,6 @@ def _read_ladder(
     groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
                                fit.sep_var, cut, _noise(fit), min_cluster_size, weight=weight)
     counts = weighted_counts(groups, basins, plan)  # in the landscape's units
-
-    def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
-        return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
 
     def finer(pieces: NDArray[np.intp]) -> bool:
         """Whether the modes at ℓ₀/√2 (not a ridge's arcs) are more the same clusters as
@@ -350,8 +371,8 @@ def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], f
     """Whether the clusters ``labels`` of the points ``X`` that one group of ``coarse`` holds
     are joined, one to another, by segments between their means inside the support of
     ``fit`` (σ² ≤ r* at their ends and ``n_points`` points between, the paper's segment
-    check, as in :func:`shoulder`): in every such group, the top merge of their single
-    linkage over those segments (:func:`~._graph.single_linkage`, as the SEPs are joined)
+    check, as in :func:`~._unimodal.shoulder`): in every such group, the top merge of their
+    single linkage over those segments (:func:`~._graph.single_linkage`, as the SEPs are joined)
     lies at or below r*. Clusters of fewer than ``min_size`` points are left out.
 
     The two rings of ``bench_defaults_time.py`` at 5,000 points (draw 1): the excess of mass
@@ -432,32 +453,6 @@ def floor_rule_applies(X: FloatArray, random_state: Any) -> bool:
     ``norm.sf(SIGNIFICANCE)``). The landscape of uniform data in many dimensions has a flat
     bottom of ripples below every point, which that rule read as clusters."""
     return hopkins_test(X, random_state).pvalue < norm.sf(SIGNIFICANCE)
-
-
-def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) -> bool:
-    """Whether ``X`` (the points that shape the landscape ``fit``) is two groups within one
-    piece of the support: two modes along G-means' direction, by Silverman's test with the
-    halves apart (:func:`~._unimodal.unimodal_split_test`) at the significance of the noise
-    tests, ``norm.sf(SIGNIFICANCE)``, and the segment between the two means in the support
-    (σ² ≤ r* at its ends and ``n_points`` points between, the paper's segment check,
-    :func:`~._graph.segment_levels`).
-
-    A curved band of even density (an annulus, a moon, a three-quarter ring) also has two
-    modes along a line, since an arc projected on its chord piles up at its ends; but the
-    segment between its two means crosses the hole it bends around (σ² 1.25 to 1.54 r*
-    there, against 0.71 to 0.96 r* for a dense group with a diffuse one beside it or for
-    overlapping blobs, ``benchmarks/results/gp_design_notes.md``). Fewer than ``MIN_ROWS``
-    points cannot be halved and tested: no.
-    """
-    if X.shape[0] < MIN_ROWS:
-        return False
-    test = unimodal_split_test(X, random_state)
-    if test.pvalue >= norm.sf(SIGNIFICANCE):
-        return False
-    one = np.array([0])
-    level = segment_levels(fit.model, test.centres, one, one + 1, n_points=n_points,
-                           refine=False)
-    return bool(level[0] <= fit.r_star)
 
 
 def weighted_counts(

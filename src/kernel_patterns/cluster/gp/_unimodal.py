@@ -27,12 +27,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from scipy.signal import fftconvolve
+from scipy.stats import norm
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from ..._validation import FloatArray, check_matrix
+from ._graph import segment_levels
+from ._landscape import Landscape
+from ._selection import SIGNIFICANCE
 
 #: the fewest rows :func:`unimodal_split_test` reads: two halves of at least four points
 MIN_ROWS = 8
@@ -200,3 +204,50 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
     h, pvalue = silverman_test(X[second] @ (centres[1] - centres[0]), rng)
     return UnimodalSplitTest(critical_bandwidth=h, pvalue=pvalue, centres=centres)
 
+
+
+def some_group_has_two_modes(
+    X: FloatArray, coarse: NDArray[np.intp], fine: NDArray[np.intp], min_size: int,
+    alpha: float, random_state: Any = None,
+) -> bool:
+    """Whether a group of ``coarse`` that ``fine`` splits has two modes itself.
+
+    Every group of the labels ``coarse`` (of the rows of ``X``) that holds at least two of
+    ``fine``'s groups of ``min_size`` rows, and at least ``MIN_ROWS`` rows, is tested by
+    :func:`unimodal_split_test`; the answer is yes when the least p-value is below ``alpha``
+    divided by the number of groups tested (Bonferroni). A blob that a finer reading cuts
+    into ripples is one mode along G-means' direction; groups that overlap are two.
+    """
+    tested = []
+    for g in np.unique(coarse):
+        inside = coarse == g
+        sizes = np.bincount(fine[inside])
+        if np.sum(sizes >= min_size) >= 2 and inside.sum() >= MIN_ROWS:
+            tested.append(unimodal_split_test(X[inside], random_state).pvalue)
+    return bool(tested) and min(tested) < alpha / len(tested)
+
+
+def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) -> bool:
+    """Whether ``X`` (the points that shape the landscape ``fit``) is two groups within one
+    piece of the support: two modes along G-means' direction, by Silverman's test with the
+    halves apart (:func:`unimodal_split_test`) at the significance of the noise
+    tests, ``norm.sf(SIGNIFICANCE)``, and the segment between the two means in the support
+    (σ² ≤ r* at its ends and ``n_points`` points between, the paper's segment check,
+    :func:`~._graph.segment_levels`).
+
+    A curved band of even density (an annulus, a moon, a three-quarter ring) also has two
+    modes along a line, since an arc projected on its chord piles up at its ends; but the
+    segment between its two means crosses the hole it bends around (σ² 1.25 to 1.54 r*
+    there, against 0.71 to 0.96 r* for a dense group with a diffuse one beside it or for
+    overlapping blobs, ``benchmarks/results/gp_design_notes.md``). Fewer than ``MIN_ROWS``
+    points cannot be halved and tested: no.
+    """
+    if X.shape[0] < MIN_ROWS:
+        return False
+    test = unimodal_split_test(X, random_state)
+    if test.pvalue >= norm.sf(SIGNIFICANCE):
+        return False
+    one = np.array([0])
+    level = segment_levels(fit.model, test.centres, one, one + 1, n_points=n_points,
+                           refine=False)
+    return bool(level[0] <= fit.r_star)
