@@ -46,8 +46,9 @@ class GPCountTrace:
     (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
     of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
     same at √2 ℓ₀ (or the modes at √2 ℓ₀ where they are more the same clusters as ℓ₀'s than
-    as those, and split a cluster of them that has two modes), else the paper's support at ℓ₀ (or the modes at ℓ₀/√2 where they are
-    more the same clusters as ℓ₀/2's than as its pieces), else the shortest length scale whose
+    as those, and split a cluster of them that has two modes), else the paper's support at
+    ℓ₀ (or the modes at ℓ₀/√2 where they are more the same clusters as ℓ₀/2's than as its
+    pieces), else the shortest length scale whose
     *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
     next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
     one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
