@@ -282,34 +282,28 @@ def test_dendrogram_leaves_name_cluster_and_size() -> None:
     assert sum(int(n.split("n=")[1].rstrip(")")) for n in names) == sizes.sum()
 
 
-def test_the_reason_for_modes_that_persist_to_shorter_length_scales() -> None:
+@pytest.mark.parametrize(("blobs", "why"), [
+    # 7 blobs in 9-D: the modes at ℓ₀/√2, below the support at ℓ₀ that joins them
+    ((9, 7, 2.5, 2), r"its 7 modes at length scale [\d.]+ are more the same clusters as the "
+                     r"shorter length scale's \(agreement 0\.91\) than as the next one's "
+                     r"reading \(0\.10\) \(3 length scales read: the count trace\)"),
+    # 5 blobs in 6-D: the modes at √2 ℓ₀, above the excess of mass that joins them
+    ((6, 5, 2.0, 12), r"its 5 modes at length scale [\d.]+ are more the same clusters as the "
+                      r"shorter length scale's \(agreement 1\.00\) than as the excess of "
+                      r"mass's clusters \(0\.61\) \(\d length scales read: the count trace\)"),
+])
+def test_the_reason_for_modes_read_beside_another_reading(blobs, why) -> None:
     from sklearn.datasets import make_blobs
     from sklearn.preprocessing import StandardScaler
 
     from kernel_patterns import GPClustering
     from kernel_patterns.cli._cluster_gp import _reading
 
-    X, _ = make_blobs(200, n_features=9, centers=7, cluster_std=2.5, random_state=2)
+    n_features, centers, std, seed = blobs
+    X, _ = make_blobs(200, n_features=n_features, centers=centers, cluster_std=std,
+                      random_state=seed)
     gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
-    assert re.fullmatch(r"its 7 modes at length scale [\d.]+ are more the same clusters as the "
-                        r"shorter length scale's \(agreement 0\.91\) than as the next one's "
-                        r"reading \(0\.10\) \(3 length scales read: the count trace\)",
-                        _reading(gp.count_trace_, gp.n_clusters_))
-
-
-def test_the_reason_for_modes_read_above_the_excess_of_mass() -> None:
-    from sklearn.datasets import make_blobs
-    from sklearn.preprocessing import StandardScaler
-
-    from kernel_patterns import GPClustering
-    from kernel_patterns.cli._cluster_gp import _reading
-
-    X, _ = make_blobs(200, n_features=6, centers=5, cluster_std=2.0, random_state=12)
-    gp = GPClustering(random_state=0).fit(StandardScaler().fit_transform(X))
-    assert re.fullmatch(r"its 5 modes at length scale [\d.]+ are more the same clusters as the "
-                        r"shorter length scale's \(agreement 1\.00\) than as the excess of "
-                        r"mass's clusters \(0\.61\) \(\d length scales read: the count trace\)",
-                        _reading(gp.count_trace_, gp.n_clusters_))
+    assert re.fullmatch(why, _reading(gp.count_trace_, gp.n_clusters_))
 
 
 # 6. file modes follow the umask -------------------------------------------------------------
