@@ -107,8 +107,8 @@ def auto_partition(
        splits, and the excess of mass below the whole data is read (``family_wise``),
        or, with ``split_shoulders``, the data are two groups within one piece of the
        support (:func:`~._unimodal.shoulder`, seeded by ``random_state``: two modes along
-       G-means' direction, and the segment between the two means in the support at ℓ₀): the
-       **persistent modes**, of the two neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀, each with
+       G-means' direction, and the segment between the two means in the support at ℓ₀):
+       then the **persistent modes**, of the two neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀, each with
        2 to √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
        diffuse one beside it, a *shoulder*, is one minimum at ℓ₀ and its modes change from
        rung to rung: no reading above is stable. Last, the **modes that stay**: those of

@@ -1,9 +1,11 @@
-"""Whether data have one mode: the test that lets the persistent modes split a shoulder.
+"""Whether data have one mode: the test behind the shoulder and the modes above a split.
 
 Where every reading of the landscape gives one cluster, the data may still be two groups
 that overlap: a dense group with a diffuse one beside it (a *shoulder*) is one minimum of the
 variance at every length scale long enough to smooth its ripples. One cluster is the right
-answer only for data with one mode.
+answer only for data with one mode. In the same way, a cluster that a longer length scale's
+modes split is two groups only where it has two modes (:func:`some_group_has_two_modes`):
+a blob's ripples are not.
 
 The direction is G-means' (Hamerly & Elkan, "Learning the k in k-means", NIPS 2003): the
 difference of the two means that two-means finds. It comes from one half of the points and
@@ -203,7 +205,6 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
         centres = km.fit(X[first]).cluster_centers_
     h, pvalue = silverman_test(X[second] @ (centres[1] - centres[0]), rng)
     return UnimodalSplitTest(critical_bandwidth=h, pvalue=pvalue, centres=centres)
-
 
 
 def some_group_has_two_modes(
