@@ -172,4 +172,9 @@ def test_some_group_has_two_modes_only_where_a_split_group_is_two_groups() -> No
     assert some_group_has_two_modes(two, coarse, split, 10, 0.0228, random_state=0)
     # a group the finer reading does not split is not tested: nothing to test, no
     assert not some_group_has_two_modes(two, split, split, 10, 0.0228, random_state=0)
+    # noise (-1) in the finer reading is in no group
+    noisy = split.copy()
+    noisy[::50] = -1
+    assert some_group_has_two_modes(two, coarse, noisy, 10, 0.0228, random_state=0)
+    assert not some_group_has_two_modes(two, coarse, np.full(400, -1), 10, 0.0228)
 

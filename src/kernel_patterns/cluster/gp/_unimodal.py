@@ -214,7 +214,8 @@ def some_group_has_two_modes(
     """Whether a group of ``coarse`` that ``fine`` splits has two modes itself.
 
     Every group of the labels ``coarse`` (of the rows of ``X``) that holds at least two of
-    ``fine``'s groups of ``min_size`` rows, and at least ``MIN_ROWS`` rows, is tested by
+    ``fine``'s groups of ``min_size`` rows (a negative label of ``fine`` is noise, in no
+    group), and at least ``MIN_ROWS`` rows, is tested by
     :func:`unimodal_split_test`; the answer is yes when the least p-value is below ``alpha``
     divided by the number of groups tested (Bonferroni). A blob that a finer reading cuts
     into ripples is one mode along G-means' direction; groups that overlap are two.
@@ -222,7 +223,7 @@ def some_group_has_two_modes(
     tested = []
     for g in np.unique(coarse):
         inside = coarse == g
-        sizes = np.bincount(fine[inside])
+        sizes = np.bincount(fine[inside & (fine >= 0)])
         if np.sum(sizes >= min_size) >= 2 and inside.sum() >= MIN_ROWS:
             tested.append(unimodal_split_test(X[inside], random_state).pvalue)
     return bool(tested) and min(tested) < alpha / len(tested)
