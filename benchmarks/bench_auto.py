@@ -43,18 +43,17 @@ from typing import Any
 
 import numpy as np
 from sklearn import datasets as skd
-from sklearn.cluster import HDBSCAN
 from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
 try:  # run as a script from benchmarks/ or imported as benchmarks.bench_auto
     from _common import machine, save, table
-    from bench_count import bic_labels, silhouette_labels
+    from bench_count import LABEL_FREE
     from bench_defaults_time import FAMILIES
     from bench_real import SETS
 except ImportError:  # pragma: no cover
     from benchmarks._common import machine, save, table
-    from benchmarks.bench_count import bic_labels, silhouette_labels
+    from benchmarks.bench_count import LABEL_FREE
     from benchmarks.bench_defaults_time import FAMILIES
     from benchmarks.bench_real import SETS
 
@@ -207,7 +206,7 @@ def write_baseline(groups: list[str], quick: bool, out: Path) -> None:
 def run(groups: list[str], quick: bool) -> str:
     base = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
     rows: list[list[Any]] = []
-    means: dict[str, list[float]] = {k: [] for k in ("gp", "hdb", "bic", "sil", "base")}
+    means: dict[str, list[float]] = {k: [] for k in ("gp", *LABEL_FREE, "base")}
     real: dict[str, list[float]] = {k: [] for k in means}
     blobs: dict[str, list[float]] = {k: [] for k in means}  # the overlapping blobs
     fallen: list[str] = []
@@ -219,12 +218,9 @@ def run(groups: list[str], quick: bool) -> str:
             labels, reading["how"] = _gp_reading(X)
             return labels
 
-        cells = {
-            "gp": cell(y, gp),
-            "hdb": cell(y, lambda X=X: HDBSCAN().fit_predict(X)),
-            "bic": cell(y, lambda X=X: bic_labels(X)),
-            "sil": cell(y, lambda X=X: silhouette_labels(X)),
-        }
+        cells = {"gp": cell(y, gp)}
+        cells.update({name: cell(y, lambda X=X, peer=peer: peer(X))
+                      for name, peer in LABEL_FREE.items()})
         for k, (ari, _) in cells.items():
             means[k].append(ari)
             if name in SETS:
@@ -247,8 +243,8 @@ def run(groups: list[str], quick: bool) -> str:
         if got["gp"]:
             rows.append([label, "", "", *(f"**{np.mean(v):.3f}**" if v else ""
                                           for v in got.values()), ""])
-    headers = ["set", "n", "classes", "GPClustering()", "HDBSCAN()", "GaussianMixture BIC",
-               "KMeans silhouette", "GP() at the issue's start", "GP reading kept"]
+    headers = ["set", "n", "classes", "GPClustering()", *LABEL_FREE,
+               "GP() at the issue's start", "GP reading kept"]
     notes = "".join(f"- **{name}**: {REASONS.get(name, 'not yet explained')}\n"
                     for name in fallen)
     return (f"# GPClustering() finding the count, beside the label-free peers\n\n"

@@ -23,23 +23,22 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.cluster import HDBSCAN
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
 try:  # run as a script from benchmarks/ or imported as benchmarks.bench_blob_grid
     from _common import machine, save, table
-    from bench_count import bic_labels, silhouette_labels
+    from bench_count import LABEL_FREE
 except ImportError:  # pragma: no cover
     from benchmarks._common import machine, save, table
-    from benchmarks.bench_count import bic_labels, silhouette_labels
+    from benchmarks.bench_count import LABEL_FREE
 
 from kernel_patterns import GPClustering
 
 SIZES, DIMS, CENTRES = (200, 600), (4, 6, 9, 16), (3, 5, 7)
 STDS, SEEDS = (1.5, 2.0, 2.5), (10, 11, 12)
-METHODS = ("GPClustering()", "HDBSCAN()", "GaussianMixture BIC", "KMeans silhouette")
+METHODS = ("GPClustering()", *LABEL_FREE)
 
 
 def _labels(method: str, X: np.ndarray) -> np.ndarray:
@@ -47,11 +46,7 @@ def _labels(method: str, X: np.ndarray) -> np.ndarray:
         warnings.simplefilter("ignore")
         if method == "GPClustering()":
             return GPClustering(random_state=0).fit(X).labels_
-        if method == "HDBSCAN()":
-            return HDBSCAN().fit_predict(X)
-        if method == "GaussianMixture BIC":
-            return bic_labels(X)
-        return silhouette_labels(X)
+        return LABEL_FREE[method](X)
 
 
 def run() -> str:

@@ -64,6 +64,17 @@ def silhouette_labels(Z: np.ndarray) -> np.ndarray:
     return max(fits, key=lambda labels: silhouette_score(Z, labels))
 
 
+def hdbscan_labels(Z: np.ndarray) -> np.ndarray:
+    """Labels of ``HDBSCAN()`` with its defaults (noise -1)."""
+    return HDBSCAN().fit_predict(Z)
+
+
+#: the label-free peers of ``GPClustering()`` finding the count: column name → labels of the
+#: standardised data (``bench_auto.py``, ``bench_heldout_real.py``, ``bench_blob_grid.py``)
+LABEL_FREE = {"HDBSCAN()": hdbscan_labels, "GaussianMixture BIC": bic_labels,
+              "KMeans silhouette": silhouette_labels}
+
+
 def _cell(y: np.ndarray, pred: np.ndarray) -> tuple[int, float, str]:
     found = len(np.unique(pred[pred >= 0]))
     ari = float(adjusted_rand_score(y, pred))
