@@ -256,12 +256,11 @@ def _read_ladder(
         if (mid.n_modes <= n_groups(settled.trace.factor, settled.groups) or too_many(1.0)
                 or too_many(ladder[1])):
             return None
-        coarse = settled.groups[reading(settled.trace.factor).own]
-        down = adjusted_rand_score(here.modes[here.own], mid.modes[mid.own])
-        up = adjusted_rand_score(mid.modes[mid.own], coarse)
+        coarse, fine = settled.groups[reading(settled.trace.factor).own], mid.modes[mid.own]
+        down = adjusted_rand_score(here.modes[here.own], fine)
+        up = adjusted_rand_score(fine, coarse)
         if down <= up or not some_group_has_two_modes(
-                X_scale, coarse, mid.modes[mid.own], min_cluster_size, norm.sf(SIGNIFICANCE),
-                random_state):
+                X_scale, coarse, fine, min_cluster_size, norm.sf(SIGNIFICANCE), random_state):
             return None
         compared[1.0], compared[ladder[1]] = down, up
         return modes_at(ladder[1])
