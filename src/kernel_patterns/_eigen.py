@@ -21,8 +21,8 @@ from numpy.typing import DTypeLike
 from scipy import linalg
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
+from ._parallel import limit_threads
 from ._validation import FloatArray
 
 #: problems up to this size are solved densely (``M @ I`` then ``eigh``): cheaper than ARPACK.
@@ -60,7 +60,7 @@ ARPACK_MAX_PRODUCTS = 2000
 def _dense_top(matmat: MatMat, n: int, k: int, dt: np.dtype) -> tuple[FloatArray, FloatArray]:
     # Small problems: one BLAS thread is 2-5x faster than a team on a busy machine
     # (measured 10.6 vs 24 ms for N = 200, 40 vs 174 ms for N = 600).
-    with threadpool_limits(1 if n <= DENSE_MAX else None, user_api="blas"):
+    with limit_threads(1 if n <= DENSE_MAX else None, "blas"):
         M = np.asarray(matmat(np.eye(n, dtype=dt)), dtype=np.float64)
         M = 0.5 * (M + M.T)
         return linalg.eigh(M, subset_by_index=[n - k, n - 1])
@@ -193,7 +193,7 @@ def _randomized_top(
     for _ in range(its):
         Q = linalg.qr(np.asarray(matmat(Q), dtype=np.float64), mode="economic")[0]
     B = Q.T @ np.asarray(matmat(Q), dtype=np.float64)
-    with threadpool_limits(1, user_api="blas"):
+    with limit_threads(1, "blas"):
         w, U = linalg.eigh(0.5 * (B + B.T))
     order = np.argsort(w)[::-1][:k]
     return w[order], np.ascontiguousarray(sign_flip_columns(Q @ U[:, order]))
@@ -265,7 +265,7 @@ def ritz_extremes(
     crawls when many eigenvalues sit near 0 (an RBF kernel on 2,000 points: > 5 minutes).
     """
     if n <= dense_max:
-        with threadpool_limits(1, user_api="blas"):
+        with limit_threads(1, "blas"):
             M = np.asarray(matmat(np.eye(n)), dtype=np.float64)
             w = linalg.eigvalsh(0.5 * (M + M.T))
         return float(w[0]), float(w[-1])

@@ -43,9 +43,9 @@ from scipy.sparse.csgraph import breadth_first_order, connected_components
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh, lobpcg, splu
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
 from ._eigen import DENSE_FALLBACK_MAX, sign_flip_columns
+from ._parallel import limit_threads
 from ._validation import FloatArray
 
 #: solvers of :func:`laplacian_bottom_eigenpairs`
@@ -148,8 +148,8 @@ def laplacian_bottom_eigenpairs(
     if per_component > 1:
         # One BLAS thread: ARPACK's small dense steps (n × ncv) ran 10-100x slower with a
         # thread team on a busy machine (0.18 s per eigenvector extraction at n = 500). Set
-        # once: each threadpoolctl call reads the process map (~40 ms).
-        with threadpool_limits(1, user_api="blas"):
+        # once for every component.
+        with limit_threads(1, "blas"):
             for j, (idx, u) in enumerate(nulls):
                 nb = min(idx.size, per_component)
                 if nb > 1:

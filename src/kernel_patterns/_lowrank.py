@@ -17,8 +17,8 @@ back block by block.
 from __future__ import annotations
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
+from ._parallel import limit_threads
 from ._validation import FloatArray
 
 #: rows of F handled at once (64k × r float64 temporaries).
@@ -94,7 +94,7 @@ def low_rank_top_eigenpairs(
         return None
     gram = low_rank_gram(F, scale, mean)
     # r × r: one BLAS thread is several times faster than a team on a busy machine.
-    with threadpool_limits(1, user_api="blas"):
+    with limit_threads(1, "blas"):
         w, W = np.linalg.eigh(gram)
     order = np.argsort(w)[::-1][:k]
     w, W = w[order], W[:, order]

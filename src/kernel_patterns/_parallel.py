@@ -24,17 +24,48 @@ def usable_threads(limit: int = 8) -> int:
     return max(1, min(n, limit))
 
 
-def single_blas_thread() -> AbstractContextManager[Any]:
-    """A context in which BLAS runs on one thread (for work split over a thread pool).
+def limit_threads(limits: int | None, user_api: str) -> AbstractContextManager[Any]:
+    """A context in which the ``user_api`` thread pools (``"blas"`` or ``"openmp"``) run on
+    at most ``limits`` threads (None: as they are), restored on exit.
 
-    ``threadpoolctl.threadpool_limits`` scans the process's loaded libraries on every call
-    (2-4 ms); the controller here scans them once, at the first call: a third of the time of
-    soft kernel k-means on 1,907 points with 32 clusters (0.12 of 0.41 s) went to that scan.
+    It is ``threadpoolctl.threadpool_limits`` through one controller:
+    ``threadpool_limits`` scans the process's loaded libraries on every call (2-7 ms),
+    and the controller here scans them once, at the first call. That scan was a third of
+    the time of soft kernel k-means on 1,907 points with 32 clusters (0.12 of 0.41 s) and of
+    ``SpectralClustering(3)`` on 1,000 points (7 of 19 ms). The libraries are those loaded
+    by then; importing ``kernel_patterns`` loads numpy's, scipy's and scikit-learn's.
 
-    >>> with single_blas_thread():
-    ...     pass
+    Parameters
+    ----------
+    limits : int or None
+        Threads per pool; None leaves them as they are.
+    user_api : {"blas", "openmp"}
+        The pools limited.
+
+    Returns
+    -------
+    context manager
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> from kernel_patterns._parallel import limit_threads
+    >>> with limit_threads(1, "blas"):
+    ...     inside = {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+    >>> inside <= {1}
+    True
     """
     global _CONTROLLER
     if _CONTROLLER is None:
         _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
+    return _CONTROLLER.limit(limits=limits, user_api=user_api)
+
+
+def single_blas_thread() -> AbstractContextManager[Any]:
+    """A context in which BLAS runs on one thread (for work split over a thread pool):
+    ``limit_threads(1, "blas")``.
+
+    >>> with single_blas_thread():
+    ...     pass
+    """
+    return limit_threads(1, "blas")

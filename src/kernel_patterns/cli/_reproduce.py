@@ -26,8 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from threadpoolctl import threadpool_limits
-
+from .._parallel import limit_threads
 from .._progress import progress_bar
 from ..io import write_json_atomic, write_tables
 from ._io import check_output, staged_output
@@ -116,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         for exp in chosen:
             t0 = time.perf_counter()
             with _timed_bar(exp.name, before.get(exp.name)), \
-                    threadpool_limits(1, user_api="blas"):
+                    limit_threads(1, "blas"):
                 demos[exp.figures].run(tmp)  # the paper's figures, drawn by the demo step
                 tables = exp.run(tmp, quick=args.quick)
                 write_tables(tmp, exp.name, exp.title, tables)

@@ -16,9 +16,9 @@ from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
 from .._eigen import localise_degenerate
+from .._parallel import limit_threads
 from .._validation import FloatArray
 
 
@@ -163,7 +163,7 @@ def _assign_labels_and_state(
     km = KMeans(n_clusters=n_clusters, n_init=n_init, random_state=random_state)
     # The rows are n × k with k small: one thread is 10-40x faster than OpenMP's team on a
     # busy machine (measured 0.012 vs 0.47 s for 4,000 × 2, n_init=10).
-    with threadpool_limits(1, user_api="openmp"), warnings.catch_warnings():
+    with limit_threads(1, "openmp"), warnings.catch_warnings():
         # fewer distinct rows than clusters: the estimator names the clusters left without a
         # point itself (and renumbers them), in its own words
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -73,8 +73,8 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
-from threadpoolctl import threadpool_limits
 
+from .._parallel import limit_threads
 from ..cluster import SoftKernelKMeans
 from ..datasets import (
     load_iris,
@@ -255,7 +255,7 @@ def run(out_dir: Path, quick: bool = False) -> str:
              "docstring of `kernel_patterns.experiments.geodesic` (summary below).", ""]
     # every matrix here has at most 300 rows: one BLAS thread (two threads made each small
     # product wait for a core on the shared machine; the tables are the same)
-    with threadpool_limits(1, user_api="blas"):
+    with limit_threads(1, "blas"):
         lines += table1(runs, n_init)
         lines += table3(runs, n_init)
     lines += ["", NOTES, f"(total time {time.perf_counter() - t0:.1f} s)"]

@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from scipy import sparse
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
+from .._parallel import limit_threads
 from .._validation import FloatArray, check_matrix, check_same_features
 from ._base import Kernel, check_kernel_input
 from ._dot import Precomputed
@@ -104,7 +104,7 @@ def nystrom_factor(C: FloatArray, W: FloatArray, rank: int | None) -> tuple[Floa
     """
     # One BLAS thread: an m x m eigh gains nothing from two threads and loses 10x when the
     # cores are contended (measured at m = 300: 0.2 s vs 2.7 s under load).
-    with threadpool_limits(1, "blas"):
+    with limit_threads(1, "blas"):
         w, U = np.linalg.eigh(W.astype(np.float64))
     order = np.argsort(w)[::-1]
     w, U = w[order], U[:, order]

@@ -33,8 +33,8 @@ from scipy.stats import norm
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
+from ..._parallel import limit_threads
 from ..._validation import FloatArray, check_matrix
 from ._graph import segment_levels
 from ._landscape import Landscape
@@ -198,7 +198,7 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
     order = rng.permutation(n)
     first, second = order[: n // 2], order[n // 2:]
     km = KMeans(n_clusters=2, n_init=10, random_state=rng.randint(np.iinfo(np.int32).max))
-    with threadpool_limits(1, user_api="openmp"), warnings.catch_warnings():
+    with limit_threads(1, "openmp"), warnings.catch_warnings():
         # one thread is faster on half a subsample; fewer distinct rows than two give two
         # equal centres, whose projections are one value (p-value 1)
         warnings.simplefilter("ignore", ConvergenceWarning)
