@@ -29,11 +29,12 @@ def limit_threads(limits: int | None, user_api: str) -> AbstractContextManager[A
     at most ``limits`` threads (None: as they are), restored on exit.
 
     It is ``threadpoolctl.threadpool_limits`` through one controller:
-    ``threadpool_limits`` scans the process's loaded libraries on every call (2-7 ms),
+    ``threadpool_limits`` scans the process's loaded libraries on every call (2-4 ms),
     and the controller here scans them once, at the first call. That scan was a third of
     the time of soft kernel k-means on 1,907 points with 32 clusters (0.12 of 0.41 s) and of
-    ``SpectralClustering(3)`` on 1,000 points (7 of 19 ms). The libraries are those loaded
-    by then; importing ``kernel_patterns`` loads numpy's, scipy's and scikit-learn's.
+    ``SpectralClustering(3)`` on 1,000 points (two calls, 7 of 19 ms). The libraries are
+    those loaded by then; importing ``kernel_patterns`` loads numpy's and scipy's OpenBLAS
+    and scikit-learn's OpenMP runtime.
 
     Parameters
     ----------
