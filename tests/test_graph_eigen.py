@@ -129,6 +129,38 @@ def test_wide_graphs_try_lanczos_before_the_lu(monkeypatch):
     np.testing.assert_allclose(lam, _reference(A, 5, True), atol=1e-8)
 
 
+def test_a_denser_graph_of_the_same_shape_tries_the_lu_first(monkeypatch):
+    # one thin stripe, one component: 10 and 60 neighbours per point of the same 2-D points
+    X, _ = _stripes(1500, 1, 1.0)
+    sparse10 = laplacian(_knn(X), False)
+    C = kneighbors_graph(X, 60, include_self=True)
+    dense60 = laplacian(sparse.csr_array(0.5 * (C + C.T)), False)
+    w10, w60 = graph_eigen._widest_level(sparse10), graph_eigen._widest_level(dense60)
+    assert w60 > 3 * w10  # more vertices on each level of the same geometry
+    # a bound between the two widths: the plain width would send the 60-NN graph to
+    # Lanczos first; counted in 10-neighbour vertices it goes to the LU, as the 10-NN one
+    monkeypatch.setattr(graph_eigen, "LU_FIRST_WIDTH", (w10 + w60) // 2)
+    assert graph_eigen._lu_first(sparse10, w10) and graph_eigen._lu_first(dense60, w60)
+    monkeypatch.setattr(graph_eigen, "LU_MAX_WIDTH", w60 - 1)  # the fronts' bound still holds
+    assert not graph_eigen._lu_first(dense60, w60)
+
+
+def test_lu_first_on_a_denser_graph_gives_the_reference_eigenvalues(monkeypatch):
+    X, _ = _stripes(1500, 1, 1.0)
+    C = kneighbors_graph(X, 60, include_self=True)
+    A = sparse.csr_array(0.5 * (C + C.T))
+    # below the graph's width in vertices, above it in 10-neighbour vertices
+    monkeypatch.setattr(graph_eigen, "LU_FIRST_WIDTH",
+                        graph_eigen._widest_level(laplacian(A, False)) - 1)
+    calls: list[str] = []
+    shift_invert = graph_eigen._shift_invert
+    monkeypatch.setattr(graph_eigen, "_shift_invert",
+                        lambda *a, **k: calls.append("lu") or shift_invert(*a, **k))
+    lam, _, _ = laplacian_bottom_eigenpairs(A, 4, normed=False, random_state=0)
+    assert calls == ["lu"]
+    np.testing.assert_allclose(lam, _reference(A, 4, False), atol=1e-8)
+
+
 @pytest.mark.parametrize("solver", ["arpack", "lobpcg", "amg", "dense"])
 def test_spectral_clustering_paths_agree_on_components_and_thin_shapes(solver):
     for X, y, k in [(*make_rings(n_samples=(500, 800), noise=0.05, random_state=0), 2),
