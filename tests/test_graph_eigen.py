@@ -129,6 +129,24 @@ def test_wide_graphs_try_lanczos_before_the_lu(monkeypatch):
     np.testing.assert_allclose(lam, _reference(A, 5, True), atol=1e-8)
 
 
+def test_pyamg_is_asked_for_only_when_lobpcg_runs(monkeypatch, graphs):
+    asked: list[bool] = []
+    has_pyamg = graph_eigen._has_pyamg
+    monkeypatch.setattr(graph_eigen, "_has_pyamg", lambda: asked.append(True) or has_pyamg())
+    A, _ = graphs["thin"]  # one component: solved by the LU, LOBPCG never reached
+    laplacian_bottom_eigenpairs(A, 3, normed=True, random_state=0)
+    assert asked == []
+
+    def fail(*args, **kwargs):
+        raise graph_eigen._NoConvergence("planted")
+
+    for name in ("_shift_invert", "_lanczos"):  # the fallback: LOBPCG asks
+        monkeypatch.setattr(graph_eigen, name, fail)
+    lam, _, _ = laplacian_bottom_eigenpairs(A, 3, normed=True, random_state=0)
+    assert asked == [True]
+    np.testing.assert_allclose(lam, _reference(A, 3, True), atol=1e-8)
+
+
 def test_a_denser_graph_of_the_same_shape_tries_the_lu_first(monkeypatch):
     # one thin stripe, one component: 10 and 60 neighbours per point of the same 2-D points
     X, _ = _stripes(1500, 1, 1.0)

@@ -208,7 +208,7 @@ def _component_bottom(
     lanczos = partial(_lanczos, B, u, nb, seed, tol)
     attempts = [shift_invert, lanczos] if _lu_first(B, width) else (
         [lanczos, shift_invert] if width <= LU_MAX_WIDTH else [lanczos])
-    attempts.append(partial(_lobpcg, B, u, nb, seed, tol, amg=_has_pyamg()))
+    attempts.append(partial(_lobpcg, B, u, nb, seed, tol, amg=None))
     if m <= DENSE_FALLBACK_MAX:
         attempts.append(partial(_dense, B, nb))
     for attempt in attempts:
@@ -321,12 +321,16 @@ def _global_generator_seeded(seed: int) -> Iterator[None]:
 
 
 def _lobpcg(
-    B: sparse.csr_array, u: FloatArray, nb: int, seed: int, tol: float, *, amg: bool
+    B: sparse.csr_array, u: FloatArray, nb: int, seed: int, tol: float, *, amg: bool | None
 ) -> FloatArray:
     """LOBPCG for the smallest eigenpairs orthogonal to ``u`` (a constraint, not a guess),
-    preconditioned by smoothed-aggregation multigrid on ``B + δI`` when ``amg``."""
+    preconditioned by smoothed-aggregation multigrid on ``B + δI`` when ``amg`` (None: when
+    pyamg is installed, asked only here: its import takes 20-30 ms, and the ``"auto"``
+    fallback that reaches LOBPCG is rare)."""
     m = B.shape[0]
     M = None
+    if amg is None:
+        amg = _has_pyamg()
     if amg:
         try:
             from pyamg import smoothed_aggregation_solver
