@@ -16,6 +16,7 @@ from sklearn.neighbors import kneighbors_graph
 from kernel_patterns import LaplacianEmbedding, SpectralClustering
 from kernel_patterns.datasets import make_rings, make_two_moons
 from kernel_patterns.embed import LaplacianEmbedding as LaplacianFromEmbed
+from kernel_patterns.embed import auto_n_neighbors
 from kernel_patterns.kernels import RBF, SparseKernelOperator
 
 
@@ -177,7 +178,31 @@ def test_precomputed_nearest_neighbors_is_pairwise_and_takes_no_nystrom():
         LaplacianEmbedding(40, kernel="nearest_neighbors").fit(X)
 
 
-# --- the default affinity: SpectralClustering's k-NN graph (issue 34) ------------------------
+# --- the default affinity: SpectralClustering's k-NN graph, auto_n_neighbors (issue 34) -----
+@pytest.mark.parametrize(("n", "k"), [(1, 10), (200, 10), (220, 10), (300, 12), (1000, 22),
+                                      (2048, 32), (5000, 32), (10**6, 32)])
+def test_auto_n_neighbors_grows_with_the_sample_within_its_range(n, k):
+    assert auto_n_neighbors(n) == k == min(max(round((n / 2) ** 0.5), 10), 32)
+
+
+def test_default_graph_has_auto_n_neighbors_per_point():
+    X, _ = make_blobs(1000, centers=3, cluster_std=2.0, random_state=0)
+    le = LaplacianEmbedding(random_state=0).fit(X)
+    assert le.n_neighbors_ == auto_n_neighbors(1000) == 22
+    same = LaplacianEmbedding(n_neighbors=22, random_state=0).fit(X)
+    np.testing.assert_array_equal(le.affinity_matrix_.toarray(), same.affinity_matrix_.toarray())
+    np.testing.assert_allclose(le.embedding_, same.embedding_, atol=1e-10)
+    C = kneighbors_graph(X, 22, include_self=True)
+    np.testing.assert_allclose(le.affinity_matrix_.toarray(), (0.5 * (C + C.T)).toarray())
+    assert LaplacianEmbedding(n_neighbors="auto").fit(X).n_neighbors_ == 22
+
+
+def test_n_neighbors_names_the_allowed_values():
+    X, _ = make_blobs(50, random_state=0)
+    with pytest.raises(ValueError, match=r"'n_neighbors' parameter.*'auto'"):
+        LaplacianEmbedding(n_neighbors="many").fit(X)
+
+
 def test_default_is_spectral_clusterings_knn_graph():
     X, _ = make_blobs(150, centers=3, cluster_std=2.0, random_state=0)
     le = LaplacianEmbedding(random_state=0).fit(X)

@@ -10,6 +10,6 @@ of :mod:`kernel_patterns.kernels` and the shared root helpers (``_eigen``, ``_gr
 """
 
 from ._kernel_mds import KernelMDS
-from ._laplacian import LaplacianEmbedding
+from ._laplacian import LaplacianEmbedding, auto_n_neighbors
 
-__all__ = ["KernelMDS", "LaplacianEmbedding"]
+__all__ = ["KernelMDS", "LaplacianEmbedding", "auto_n_neighbors"]

@@ -7,9 +7,10 @@ orthogonal coordinate vectors orthogonal to the all-ones vector j (eq. 8.14). Si
 optimum takes the eigenvectors of L after the one of eigenvalue 0 (which is j), and
 ``E = 2 (λ_2 + … + λ_{k+1})`` (Theorem 8.32).
 
-The affinity is by default the k-nearest-neighbour graph of spectral clustering
-(``kernel_patterns.utils.knn_operator``, shared with :class:`SpectralClustering`), whose
-Laplacian is sparse and solved one connected component at a time
+The affinity is by default a k-nearest-neighbour graph built as spectral clustering's
+(``kernel_patterns.utils.knn_operator``, shared with :class:`SpectralClustering`), with
+:func:`auto_n_neighbors` neighbours per point; its Laplacian is sparse and solved one
+connected component at a time
 (:func:`~kernel_patterns._graph_eigen.laplacian_bottom_eigenpairs`). With a dense kernel,
 the bottom eigenvectors of L orthogonal to j are the top eigenvectors of the deflated,
 shifted operator ``H (σ I − L) H`` (H = I − j jᵀ/N, σ = 2 max D ≥ λ_max(L)), applied through
@@ -42,6 +43,39 @@ from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
 
 #: Laplacian eigenvalues below this share of σ = 2 max D count as zero.
 _ZERO_RTOL = 1e-9
+#: ``n_neighbors="auto"``: at least SpectralClustering's 10 neighbours, at most 32
+#: (:func:`auto_n_neighbors`)
+AUTO_NEIGHBORS_RANGE = (10, 32)
+
+
+def auto_n_neighbors(n_samples: int) -> int:
+    """Neighbours per point of :class:`LaplacianEmbedding`'s default graph: ``√(n/2)``,
+    rounded, within ``AUTO_NEIGHBORS_RANGE`` = [10, 32].
+
+    The neighbourhood grows with the sample, more slowly than the sample, as a k-NN graph
+    must to converge to its limit (k → ∞, k / n → 0): a denser graph of many points
+    smooths overlapping groups that 10 neighbours cut raggedly. It is 10 up to 220 points,
+    where the paper's rings and moons need a sparse graph to stay apart, and stops at 32
+    from 2,048 points on, where the graph's size (n × k) and its eigensolve would grow
+    faster than the picture gains.
+
+    Parameters
+    ----------
+    n_samples : int
+        Points embedded (at least 1).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from kernel_patterns.embed import auto_n_neighbors
+    >>> [auto_n_neighbors(n) for n in (200, 1000, 5000)]
+    [10, 22, 32]
+    """
+    low, high = AUTO_NEIGHBORS_RANGE
+    return int(min(max(round(np.sqrt(n_samples / 2.0)), low), high))
 
 
 def _laplacian_embedding(
@@ -114,7 +148,7 @@ class LaplacianEmbedding(_EmbeddingBase):
     kernel : Kernel, str or callable, default="nearest_neighbors"
         The affinity. ``"nearest_neighbors"`` (the default): the symmetrised
         k-nearest-neighbour connectivity ``½ (C + Cᵀ)`` (``n_neighbors`` per point, itself
-        included), the graph of :class:`SpectralClustering`'s default and of scikit-learn's
+        included), built as :class:`SpectralClustering`'s default and scikit-learn's
         ``affinity="nearest_neighbors"``: sparse, its width local by construction (one rule
         for all data, nothing to tune), and solved one connected component at a time.
         ``"precomputed_nearest_neighbors"``: the same graph from ``X`` as an N × N distance
@@ -155,11 +189,13 @@ class LaplacianEmbedding(_EmbeddingBase):
         spectrum is clustered, each solver within a bounded budget with fallbacks. A dense
         kernel: ``"auto"`` is a dense ``eigh`` up to 600 points, else ARPACK (falling back to
         a dense or LOBPCG solve when it does not converge). The others: that solver only.
-    n_neighbors : int or None, default=10
-        Neighbours per point of the k-NN affinities (capped at n_samples), the default of
-        :class:`SpectralClustering`; ``None`` is scikit-learn's ``SpectralEmbedding`` rule,
-        ``max(n_samples // 10, 1)`` (a denser graph: 2,000 neighbours per point at 20,000
-        points). Ignored by other kernels.
+    n_neighbors : int, "auto" or None, default="auto"
+        Neighbours per point of the k-NN affinities (capped at n_samples). ``"auto"``:
+        ``√(n_samples / 2)`` within [10, 32]
+        (:func:`~kernel_patterns.embed.auto_n_neighbors`; 10, the default of
+        :class:`SpectralClustering`, up to 220 points). ``None`` is scikit-learn's
+        ``SpectralEmbedding`` rule, ``max(n_samples // 10, 1)`` (a denser graph: 2,000
+        neighbours per point at 20,000 points). Ignored by other kernels.
 
     Attributes
     ----------
@@ -185,9 +221,9 @@ class LaplacianEmbedding(_EmbeddingBase):
     Notes
     -----
     Differences from scikit-learn's ``SpectralEmbedding``, on purpose (its test file, ported in
-    ``tests/peers/test_sklearn_spectral_embedding.py``, marks each): the default graph has 10
-    neighbours per point, as scikit-learn's ``SpectralClustering``, not ``n_samples // 10``
-    (at 5,000 points about 50 times faster, and it keeps two moons and two rings apart); the
+    ``tests/peers/test_sklearn_spectral_embedding.py``, marks each): the default graph has
+    ``√(n_samples / 2)`` neighbours per point within [10, 32], not ``n_samples // 10`` (at
+    5,000 points about 30 times faster, and it keeps two moons and two rings apart); the
     matrix is the book's unnormalised Laplacian ``D − K`` (scikit-learn's default is the
     normalised one), and its constant eigenvector is always dropped (no ``norm_laplacian`` /
     ``drop_first``); a dense kernel matrix is never kept, so ``affinity_matrix_`` is the
@@ -206,7 +242,7 @@ class LaplacianEmbedding(_EmbeddingBase):
     >>> from kernel_patterns import LaplacianEmbedding
     >>> from kernel_patterns.datasets import make_rings
     >>> X, y = make_rings(n_samples=(100, 100), random_state=0)
-    >>> le = LaplacianEmbedding(random_state=0).fit(X)   # the 10-nearest-neighbour graph
+    >>> le = LaplacianEmbedding(random_state=0).fit(X)   # √(200 / 2) = 10 neighbours
     >>> le.embedding_.shape, le.n_neighbors_, le.n_connected_components_
     ((200, 2), 10, 1)
     >>> bool(np.allclose(le.embedding_.sum(axis=0), 0.0))
@@ -226,7 +262,8 @@ class LaplacianEmbedding(_EmbeddingBase):
         **EMBEDDING_PARAMETER_CONSTRAINTS,
         "eigen_tol": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
-        "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
+                        None],
     }
 
     def __init__(
@@ -243,7 +280,7 @@ class LaplacianEmbedding(_EmbeddingBase):
         landmarks: str = "uniform",
         random_state: Any = None,
         eigen_solver: str = "auto",
-        n_neighbors: int | None = 10,
+        n_neighbors: int | str | None = "auto",
     ) -> None:
         store_init_params(self, locals())
 
@@ -260,7 +297,12 @@ class LaplacianEmbedding(_EmbeddingBase):
         self._validate_params()
         self._set_output_dtype(X)
         n_samples = _num_samples(X)
-        k = self.n_neighbors if self.n_neighbors is not None else max(n_samples // 10, 1)
+        if self.n_neighbors == "auto":
+            k = auto_n_neighbors(n_samples)
+        elif self.n_neighbors is None:
+            k = max(n_samples // 10, 1)
+        else:
+            k = int(self.n_neighbors)
         op, _, used, _ = knn_operator(
             self, X, self.kernel, k, kernel_params=self.kernel_params,
             approximation=self.approximation, dtype=self.dtype,
