@@ -9,7 +9,8 @@ ARI of each side, the mean of ours minus the peer's with its standard error, and
 draws ours is at least the peer's. Two more rows put the embeddings on the same graph, to
 tell the method from its default graph: ``LaplacianEmbedding(n_neighbors=None)`` (the
 ``n_samples // 10`` neighbours of ``SpectralEmbedding()``) and
-``SpectralEmbedding(n_neighbors=10)`` (the 10 neighbours of ours).
+``SpectralEmbedding(n_neighbors=10)`` (the 10 neighbours of ``SpectralClustering``'s graph,
+and of ``LaplacianEmbedding()``'s up to 220 points; ``n_neighbors="auto"`` has more above).
 
 Run: ``python benchmarks/bench_touching_ari.py`` (sizes 1,000, 5,000 and 20,000, ten draws,
 about four minutes on two cores); the table is kept in ``results/touching_ari.md``.
