@@ -59,7 +59,7 @@ def _embeddings(out_dir: Path, name: str, X: np.ndarray, y: np.ndarray,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         lap_rbf = LaplacianEmbedding(2, kernel=RBF(gamma), random_state=0).fit(Z)
-        # the default affinity: SpectralClustering's 10-nearest-neighbour graph
+        # the default affinity: a k-NN graph of auto_n_neighbors neighbours per point
         lap_knn = LaplacianEmbedding(2, random_state=0).fit(Z)
     fig = plt.figure(figsize=(12, 10.5))
     r = mds.explained_variance_ratio_
@@ -80,7 +80,7 @@ def _embeddings(out_dir: Path, name: str, X: np.ndarray, y: np.ndarray,
     plotting.plot_embedding(
         lap_knn.embedding_, names, ax=fig.add_subplot(2, 2, 4),
         title=(f"{name}: Laplacian embedding (default)\n"
-               f"sparse 10-NN graph, E(τ)={lap_knn.objective_:.3g}"),
+               f"sparse {lap_knn.n_neighbors_}-NN graph, E(τ)={lap_knn.objective_:.3g}"),
     )
     fig.tight_layout()
     fname = f"embedding_{name.lower()}.png"

@@ -135,9 +135,10 @@ class LaplacianEmbedding(_EmbeddingBase):
     """Data visualisation by the Laplacian of an affinity (Algorithm 8.33, Thm 8.32).
 
     Coordinates are the eigenvectors v², …, v^{k+1} of L(K) = D − K: points with a large
-    affinity are placed close together. The default affinity is the k-nearest-neighbour graph
-    of :class:`SpectralClustering` (built by the same function,
-    ``kernel_patterns.utils.knn_operator``); any non-negative kernel (an RBF kernel, a
+    affinity are placed close together. The default affinity is a k-nearest-neighbour graph
+    built as :class:`SpectralClustering`'s (by the same function,
+    ``kernel_patterns.utils.knn_operator``), with ``√(n_samples / 2)`` neighbours per point
+    within [10, 32]; any non-negative kernel (an RBF kernel, a
     :class:`~kernel_patterns.kernels.Kernel`, a callable, a precomputed affinity) can be
     passed instead.
 
