@@ -116,7 +116,8 @@ def test_embed_laplacian_default_is_the_knn_graph(tmp_path, moons_frame) -> None
     assert r.returncode == 0, r.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["parameters"]["kernel"] == "nearest_neighbors"
-    assert summary["parameters"]["n_neighbors"] == 10
+    assert summary["parameters"]["n_neighbors"] == "auto"
+    assert summary["result"]["n_neighbors"] == 10  # √(100 / 2) = 7, at least 10
     assert summary["result"]["n_connected_components"] >= 1
     r = run_cli("embed", str(src), "--method", "laplacian", "--kernel-param", "gamma=20",
                 "--out", str(tmp_path / "bad"))

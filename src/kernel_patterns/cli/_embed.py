@@ -62,10 +62,10 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
         figs = [plotting.save_figure(ax, tmp / "embedding.png")]
         result: dict[str, Any] = {"n_components": int(E.shape[1]), **where}
         for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",
-                     "n_connected_components_"):
-            if hasattr(est, attr):
-                v = getattr(est, attr)
-                result[attr.rstrip("_")] = np.asarray(v).tolist() if np.ndim(v) else float(v)
+                     "n_connected_components_", "n_neighbors_"):
+            v = getattr(est, attr, None)
+            if v is not None:  # n_neighbors_ is None for kernels other than the k-NN graph
+                result[attr.rstrip("_")] = np.asarray(v).tolist()
         summary = common.make_summary("embed", args, args.input, table, est, result, timer)
         common.finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}",
                       summary, figs)
