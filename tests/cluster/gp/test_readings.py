@@ -47,6 +47,21 @@ def test_ridges_are_two_clusters(name: str) -> None:
     assert adjusted_rand_score(y, gp.labels_) == 1.0
 
 
+@pytest.mark.parametrize("min_cluster_size", [20, 50])
+def test_a_larger_min_cluster_size_does_not_read_a_ridge_as_its_arcs(
+    min_cluster_size: int,
+) -> None:
+    """scikit-learn's circles, standardised: the ridge guard counts basins of 5 points, so
+    arcs of 20 or 50 points are not read as modes (before: 14 and 5 clusters)."""
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_circles(500, factor=0.5, noise=0.05, random_state=170)
+    X = StandardScaler().fit_transform(X)
+    gp = GPClustering(random_state=0, min_cluster_size=min_cluster_size).fit(X)
+    assert gp.n_clusters_ == 2
+    assert adjusted_rand_score(y, gp.labels_) == 1.0
+
+
 @pytest.mark.parametrize("n", [1000, 1500])
 def test_noisy_moons_whose_support_is_one_piece_are_two_clusters(n) -> None:
     """scikit-learn's moons with noise 0.1: noise points join the moons' supports at r*, and

@@ -39,6 +39,10 @@ MODES_FROM = 0.5
 #: the readings before "one cluster" climb to 2√2 ℓ₀; only the last, the modes that stay
 #: the same clusters (:func:`auto_partition`, step 4), climbs the ladder to its top.
 READ_TO = 2.0**1.5
+#: a ridge's arcs are more than √(n/2) basins of at least this many points (or of
+#: ``min_cluster_size``, when smaller): the guard reads the landscape, whatever size the
+#: user asks of a cluster (with 50, no more than n / 50 ≤ √(n/2) groups could be counted)
+RIDGE_BASIN = 5
 
 
 @dataclass(frozen=True)
@@ -96,9 +100,10 @@ def auto_partition(
     3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
        at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
        same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
-       ridge's arcs). In many dimensions the points lie far above the minima, the
-       effective count at the SEPs is low and the test of 1 keeps no split, while the
-       basins of real groups stay the same as the length scale grows;
+       ridge's arcs; the basins counted for that hold ``RIDGE_BASIN`` = 5 points, or
+       ``min_cluster_size`` when smaller). In many dimensions the points lie far above the
+       minima, the effective count at the SEPs is low and the test of 1 keeps no split,
+       while the basins of real groups stay the same as the length scale grows;
     4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
        same clusters come out at ℓ₀/2 (not when ℓ₀ has more than √(n/2) modes: as in 3,
        a shorter length scale then only splits a ridge's arcs further), else one cluster
@@ -244,8 +249,16 @@ def _read_ladder(
             return kept(upper, other)
         return kept(lower, groups)
 
+    ridge_counts: dict[float, int] = {}
+
     def too_many(factor: float) -> bool:  # more than √(n/2) modes: a ridge's arcs
-        return reading(factor).n_modes > np.sqrt(reading(factor).own.size / 2)
+        rung = reading(factor)
+        if factor not in ridge_counts:
+            size = min(min_cluster_size, RIDGE_BASIN)
+            ridge_counts[factor] = rung.n_modes if size == min_cluster_size else (
+                count_components(rung.fit.Z, rung.fit.edges, rung.own, rung.fit.S.shape[0],
+                                 size, rung.fit.sep_var)[1])
+        return ridge_counts[factor] > np.sqrt(rung.own.size / 2)
 
     def coarser_than_modes(settled: Partition) -> Partition | None:
         """The modes at √2 ℓ₀ instead of ``settled`` (step 1's excess of mass) when they
