@@ -86,12 +86,14 @@ class GPClustering(ClusterMixin, BaseEstimator):
         flowed to its SEP. ``"inducing"``: the FITC inducing-point variance (O(N m²) to fit,
         O(m²) per point, exact when the inducing points are the data), the SEPs from the
         full flows of ``subsample`` points, and every other point given the SEP of a lower
-        training point it reaches by a checked segment (in at most 15 dimensions), else
-        assigned to a near SEP by segment checks and a short flow
-        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). ``predict`` assigns new
-        points by the latter. With ``kernel=None`` every point counts ``subsample / N`` in
-        the variance, so that the landscape, whose length scale is the subsample's, is the
-        same at every N.
+        training point it reaches by a checked segment, else assigned to a near SEP by
+        segment checks and a short flow
+        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`); ``predict`` assigns new
+        points by the latter. In more than 15 features, where the points lie above the
+        saddles between clusters and a check cannot tell them apart, every other point and
+        every new point takes the SEP of its nearest subsample point. With
+        ``kernel=None`` every point counts ``subsample / N`` in the variance, so that the
+        landscape, whose length scale is the subsample's, is the same at every N.
     n_landmarks : int, default=None
         ``approximation="inducing"``: number m of inducing points (at most N). None: as many
         as resolve the length scale, the points of a cover of the subsample at half a length
@@ -310,6 +312,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
                                           if land.transform else X_part, land.equilibria,
                                           **est.assign_params()).basins
             labels = est.equilibrium_labels_[basins]
+
+        That is ``predict``'s assignment in up to 15 features. With
+        ``landscape_.flowed`` set (the inducing path in more), ``predict`` gives every point
+        the SEP of the nearest of those points instead: ship ``landscape_.assign`` to the
+        workers then.
         """
         check_is_fitted(self)
         land = self.landscape_

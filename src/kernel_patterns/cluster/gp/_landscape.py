@@ -267,9 +267,10 @@ def landscape_basins(
     (:func:`~._steps.step_to_lower_neighbours`, in at most ``TREE_MAX_FEATURES``
     dimensions, where the neighbour search is a tree) and takes the SEP its steps end at;
     the points with no step are assigned by :func:`~._assign.assign_to_equilibria` (short
-    flow). With a ``pool`` (the ladder's, whose threads each run one BLAS thread), half of
-    the points are computed on it meanwhile (every point's result is its own: the same
-    basins).
+    flow). In more dimensions every other point takes the SEP of its nearest subsample
+    point (:func:`nearest_flowed`). With a ``pool`` (the ladder's, whose threads each run
+    one BLAS thread), half of the points are computed on it meanwhile (every point's result
+    is its own: the same basins).
     """
     if fit.plan is None:
         return fit.flow.assignment
@@ -281,7 +282,11 @@ def landscape_basins(
     rest[sub] = False
     idx = np.flatnonzero(rest)
     step = np.full(n, -1, dtype=np.intp)
-    if idx.size and X.shape[1] <= TREE_MAX_FEATURES:
+    if idx.size and X.shape[1] > TREE_MAX_FEATURES:
+        # no step to a lower neighbour in many dimensions: the nearest flowed point's SEP
+        basins[idx] = nearest_flowed(X[sub], fit.flow.assignment, X[idx])
+        return basins
+    if idx.size:
         variance = np.empty(n)
         variance[sub] = fit.point_variance
         variance[idx] = _in_halves(pool, lambda part: fit.model.variance(X[part]), idx)
@@ -295,6 +300,24 @@ def landscape_basins(
         basins[idx] = _in_halves(pool, lambda part: assign_points(
             fit.model, fit.S, fit.ell, fit.r_star, X[part], opts, inducing=True), idx)
     return follow_steps(step, basins)
+
+
+def nearest_flowed(
+    flowed: FloatArray, flowed_basins: NDArray[np.intp], X: FloatArray
+) -> NDArray[np.intp]:
+    """The SEP of the nearest flowed point (Euclidean) of every row of ``X``.
+
+    The inducing path in more than ``TREE_MAX_FEATURES`` dimensions: there the points lie
+    above the saddles between clusters, and a segment check at a point's own variance
+    cannot tell which of them its flow reaches; the nearest point whose full flow is known
+    can (it agrees with the point's own flow far more often than the checks of
+    :func:`~._assign.assign_to_equilibria`; ``benchmarks/results/gp_design_notes.md``).
+    A flowed point is its own nearest, so it keeps its SEP.
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    search = NearestNeighbors(n_neighbors=1, algorithm="brute").fit(flowed)
+    return flowed_basins[search.kneighbors(X, return_distance=False)[:, 0]]
 
 
 def _in_halves(pool: Executor | None, run: Callable[[NDArray[np.intp]], NDArray[Any]],
@@ -331,13 +354,18 @@ def assign_points(
     X: FloatArray,
     opts: FlowOptions,
     inducing: bool,
+    flowed: tuple[FloatArray, NDArray[np.intp]] | None = None,
 ) -> NDArray[np.intp]:
     """The one predict path: the SEP (row of ``S``) of every row of ``X``.
 
-    Inducing: :func:`~._assign.assign_to_equilibria` (segment checks and a short flow).
+    Inducing: :func:`~._assign.assign_to_equilibria` (segment checks and a short flow), or,
+    given ``flowed`` (the subsample's points and SEPs, in more than ``TREE_MAX_FEATURES``
+    dimensions), the SEP of the nearest of them (:func:`nearest_flowed`), as in the fit.
     Exact: the full flow of :func:`~._assign.flow_assign`, every SEP compared for a point
     that stops elsewhere.
     """
+    if inducing and flowed is not None:
+        return nearest_flowed(flowed[0], flowed[1], X)
     if inducing:
         return assign_to_equilibria(model, X, S,
                                     **assign_kwargs(length_scale, r_star, opts)).basins

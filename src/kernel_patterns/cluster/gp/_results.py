@@ -291,6 +291,11 @@ class GPLandscape:
     count_trace : GPCountTrace or None
         The landscapes read to choose the clusters (``kernel=None`` with neither ``level``
         nor ``n_clusters``), else None.
+    flowed : ndarray of shape (n_subsample, n_features) or None
+        ``approximation="inducing"`` in more than 15 features: the subsample's points,
+        whose full flows gave the SEPs (in the space of ``transform``). Every other
+        training point, and every point given to :meth:`assign`, takes the SEP of the
+        nearest of them. Else None.
 
     Examples
     --------
@@ -323,6 +328,7 @@ class GPLandscape:
     transform: Any = field(default=None)
     input_equilibria: FloatArray = field(default=None)  # type: ignore[arg-type]
     count_trace: GPCountTrace | None = field(default=None)
+    flowed: FloatArray | None = field(default=None)
 
     def __post_init__(self) -> None:
         if self.input_equilibria is None:
@@ -368,11 +374,16 @@ class GPLandscape:
         Exact: each point flows to an equilibrium; one that reaches a known SEP takes it, one
         that stops elsewhere (far from the data) takes the SEP it is best connected to, the
         one whose segment to it has the lowest largest variance. Inducing: the segment
-        checks and short flow of :func:`~._assign.assign_to_equilibria`.
+        checks and short flow of :func:`~._assign.assign_to_equilibria`, or in more than 15
+        features the SEP of the nearest ``flowed`` point, as the fit gives every point
+        outside its subsample.
         """
+        flowed = None
+        if self.plan is not None and self.flowed is not None:
+            flowed = (self.flowed, self.basins[self.plan.subsample])
         return assign_points(self.model, self.equilibria, self.length_scale,
                              self.max_variance, self._points(X), self.options,
-                             inducing=self.plan is not None)
+                             inducing=self.plan is not None, flowed=flowed)
 
     def predict(self, X: ArrayLike) -> NDArray[np.intp]:
         """Cluster of every row of ``X`` at ``level`` (the cluster of its SEP)."""
