@@ -214,7 +214,11 @@ def test_in_many_dimensions_points_take_the_sep_of_the_nearest_flowed_point() ->
     assert near > np.mean(labels[checks] == labels[flows]) + 0.05
 
 
-def test_in_few_dimensions_points_are_checked_and_nothing_is_kept() -> None:
+def test_predict_gives_the_subsample_its_own_seps_in_few_dimensions_too() -> None:
     X, _ = datasets.make_rings(random_state=0)
     gp = GPClustering(random_state=0, approximation="inducing", subsample=200).fit(X)
-    assert gp.landscape_.flowed is None
+    land = gp.landscape_
+    assert land.flowed is not None and land.flowed.shape == (200, 2)
+    sub = land.plan.subsample
+    np.testing.assert_array_equal(land.assign(X[sub]), land.basins[sub])
+    assert np.mean(gp.predict(X) == gp.labels_) > 0.99

@@ -3,10 +3,10 @@
 With ``approximation="inducing"``, :class:`~._estimator.GPClustering` finds the SEPs from the full
 flows (eq. 4.2) of a subsample only. Every other training point first steps to a lower
 training point by a checked segment (:func:`~._steps.step_to_lower_neighbours`) and takes
-the SEP its steps end at; the points with no such step, and every point given to
-``predict``, are assigned here, block by block, by :func:`assign_to_equilibria` (in up to
-15 features; beyond, they take the SEP of the nearest subsample point, whose flow is
-known, ``_landscape.nearest_flowed``):
+the SEP its steps end at; the points with no such step are assigned here, block by
+block, by :func:`assign_to_equilibria` (in up to 15 features; beyond, and for every point
+given to ``predict``, the SEP of the nearest subsample point, whose flow is known,
+``_landscape.nearest_flowed``):
 
 1. **segment check**: a point x takes its nearest SEP ``s`` if σ² along the segment from
    ``z = x`` to ``s`` (one point every ``CHECK_SPACING`` length scales, at most

@@ -88,10 +88,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         full flows of ``subsample`` points, and every other point given the SEP of a lower
         training point it reaches by a checked segment, else assigned to a near SEP by
         segment checks and a short flow
-        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`); ``predict`` assigns new
-        points by the latter. In more than 15 features, where the points lie above the
-        saddles between clusters and a check cannot tell them apart, every other point and
-        every new point takes the SEP of its nearest subsample point. With
+        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). In more than 15
+        features, where the points lie above the saddles between clusters and a check
+        cannot tell them apart, every other point takes the SEP of its nearest subsample
+        point instead, and ``predict`` gives every new point that SEP at any number of
+        features. With
         ``kernel=None`` every point counts ``subsample / N`` in the variance, so that the
         landscape, whose length scale is the subsample's, is the same at every N.
     n_landmarks : int, default=None
@@ -313,10 +314,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
                                           **est.assign_params()).basins
             labels = est.equilibrium_labels_[basins]
 
-        That is ``predict``'s assignment in up to 15 features. With
-        ``landscape_.flowed`` set (the inducing path in more), ``predict`` gives every point
-        the SEP of the nearest of those points instead: ship ``landscape_.assign`` to the
-        workers then.
+        That is how the fit assigns its points without a step in up to 15 features.
+        ``predict`` gives every point the SEP of the nearest of ``landscape_.flowed``
+        instead: ship ``landscape_.assign`` to the workers for that.
         """
         check_is_fitted(self)
         land = self.landscape_

@@ -307,12 +307,13 @@ def nearest_flowed(
 ) -> NDArray[np.intp]:
     """The SEP of the nearest flowed point (Euclidean) of every row of ``X``.
 
-    The inducing path in more than ``TREE_MAX_FEATURES`` dimensions: there the points lie
-    above the saddles between clusters, and a segment check at a point's own variance
-    cannot tell which of them its flow reaches; the nearest point whose full flow is known
-    can (it agrees with the point's own flow far more often than the checks of
-    :func:`~._assign.assign_to_equilibria`; ``benchmarks/results/gp_design_notes.md``).
-    A flowed point is its own nearest, so it keeps its SEP.
+    The inducing path's ``predict``, and its fit in more than ``TREE_MAX_FEATURES``
+    dimensions. There the points lie above the saddles between clusters, and a segment
+    check at a point's own variance cannot tell which of them its flow reaches. The
+    nearest point whose full flow is known agrees with the point's own flow more often
+    than the checks of :func:`~._assign.assign_to_equilibria`, in few dimensions too
+    (``benchmarks/results/gp_design_notes.md``). A flowed point is its own nearest, so it
+    keeps its SEP.
     """
     from sklearn.neighbors import NearestNeighbors
 
@@ -358,9 +359,9 @@ def assign_points(
 ) -> NDArray[np.intp]:
     """The one predict path: the SEP (row of ``S``) of every row of ``X``.
 
-    Inducing: :func:`~._assign.assign_to_equilibria` (segment checks and a short flow), or,
-    given ``flowed`` (the subsample's points and SEPs, in more than ``TREE_MAX_FEATURES``
-    dimensions), the SEP of the nearest of them (:func:`nearest_flowed`), as in the fit.
+    Inducing: given ``flowed`` (the subsample's points and SEPs), the SEP of the nearest
+    of them (:func:`nearest_flowed`); else :func:`~._assign.assign_to_equilibria`
+    (segment checks and a short flow).
     Exact: the full flow of :func:`~._assign.flow_assign`, every SEP compared for a point
     that stops elsewhere.
     """

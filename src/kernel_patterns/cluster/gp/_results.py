@@ -292,10 +292,10 @@ class GPLandscape:
         The landscapes read to choose the clusters (``kernel=None`` with neither ``level``
         nor ``n_clusters``), else None.
     flowed : ndarray of shape (n_subsample, n_features) or None
-        ``approximation="inducing"`` in more than 15 features: the subsample's points,
-        whose full flows gave the SEPs (in the space of ``transform``). Every other
-        training point, and every point given to :meth:`assign`, takes the SEP of the
-        nearest of them. Else None.
+        ``approximation="inducing"``: the subsample's points, whose full flows gave the
+        SEPs (in the space of ``transform``). Every point given to :meth:`assign` takes the
+        SEP of the nearest of them, and so does every other training point in more than
+        15 features. Else None.
 
     Examples
     --------
@@ -373,10 +373,8 @@ class GPLandscape:
 
         Exact: each point flows to an equilibrium; one that reaches a known SEP takes it, one
         that stops elsewhere (far from the data) takes the SEP it is best connected to, the
-        one whose segment to it has the lowest largest variance. Inducing: the segment
-        checks and short flow of :func:`~._assign.assign_to_equilibria`, or in more than 15
-        features the SEP of the nearest ``flowed`` point, as the fit gives every point
-        outside its subsample.
+        one whose segment to it has the lowest largest variance. Inducing: the SEP of the
+        nearest ``flowed`` point, whose full flow is known.
         """
         flowed = None
         if self.plan is not None and self.flowed is not None:

@@ -54,7 +54,6 @@ from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
-from ._steps import TREE_MAX_FEATURES
 
 #: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
 #: (auto_n_landmarks), at least kernels.DEFAULT_N_LANDMARKS and at most MAX_N_COMPONENTS (and N).
@@ -231,8 +230,7 @@ feature_transform, random_state
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
         input_equilibria=to_input_units(transform, fit.S, Xv), count_trace=trace,
-        flowed=(Xv[plan.subsample] if plan is not None and Xv.shape[1] > TREE_MAX_FEATURES
-                else None),
+        flowed=None if plan is None else Xv[plan.subsample],
     )
 
 
