@@ -354,7 +354,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         A point that reaches a known SEP takes its cluster; one that stops elsewhere (far
         from the data) takes the cluster of the SEP it is best connected to: the one whose
         segment to it has the lowest largest variance. With ``approximation="inducing"``,
-        the segment checks and short flow of the fit.
+        the cluster of the SEP of the nearest subsample point, whose full flow the fit
+        made (``landscape_.flowed``).
         """
         Xv = self._check_X(X)
         return self.landscape_.predict(Xv)
