@@ -230,7 +230,7 @@ feature_transform, random_state
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
         input_equilibria=to_input_units(transform, fit.S, Xv), count_trace=trace,
-        flowed=None if plan is None else Xv[plan.subsample],
+        flowed=None if plan is None else Xl,  # the subsample's points, copied once above
     )
 
 
