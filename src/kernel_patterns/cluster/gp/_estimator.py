@@ -356,6 +356,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         segment to it has the lowest largest variance. With ``approximation="inducing"``,
         the cluster of the SEP of the nearest subsample point, whose full flow the fit
         made (``landscape_.flowed``).
+
+        On the training points the exact method's ``predict`` can differ from ``labels_``
+        for a few points near a basin boundary: the fit's flows stop near the SEPs found
+        so far (and, in up to 8 features, join another point's path), where ``predict``'s
+        flows know every SEP from the start and each point flows alone.
         """
         Xv = self._check_X(X)
         return self.landscape_.predict(Xv)
