@@ -74,15 +74,20 @@ def _curve_bayes(X: np.ndarray, curves: list[np.ndarray], counts: list[int],
 
 
 def _half(t: np.ndarray) -> np.ndarray:
+    """The upper half circle (the circle, over a whole turn) at the angles ``t``."""
     return np.c_[np.cos(t), np.sin(t)]
+
+
+def _lower_moon(t: np.ndarray) -> np.ndarray:
+    """The second moon of the paper's and scikit-learn's two moons at the angles ``t``."""
+    return np.c_[1.0 - np.cos(t), 0.5 - np.sin(t)]
 
 
 def two_moons(n: int, seed: int) -> Draw:
     counts = [n // 2, n - n // 2]
     X, y = datasets.make_two_moons(counts, random_state=seed)
     t = np.linspace(0, np.pi, GRID)
-    curves = [_half(t), np.c_[1.0 - np.cos(t), 0.5 - np.sin(t)]]
-    return X, y, _curve_bayes(X, curves, counts, MOON_NOISE)
+    return X, y, _curve_bayes(X, [_half(t), _lower_moon(t)], counts, MOON_NOISE)
 
 
 def rings(n: int, seed: int) -> Draw:
@@ -96,7 +101,7 @@ def rings(n: int, seed: int) -> Draw:
 def three_moons(n: int, seed: int) -> Draw:
     X, y = datasets.make_three_moons(n, random_state=seed)
     t = np.linspace(0, np.pi, GRID)
-    curves = [_half(t), np.c_[1.0 - np.cos(t), 0.5 - np.sin(t)], _half(t) + np.array([3.5, 0.0])]
+    curves = [_half(t), _lower_moon(t), _half(t) + np.array([3.5, 0.0])]
     return X, y, _curve_bayes(X, curves, np.bincount(y).tolist(), MOON_NOISE)
 
 
@@ -107,13 +112,11 @@ def _gaussian_bayes(X: np.ndarray, y: np.ndarray, centers: np.ndarray,
     return np.argmax(logp + np.log(np.bincount(y, minlength=len(covs))), axis=1)
 
 
-def blobs(n: int, seed: int) -> Draw:
-    X, y, centers = skd.make_blobs(n, centers=3, cluster_std=list(BLOB_STD),
-                                   random_state=seed, return_centers=True)
-    return X, y, _gaussian_bayes(X, y, centers, [s**2 * np.eye(2) for s in BLOB_STD])
+def gaussian_blobs(
+    std: list[float], transform: np.ndarray | None = None
+) -> Callable[[int, int], Draw]:
+    """``make_blobs`` with three centres of deviations ``std`` (mapped by ``transform``)."""
 
-
-def _toy_blobs(std: list[float], transform: np.ndarray | None = None) -> Callable[[int, int], Draw]:
     def make(n: int, seed: int) -> Draw:
         X, y, centers = skd.make_blobs(n, cluster_std=std, random_state=seed,
                                        return_centers=True)
@@ -135,8 +138,7 @@ def circles(n: int, seed: int) -> Draw:
 def moons(n: int, seed: int) -> Draw:
     X, y = skd.make_moons(n, noise=0.05, random_state=seed)
     t = np.linspace(0, np.pi, GRID)
-    curves = [_half(t), np.c_[1.0 - np.cos(t), 0.5 - np.sin(t)]]
-    return X, y, _curve_bayes(X, curves, np.bincount(y).tolist(), 0.05)
+    return X, y, _curve_bayes(X, [_half(t), _lower_moon(t)], np.bincount(y).tolist(), 0.05)
 
 
 def no_structure(n: int, seed: int) -> Draw:
@@ -149,9 +151,9 @@ ANISO = np.array([[0.6, -0.6], [-0.4, 0.8]])
 
 GROUPS: dict[str, tuple[dict[str, Callable[[int, int], Draw]], list[int]]] = {
     "front": ({"two moons": two_moons, "rings": rings, "three moons": three_moons,
-               "blobs": blobs}, [300, 1000, 5000]),
-    "toy": ({"circles": circles, "moons": moons, "varied": _toy_blobs([1.0, 2.5, 0.5]),
-             "aniso": _toy_blobs([1.0, 1.0, 1.0], ANISO), "blobs": _toy_blobs([1.0] * 3),
+               "blobs": gaussian_blobs(list(BLOB_STD))}, [300, 1000, 5000]),
+    "toy": ({"circles": circles, "moons": moons, "varied": gaussian_blobs([1.0, 2.5, 0.5]),
+             "aniso": gaussian_blobs([1.0] * 3, ANISO), "blobs": gaussian_blobs([1.0] * 3),
              "no structure": no_structure}, [500, 1500]),
 }
 
