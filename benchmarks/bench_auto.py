@@ -50,11 +50,13 @@ try:  # run as a script from benchmarks/ or imported as benchmarks.bench_auto
     from _common import machine, save, table
     from bench_count import LABEL_FREE
     from bench_defaults_time import FAMILIES
+    from bench_draws import ANISO, ring_counts
     from bench_real import SETS
 except ImportError:  # pragma: no cover
     from benchmarks._common import machine, save, table
     from benchmarks.bench_count import LABEL_FREE
     from benchmarks.bench_defaults_time import FAMILIES
+    from benchmarks.bench_draws import ANISO, ring_counts
     from benchmarks.bench_real import SETS
 
 from kernel_patterns import GPClustering, datasets
@@ -85,7 +87,7 @@ def toy(n: int) -> dict[str, Callable[[], XY]]:
 
     def aniso() -> XY:
         X, y = skd.make_blobs(n, random_state=170)
-        return X @ np.array([[0.6, -0.6], [-0.4, 0.8]]), y
+        return X @ ANISO, y
 
     def uniform() -> XY:
         return np.random.RandomState(170).rand(n, 2), np.zeros(n, dtype=int)
@@ -104,10 +106,9 @@ def toy(n: int) -> dict[str, Callable[[], XY]]:
 def front(n: int) -> dict[str, Callable[[], XY]]:
     """The front page's four sets; at 300 points exactly the figure's."""
     h = n // 2
-    third = 100 if n == 300 else n // 3
     return {
         f"two moons (paper) {n:,}": lambda: datasets.make_two_moons((h, n - h), random_state=0),
-        f"rings (paper) {n:,}": lambda: datasets.make_rings((third, n - third), random_state=0),
+        f"rings (paper) {n:,}": lambda: datasets.make_rings(ring_counts(n), random_state=0),
         f"three moons (paper) {n:,}": lambda: datasets.make_three_moons(n, random_state=0),
         f"blobs std 1/2/0.5 {n:,}": lambda: skd.make_blobs(
             n, centers=3, cluster_std=[1.0, 2.0, 0.5], random_state=0),

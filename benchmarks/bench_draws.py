@@ -90,9 +90,15 @@ def two_moons(n: int, seed: int) -> Draw:
     return X, y, _curve_bayes(X, [_half(t), _lower_moon(t)], counts, MOON_NOISE)
 
 
+def ring_counts(n: int) -> list[int]:
+    """Points on the inner and the outer ring: the front page's 100 + 200 at 300 points,
+    the same proportions at other sizes."""
+    inner = 100 if n == 300 else n // 3
+    return [inner, n - inner]
+
+
 def rings(n: int, seed: int) -> Draw:
-    inner = 100 if n == 300 else n // 3  # the front page's 100 + 200
-    counts = [inner, n - inner]
+    counts = ring_counts(n)
     X, y = datasets.make_rings(counts, random_state=seed)
     t = np.linspace(0, 2 * np.pi, GRID, endpoint=False)
     return X, y, _curve_bayes(X, [_half(t), 2.0 * _half(t)], counts, RING_NOISE)
