@@ -306,6 +306,19 @@ def test_the_reason_for_modes_read_beside_another_reading(blobs, why) -> None:
     assert re.fullmatch(why, _reading(gp.count_trace_, gp.n_clusters_))
 
 
+def test_the_reason_for_a_count_on_one_feature() -> None:
+    from kernel_patterns import GPClustering
+    from kernel_patterns.cli._cluster_gp import _reading
+
+    rng = np.random.RandomState(0)
+    x = np.r_[rng.normal(0, 1, 150), rng.normal(6, 1, 150)][:, None]
+    gp = GPClustering(random_state=0).fit(x)
+    assert re.fullmatch(r"the one feature's density has 2 modes by Silverman's test \(p-value "
+                        r"[\d.]+ against more\), read as the 2 most persistent groups of the "
+                        r"landscape at length scale [\d.]+ \(1 length scale read: the count "
+                        r"trace\)", _reading(gp.count_trace_, gp.n_clusters_))
+
+
 # 6. file modes follow the umask -------------------------------------------------------------
 
 @pytest.mark.parametrize("mask", [0o022, 0o027])

@@ -76,6 +76,12 @@ def _reading(trace: Any, k: int) -> str:
     elif trace.reading == "modes":
         why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
                f"clusters at the next length scale read{agree}")
+    elif trace.reading == "modes on the line":
+        test = trace.mode_test
+        why = (f"the one feature's density has {test.n_modes} mode"
+               f"{'' if test.n_modes == 1 else 's'} by Silverman's test (p-value "
+               f"{test.pvalues[-1]:.2f} against more), read as the {k} most persistent "
+               f"group{'' if k == 1 else 's'} of the landscape at length scale {ell:.3g}")
     else:  # "support"
         why = (f"the support of the GP at the data's length scale {ell:.3g} is {k} "
                f"piece{'' if k == 1 else 's'}")

@@ -110,3 +110,25 @@ def test_the_inducing_plan_is_reproducible_and_follows_random_state(rings) -> No
     assert not np.array_equal(d.plan.subsample, a.plan.subsample)
     assert not np.array_equal(d.plan.U, a.plan.U)
     assert adjusted_rand_score(y, a.labels) == adjusted_rand_score(y, d.labels) == 1.0
+
+
+def test_one_feature_is_read_by_the_number_of_modes_of_its_density() -> None:
+    """On a line a ripple's saddle is as deep as a split's (a uniform sample of 1,000 points
+    was 6 to 10 clusters): the count is the density's number of modes, one cluster with the
+    warning where there is one, at both sizes (exact and inducing points). (Flat densities
+    of thousands of points are sometimes two: ``mode_count_test``.)"""
+    rng = np.random.RandomState(0)
+    for n in (400, 2500):
+        ones = [rng.normal(size=(n, 1)), rng.standard_t(3, size=(n, 1))]
+        for one in ones + ([rng.uniform(size=(n, 1))] if n < 1000 else []):
+            with pytest.warns(UserWarning, match="one cluster.*Silverman's test"):
+                gp = GPClustering(random_state=0).fit(one)
+            assert gp.n_clusters_ == 1
+            assert gp.count_trace_.reading == "modes on the line"
+            assert gp.count_trace_.mode_test.n_modes == 1
+        y = np.repeat([0, 1, 2], n // 3)
+        three = (rng.normal(0, 0.6, y.size) + 4 * y)[:, None]
+        gp = GPClustering(random_state=0).fit(three)
+        assert gp.n_clusters_ == 3 and gp.count_trace_.mode_test.n_modes == 3
+        assert adjusted_rand_score(y, gp.labels_) > 0.95
+        assert np.array_equal(gp.predict(three[:50]), gp.labels_[:50])

@@ -10,7 +10,12 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import default_kernel, silverman_test, unimodal_split_test
+from kernel_patterns.cluster.gp import (
+    default_kernel,
+    mode_count_test,
+    silverman_test,
+    unimodal_split_test,
+)
 from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
 from kernel_patterns.cluster.gp._unimodal import shoulder, some_group_has_two_modes
 
@@ -60,6 +65,41 @@ def test_two_modes_are_found_and_one_is_not_rejected() -> None:
     # one mode, heavy tails: every outlier is a mode of its own outside the central 95 %
     assert silverman_test(rng.standard_t(3, 1000), random_state=0)[1] > 0.05
     assert silverman_test(np.full(50, 2.0)) == (0.0, 1.0)
+
+
+def test_mode_count_test_counts_separated_modes_and_one_for_unimodal_samples() -> None:
+    rng = np.random.RandomState(2)
+    three = np.r_[rng.normal(0, 1, 200), rng.normal(6, 1, 200), rng.normal(12, 1, 200)]
+    found = mode_count_test(three, random_state=0)
+    assert found.n_modes == 3
+    # a test per count up to the first not rejected; the critical bandwidths do not grow
+    assert found.pvalues.shape == found.critical_bandwidths.shape == (3,)
+    assert np.all(found.pvalues[:2] < 0.023) and found.pvalues[2] >= 0.023
+    assert np.all(np.diff(found.critical_bandwidths) <= 0)
+    for one in (rng.normal(size=800), rng.standard_t(3, 800), rng.exponential(size=800)):
+        assert mode_count_test(one, random_state=0).n_modes == 1
+
+
+def test_mode_count_test_for_one_mode_is_silvermans_test() -> None:
+    rng = np.random.RandomState(3)
+    values = np.r_[rng.normal(0, 1, 150), rng.normal(2.5, 1, 150)]
+    h, p = silverman_test(values, random_state=5)
+    found = mode_count_test(values, random_state=5, alpha=1e-9, max_modes=1)
+    assert found.critical_bandwidths[0] == pytest.approx(h * values.std())
+    assert found.pvalues[0] == p
+    assert found.n_modes == 1  # max_modes reached with every test rejected
+    assert mode_count_test(np.full(20, 3.0)).n_modes == 1
+
+
+def test_mode_count_test_checks_its_input() -> None:
+    with pytest.raises(ValueError, match="values must be 1-D"):
+        mode_count_test(np.ones((10, 2)))
+    with pytest.raises(ValueError, match="alpha must be in"):
+        mode_count_test(np.arange(10.0), alpha=1.5)
+    with pytest.raises(ValueError, match="max_modes must be at least 1; got 0"):
+        mode_count_test(np.arange(10.0), max_modes=0)
+    with pytest.raises(ValueError, match="n_bootstrap must be at least 1"):
+        mode_count_test(np.arange(10.0), n_bootstrap=0)
 
 
 def test_silverman_test_checks_its_input() -> None:

@@ -69,7 +69,13 @@ from ._results import GPCountTrace, GPHierarchy, GPLandscape
 from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
 from ._uniform import HopkinsTest, hopkins_test
-from ._unimodal import UnimodalSplitTest, silverman_test, unimodal_split_test
+from ._unimodal import (
+    ModeCount,
+    UnimodalSplitTest,
+    mode_count_test,
+    silverman_test,
+    unimodal_split_test,
+)
 from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [
@@ -86,6 +92,7 @@ __all__ = [
     "HopkinsTest",
     "InducingPlan",
     "InducingVarianceModel",
+    "ModeCount",
     "Selection",
     "UnimodalSplitTest",
     "VarianceFunction",
@@ -110,6 +117,7 @@ __all__ = [
     "kernel_length_scale",
     "level_for_n_clusters",
     "median_excess_kurtosis",
+    "mode_count_test",
     "persistent_components",
     "segment_levels",
     "silverman_test",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,6 +25,9 @@ from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
 from ._landscape import FlowOptions, InducingPlan, assign_points
 from ._variance import VarianceFunction
+
+if TYPE_CHECKING:
+    from ._unimodal import ModeCount
 
 
 def _pandas() -> Any:
@@ -71,14 +74,20 @@ class GPCountTrace:
         (at ℓ₀/√2 with ℓ₀'s support pieces, where those were compared); NaN where the two
         were not compared. A reading is stable where the count is the same and the
         agreement at least 0.9.
-    reading : {"excess of mass", "modes", "support"}
+    reading : {"excess of mass", "modes", "support", "modes on the line"}
         The reading kept: the clusters of greatest excess of mass, stable modes (or, on
         data with two modes within one piece of the support where every other reading
         gives one cluster, the modes of the two neighbouring length scales that agree
         best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
-        (also when it is one piece: one cluster).
+        (also when it is one piece: one cluster). Data of one feature are read apart:
+        "modes on the line", the number of modes of
+        :func:`~kernel_patterns.cluster.gp.mode_count_test` (``mode_test``), as the most
+        persistent groups of the landscape (``GPClustering(n_clusters=k)``'s reading).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
+    mode_test : ModeCount or None
+        Data of one feature: the test that gave the count (its critical bandwidths and
+        p-values); None otherwise.
 
     Examples
     --------
@@ -100,6 +109,7 @@ class GPCountTrace:
     agreement: FloatArray
     reading: str
     factor: float
+    mode_test: ModeCount | None = None
 
     @property
     def kept(self) -> int:

@@ -98,6 +98,47 @@ def _n_modes(values: FloatArray, bandwidth: float, inner: tuple[float, float]) -
     return max(1, int(np.sum((where >= inner[0]) & (where <= inner[1]))))
 
 
+def _critical_bandwidth(
+    values: FloatArray, k: int, inner: tuple[float, float], lo: float, hi: float
+) -> float:
+    """The least bandwidth in ``[lo, hi]`` at which the estimate has at most ``k`` modes in
+    ``inner``, by bisection (the count does not grow with the bandwidth, Silverman 1981)."""
+    if _n_modes(values, hi, inner) > k:  # pragma: no cover - a range-wide kernel is one bump
+        return hi
+    for _ in range(BISECTIONS):
+        mid = float(np.sqrt(lo * hi))
+        if _n_modes(values, mid, inner) > k:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _bootstrap_pvalue(
+    values: FloatArray, h: float, k: int, inner: tuple[float, float],
+    rng: np.random.RandomState, n_bootstrap: int,
+) -> float:
+    """The share of smoothed bootstrap samples, drawn from the estimate at ``h`` rescaled to
+    the data's variance, with more than ``k`` modes at ``h`` (``(m + 1) / (B + 1)``)."""
+    spread = float(values.std())
+    mean, scale = values.mean(), np.sqrt(1.0 + h * h / spread**2)
+    more = 0
+    for _ in range(n_bootstrap):
+        drawn = values[rng.randint(0, values.size, values.size)]
+        sample = mean + (drawn - mean + h * rng.standard_normal(values.size)) / scale
+        more += _n_modes(sample, h, inner) > k
+    return (more + 1) / (n_bootstrap + 1)
+
+
+def _column(values: Any, n_bootstrap: int) -> FloatArray:
+    column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
+    if column.shape[1] != 1:
+        raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
+    if n_bootstrap < 1:
+        raise ValueError(f"n_bootstrap must be at least 1; got {n_bootstrap}.")
+    return column[:, 0]
+
+
 def silverman_test(
     values: FloatArray, random_state: Any = None, n_bootstrap: int = 200
 ) -> tuple[float, float]:
@@ -125,6 +166,10 @@ def silverman_test(
         In units of the sample's standard deviation (0 when all values are equal).
     pvalue : float
 
+    See Also
+    --------
+    mode_count_test : The same test for k modes, k = 1, 2, ... until one is not rejected.
+
     Examples
     --------
     >>> import numpy as np
@@ -134,34 +179,128 @@ def silverman_test(
     >>> bool(silverman_test(two, random_state=0)[1] < 0.01)
     True
     """
-    column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
-    if column.shape[1] != 1:
-        raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
-    if n_bootstrap < 1:
-        raise ValueError(f"n_bootstrap must be at least 1; got {n_bootstrap}.")
-    values = column[:, 0]
+    values = _column(values, n_bootstrap)
     spread = float(values.std())
     if spread == 0.0:
         return 0.0, 1.0
-    inner = tuple(np.quantile(values, [TAIL, 1.0 - TAIL]))
-    lo, hi = 1e-3 * spread, float(np.ptp(values))
-    if _n_modes(values, hi, inner) > 1:  # pragma: no cover - a range-wide kernel is one bump
-        return hi / spread, 1.0
-    for _ in range(BISECTIONS):
-        mid = float(np.sqrt(lo * hi))
-        if _n_modes(values, mid, inner) > 1:
-            lo = mid
-        else:
-            hi = mid
-    h = hi
+    inner = _inner(values)
+    h = _critical_bandwidth(values, 1, inner, 1e-3 * spread, float(np.ptp(values)))
+    pvalue = _bootstrap_pvalue(values, h, 1, inner, check_random_state(random_state),
+                               n_bootstrap)
+    return h / spread, pvalue
+
+
+@dataclass(frozen=True)
+class ModeCount:
+    """What :func:`mode_count_test` returns (its fields, also its attributes).
+
+    Parameters
+    ----------
+    n_modes : int
+        The least k whose test was not rejected (``max_modes`` when every test was).
+    critical_bandwidths : ndarray of shape (n_tested,)
+        Silverman's critical bandwidth for 1, 2, ... modes, in the units of the values: the
+        least bandwidth at which the kernel density estimate has at most that many modes.
+    pvalues : ndarray of shape (n_tested,)
+        The smoothed bootstrap's p-value of each test (small: more modes than that).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import mode_count_test
+    >>> rng = np.random.RandomState(0)
+    >>> three = np.r_[rng.normal(0, 1, 200), rng.normal(6, 1, 200), rng.normal(12, 1, 200)]
+    >>> found = mode_count_test(three, random_state=0)
+    >>> found.n_modes, found.pvalues.size
+    (3, 3)
+    """
+
+    n_modes: int
+    critical_bandwidths: FloatArray
+    pvalues: FloatArray
+
+
+def mode_count_test(
+    values: FloatArray, random_state: Any = None, alpha: float | None = None,
+    max_modes: int | None = None, n_bootstrap: int = 200,
+) -> ModeCount:
+    """The number of modes of a sample: Silverman's test of k modes for k = 1, 2, ...,
+    up to the first k it does not reject.
+
+    Each test is :func:`silverman_test`'s for k modes (Silverman 1981, section 3): the
+    critical bandwidth ``h_k``, the least at which the Gaussian kernel density estimate has at
+    most k modes in the central 95 % of the values (Hall & York 2001), and the share of
+    smoothed bootstrap samples from the estimate at ``h_k`` with more than k modes there.
+    A group of fewer than about 2.5 % of the values at either end of their range is outside
+    that interval and is not counted as a mode of its own. On a flat density the test is
+    liberal: the wiggles of a flat top need a wide kernel to become one mode, and the
+    smoothed bootstrap, drawn from that rounded estimate, rarely has them (one mode is
+    rejected on 6 of 20 uniform samples of 2,000 values at ``Φ(−2)``).
+
+    Parameters
+    ----------
+    values : array-like of shape (n_values,)
+        The sample (finite, at least two values).
+    random_state : int, RandomState instance or None, default=None
+        The bootstraps.
+    alpha : float, default=None
+        Level of each test; None: ``Φ(−2)`` (0.023), the level of every test of
+        ``GPClustering()``'s count.
+    max_modes : int, default=None
+        The most modes tested; None: ``√(n/2)``, the most clusters ``GPClustering()``
+        reads.
+    n_bootstrap : int, default=200
+        Bootstrap samples per test.
+
+    Returns
+    -------
+    ModeCount
+
+    See Also
+    --------
+    silverman_test : The test of one mode.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import mode_count_test
+    >>> rng = np.random.RandomState(0)
+    >>> mode_count_test(rng.uniform(size=500), random_state=0).n_modes
+    1
+    >>> mode_count_test(np.r_[rng.normal(0, 1, 300), rng.normal(5, 1, 300)],
+    ...                 random_state=0).n_modes
+    2
+    """
+    values = _column(values, n_bootstrap)
+    alpha = float(norm.sf(SIGNIFICANCE)) if alpha is None else float(alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha}.")
+    top = max(1, int(np.sqrt(values.size / 2))) if max_modes is None else int(max_modes)
+    if top < 1:
+        raise ValueError(f"max_modes must be at least 1; got {max_modes}.")
+    spread = float(values.std())
+    if spread == 0.0:
+        return ModeCount(1, np.zeros(1), np.ones(1))
     rng = check_random_state(random_state)
-    mean, scale = values.mean(), np.sqrt(1.0 + h * h / spread**2)
-    more = 0
-    for _ in range(n_bootstrap):
-        drawn = values[rng.randint(0, values.size, values.size)]
-        sample = mean + (drawn - mean + h * rng.standard_normal(values.size)) / scale
-        more += _n_modes(sample, h, inner) > 1
-    return h / spread, (more + 1) / (n_bootstrap + 1)
+    inner = _inner(values)
+    lo, hi = 1e-3 * spread, float(np.ptp(values))
+    bandwidths: list[float] = []
+    pvalues: list[float] = []
+    for k in range(1, top + 1):
+        hi = _critical_bandwidth(values, k, inner, lo, hi)  # h_k ≤ h_{k-1}
+        bandwidths.append(hi)
+        pvalues.append(_bootstrap_pvalue(values, hi, k, inner, rng, n_bootstrap))
+        if pvalues[-1] >= alpha:
+            break
+    return ModeCount(n_modes=len(pvalues) if pvalues[-1] >= alpha else top,
+                     critical_bandwidths=np.asarray(bandwidths),
+                     pvalues=np.asarray(pvalues))
+
+
+def _inner(values: FloatArray) -> tuple[float, float]:
+    """The central ``1 − 2 TAIL`` of the values, where modes are counted."""
+    lo, hi = np.quantile(values, [TAIL, 1.0 - TAIL])
+    return float(lo), float(hi)
 
 
 def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSplitTest:
