@@ -78,8 +78,9 @@ def _reading(trace: Any, k: int) -> str:
                f"clusters at the next length scale read{agree}")
     elif trace.reading == "modes on the line":
         test = trace.mode_test
+        by = "the dip test" if test.n_modes == 1 else "Silverman's test"
         why = (f"the one feature's density has {test.n_modes} mode"
-               f"{'' if test.n_modes == 1 else 's'} by Silverman's test (p-value "
+               f"{'' if test.n_modes == 1 else 's'} by {by} (p-value "
                f"{test.pvalues[-1]:.2f} against more), read as the {k} most persistent "
                f"group{'' if k == 1 else 's'} of the landscape at length scale {ell:.3g}")
     else:  # "support"

@@ -249,9 +249,10 @@ def _line_partition(
 
     On a line the saddle between two basins is the lowest point of the only path between
     them, so a ripple of the effective count is as deep as a split, and the noise test of
-    the excess of mass keeps some of them (a uniform sample of 1,000 points: 6 to 10
-    clusters). The number of modes is counted by the density's own test instead,
-    :func:`~._unimodal.mode_count_test` on the points that shape the landscape, and read as
+    the excess of mass keeps some of them (``benchmarks/results/gp_design_notes.md``). The
+    number of modes is counted by the density's own tests instead,
+    :func:`~._unimodal.mode_count_test` (Hartigan's dip test for one mode, Silverman's for
+    more) on the points that shape the landscape, and read as
     ``n_clusters=k`` reads it: the k most persistent groups (:func:`_search_length_scale`);
     one mode is one cluster, the support at ℓ₀ whole.
     """
@@ -359,7 +360,7 @@ def _warn_degenerate(
              f"above {TAIL_KURTOSIS:g}), try feature_transform='yeo-johnson'.")
     if trace is not None and trace.mode_test is not None:
         tails += (" On one feature the count is the number of modes of its density: one, "
-                  "by Silverman's test (p-value "
+                  "by Hartigan's dip test (p-value "
                   f"{trace.mode_test.pvalues[0]:.2f} against more; count_trace_.mode_test).")
     elif trace is not None and trace.n_modes.size and trace.n_modes.max() >= 2:
         j = int(np.argmax(trace.n_modes))

@@ -17,7 +17,13 @@ its p-value. Modes are counted in the central 95 % of the projections only (Hall
 "On the calibration of Silverman's test for multimodality", Statistica Sinica 2001): in the
 tails of a heavy-tailed cloud every outlier is a mode of its own. One mode, not one
 Gaussian, is one cluster: a normality test (G-means' own, Anderson-Darling) rejects heavy
-tails, skew and a bounded side. Arrays in, arrays out.
+tails, skew and a bounded side.
+
+On data of one feature the clusters are counted by the same tests along the line itself
+(:func:`mode_count_test`): one mode by Hartigan's dip test (:func:`dip_test`; Hartigan &
+Hartigan, "The dip test of unimodality", Ann. Statist. 1985, computed by Hartigan's
+algorithm AS 217), calibrated on the uniform where Silverman's bootstrap is liberal, then
+k = 2, 3, ... modes by Silverman's test of k modes. Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from sklearn.utils import check_random_state
 
 from ..._parallel import limit_threads
 from ..._validation import FloatArray, check_matrix
+from ._dip import _column, dip_test
 from ._graph import segment_levels
 from ._landscape import Landscape
 from ._selection import SIGNIFICANCE
@@ -130,15 +137,6 @@ def _bootstrap_pvalue(
     return (more + 1) / (n_bootstrap + 1)
 
 
-def _column(values: Any, n_bootstrap: int) -> FloatArray:
-    column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
-    if column.shape[1] != 1:
-        raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
-    if n_bootstrap < 1:
-        raise ValueError(f"n_bootstrap must be at least 1; got {n_bootstrap}.")
-    return column[:, 0]
-
-
 def silverman_test(
     values: FloatArray, random_state: Any = None, n_bootstrap: int = 200
 ) -> tuple[float, float]:
@@ -202,7 +200,8 @@ class ModeCount:
         Silverman's critical bandwidth for 1, 2, ... modes, in the units of the values: the
         least bandwidth at which the kernel density estimate has at most that many modes.
     pvalues : ndarray of shape (n_tested,)
-        The smoothed bootstrap's p-value of each test (small: more modes than that).
+        The p-value of each test (small: more modes than that): the dip test's for one
+        mode, the smoothed bootstrap's for more.
 
     Examples
     --------
@@ -224,18 +223,17 @@ def mode_count_test(
     values: FloatArray, random_state: Any = None, alpha: float | None = None,
     max_modes: int | None = None, n_bootstrap: int = 200,
 ) -> ModeCount:
-    """The number of modes of a sample: Silverman's test of k modes for k = 1, 2, ...,
-    up to the first k it does not reject.
+    """The number of modes of a sample: one mode by Hartigan's dip test, then k = 2, 3, ...
+    by Silverman's test of k modes, up to the first k not rejected.
 
-    Each test is :func:`silverman_test`'s for k modes (Silverman 1981, section 3): the
-    critical bandwidth ``h_k``, the least at which the Gaussian kernel density estimate has at
-    most k modes in the central 95 % of the values (Hall & York 2001), and the share of
-    smoothed bootstrap samples from the estimate at ``h_k`` with more than k modes there.
-    A group of fewer than about 2.5 % of the values at either end of their range is outside
-    that interval and is not counted as a mode of its own. On a flat density the test is
-    liberal: the wiggles of a flat top need a wide kernel to become one mode, and the
-    smoothed bootstrap, drawn from that rounded estimate, rarely has them (one mode is
-    rejected on 6 of 20 uniform samples of 2,000 values at ``Φ(−2)``).
+    One mode is tested by :func:`dip_test`: Silverman's bootstrap is liberal on flat
+    densities (the wiggles of a flat top need a wide kernel to become one mode, and the
+    bootstrap drawn from that rounded estimate rarely has them), the dip's uniform
+    reference is not (``benchmarks/results/gp_design_notes.md``). Each further test is
+    :func:`silverman_test`'s for k modes (Silverman 1981, section 3): the critical
+    bandwidth ``h_k``, the least at which the Gaussian kernel density estimate has at most
+    k modes in the central 95 % of the values (Hall & York 2001), and the share of smoothed
+    bootstrap samples from the estimate at ``h_k`` with more than k modes there.
 
     Parameters
     ----------
@@ -250,7 +248,7 @@ def mode_count_test(
         The most modes tested; None: ``√(n/2)``, the most clusters ``GPClustering()``
         reads.
     n_bootstrap : int, default=200
-        Bootstrap samples per test.
+        Bootstrap samples per test (uniform samples for the dip test).
 
     Returns
     -------
@@ -258,7 +256,8 @@ def mode_count_test(
 
     See Also
     --------
-    silverman_test : The test of one mode.
+    dip_test : The test of one mode.
+    silverman_test : Silverman's test of one mode.
 
     Examples
     --------
@@ -289,7 +288,10 @@ def mode_count_test(
     for k in range(1, top + 1):
         hi = _critical_bandwidth(values, k, inner, lo, hi)  # h_k ≤ h_{k-1}
         bandwidths.append(hi)
-        pvalues.append(_bootstrap_pvalue(values, hi, k, inner, rng, n_bootstrap))
+        if k == 1:  # one mode: the dip, calibrated on the flattest unimodal density
+            pvalues.append(dip_test(values, rng, n_bootstrap)[1])
+        else:
+            pvalues.append(_bootstrap_pvalue(values, hi, k, inner, rng, n_bootstrap))
         if pvalues[-1] >= alpha:
             break
     return ModeCount(n_modes=len(pvalues) if pvalues[-1] >= alpha else top,
