@@ -184,10 +184,7 @@ feature_transform, random_state
     Xl = Xv if plan is None else Xv[plan.subsample]
     if n_clusters is not None:
         k = int(n_clusters)
-        # a requested cluster holds at least a tenth of the mean cluster size: the saddle
-        # hierarchy is a single linkage, whose top cut on touching blobs splits off a chain
-        # end instead of the blobs (benchmarks/results/gp_design_notes.md)
-        min_count = max(min_cluster_size, Xl.shape[0] // (10 * k))
+        min_count = _min_count(min_cluster_size, Xl.shape[0], k)
         if kernel is None:
             found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
             fit, groups, cut = found.fit, found.modes, found.level
@@ -240,6 +237,14 @@ feature_transform, random_state
     )
 
 
+def _min_count(min_cluster_size: int, n: int, k: int) -> int:
+    """The fewest points of a cluster when ``k`` are asked of ``n``: at least a tenth of the
+    mean cluster size. The saddle hierarchy is a single linkage, whose top cut on touching
+    blobs splits off a chain end instead of the blobs
+    (benchmarks/results/gp_design_notes.md)."""
+    return max(min_cluster_size, n // (10 * k))
+
+
 def _line_partition(
     X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
     min_cluster_size: int, random_state: Any,
@@ -260,7 +265,7 @@ def _line_partition(
     k = test.n_modes
     ell0 = auto_length_scale(X_scale)
     if k >= 2:
-        min_count = max(min_cluster_size, X_scale.shape[0] // (10 * k))
+        min_count = _min_count(min_cluster_size, X_scale.shape[0], k)
         found = _search_length_scale(X, X_scale, k, opts, plan, min_count)
         fit, groups, cut = found.fit, found.modes, found.level
         n_modes = found.n_modes
