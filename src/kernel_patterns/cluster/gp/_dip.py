@@ -20,7 +20,7 @@ from sklearn.utils import check_random_state
 from ..._validation import FloatArray, check_matrix
 
 
-def _column(values: Any, n_bootstrap: int) -> FloatArray:
+def _column(values: Any, n_bootstrap: int = 1) -> FloatArray:
     column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
     if column.shape[1] != 1:
         raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
@@ -124,7 +124,12 @@ def dip_statistic(values: FloatArray) -> float:
     >>> dip_statistic(np.linspace(0, 1, 101)) < 0.01
     True
     """
-    x = np.sort(_column(values, 1))
+    return _sorted_dip(np.sort(_column(values)))
+
+
+def _sorted_dip(x: FloatArray) -> float:
+    """:func:`dip_statistic` of validated values sorted ascending (no checks: the uniform
+    samples of :func:`dip_test` need none)."""
     n = x.size
     if x[0] == x[-1]:
         return 0.0
@@ -189,7 +194,8 @@ def dip_test(
     True
     """
     values = _column(values, n_samples)
-    dip = dip_statistic(values)
+    dip = _sorted_dip(np.sort(values))
     rng = check_random_state(random_state)
-    wider = sum(dip_statistic(rng.uniform(size=values.size)) >= dip for _ in range(n_samples))
+    wider = sum(_sorted_dip(np.sort(rng.uniform(size=values.size))) >= dip
+                for _ in range(n_samples))
     return dip, (wider + 1) / (n_samples + 1)
