@@ -3,13 +3,14 @@
 On a line the saddle between two basins of the GP variance is the lowest point of the only
 path between them, so the ripples of a sample are as deep as real splits. ``GPClustering()``
 counts the clusters of one feature by the number of modes of its density instead
-(``mode_count_test``: Silverman's test of k modes, k = 1, 2, ...), read as the k most
-persistent groups of the landscape. This benchmark draws ``--draws`` samples (``random_state``
-0, 1, ...) of each generator below at each size and reports, per generator and size, the mean
-ARI and the draws given the right count, for ``GPClustering(random_state=0)``, the
-label-free peers of ``bench_count.py`` (``HDBSCAN()``, a Gaussian mixture by lowest BIC,
-``KMeans`` by highest silhouette) and, with ``--baseline``, ``GPClustering()`` of another
-tree (written by ``--write-baseline`` with that tree's package on the path).
+(``mode_count_test``: Hartigan's dip test for one mode, then Silverman's test of k modes,
+k = 2, 3, ...), read as the k most persistent groups of the landscape. This benchmark
+draws ``--draws`` samples (``random_state`` 0, 1, ...) of each generator below at each
+size and reports, per generator and size, the mean ARI and the draws given the right
+count, for ``GPClustering(random_state=0)``, the label-free peers of ``bench_count.py``
+(``HDBSCAN()``, a Gaussian mixture by lowest BIC, ``KMeans`` by highest silhouette) and,
+with ``--baseline``, ``GPClustering()`` of another tree (written by ``--write-baseline``
+with that tree's package on the path).
 
 Generators (one class where there is one mode; ARI 1 then means one cluster):
 
@@ -130,8 +131,7 @@ def run(sizes: list[int], n_draws: int, baseline: dict[str, list[list[float]]] |
                     right[k] += _count(labels) == k_true
             row = [f"{name} {n:,}", *(f"{np.mean(ari[k]):.2f} · {right[k]}" for k in names)]
             if baseline is not None:
-                cells = baseline[f"{name} {n}"]
-                k_true = len(np.unique(make(np.random.RandomState(0), n)[1]))
+                cells = baseline[f"{name} {n}"]  # k_true: every draw has the classes
                 row.append(f"{np.mean([c[0] for c in cells]):.2f} · "
                            f"{sum(int(c[1]) == k_true for c in cells)}")
             rows.append(row)
