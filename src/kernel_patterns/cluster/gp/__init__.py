@@ -13,11 +13,11 @@ that hierarchy: a level, the modes, the most persistent groups), ``_selection`` 
 clusters of greatest excess of mass, splits tested against noise), ``_uniform`` (Hopkins'
 test of data uniform on their box, which gates the floor rule), ``_tails`` (the Gaussianising
 transform for heavy-tailed features), ``_unimodal`` and ``_dip`` (tests of one mode, and the
-number of modes of one feature), ``_steps`` (training points by steps to lower ones)
-and ``_assign`` (new points by segment checks and a short flow). ``_estimator`` holds
-:class:`GPClustering`, a thin scikit-learn estimator over :func:`gp_landscape`. The package
-imports only the kernels' public surface and the shared root helpers;
-:mod:`kernel_patterns.distributed` runs its flow through the public names below.
+parts of one mode each that one feature divides into), ``_steps`` (training points by
+steps to lower ones) and ``_assign`` (new points by segment checks and a short flow).
+``_estimator`` holds :class:`GPClustering`, a thin scikit-learn estimator over
+:func:`gp_landscape`. The package imports only the kernels' public surface and the shared
+root helpers; :mod:`kernel_patterns.distributed` runs its flow through the public names below.
 
 Examples
 --------
@@ -55,7 +55,7 @@ from ._cuts import (
     level_for_n_clusters,
     persistent_components,
 )
-from ._dip import dip_statistic, dip_test
+from ._dip import DipPartition, dip_partition, dip_statistic, dip_test
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
 from ._graph import segment_levels
@@ -84,6 +84,7 @@ __all__ = [
     "BLOCK_BYTES",
     "TAIL_KURTOSIS",
     "Assignment",
+    "DipPartition",
     "FlowOptions",
     "FlowResult",
     "GPClustering",
@@ -106,6 +107,7 @@ __all__ = [
     "data_level_components",
     "default_batch_size",
     "default_kernel",
+    "dip_partition",
     "dip_statistic",
     "dip_test",
     "effective_count",

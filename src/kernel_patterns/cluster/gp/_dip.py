@@ -1,32 +1,57 @@
 """Hartigan's dip test of one mode (Hartigan & Hartigan, "The dip test of unimodality",
-Ann. Statist. 1985), the test :func:`~._unimodal.mode_count_test` asks first.
+Ann. Statist. 1985), and the parts of one mode each that data of one feature divide into.
 
 The dip is the distance from the empirical distribution function to the nearest unimodal
 one, computed by Hartigan's algorithm (Applied Statistics AS 217, 1985). Its p-value comes
 from uniform samples of as many values: the uniform is the least favourable unimodal
 distribution for the dip, so the test is calibrated on flat densities, where Silverman's
-smoothed bootstrap is liberal, and conservative on every other unimodal one. Arrays in,
-arrays out.
+smoothed bootstrap is liberal, and conservative on every other unimodal one.
+
+:func:`dip_partition` divides a sample until every part has one mode by the dip test, as
+dip-means divides clusters (Kalogeratos & Likas, "Dip-means: an incremental clustering
+method for estimating the number of clusters", NIPS 2012) and G-means before it with a
+normality test (Hamerly & Elkan, NIPS 2003); on a line the cut is the density's lowest
+point between the two means that two-means finds. Arrays in, arrays out.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.signal import fftconvolve
+from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from ..._validation import FloatArray, check_matrix
+from ._selection import SIGNIFICANCE
+
+#: the share of a part left out at each end when two-means places a cut (Hall & York 2001)
+TAIL = 0.025
+#: bins of the kernel density estimate whose lowest point between two means is the cut
+CUT_GRID = 512
 
 
-def _column(values: Any, n_bootstrap: int = 1) -> FloatArray:
+def _column(values: Any, n_draws: int = 1, name: str = "n_bootstrap") -> FloatArray:
+    """The validated values of a test of one feature; ``n_draws`` is its parameter
+    ``name`` (samples drawn per test)."""
     column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
     if column.shape[1] != 1:
         raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
-    if n_bootstrap < 1:
-        raise ValueError(f"n_bootstrap must be at least 1; got {n_bootstrap}.")
+    if n_draws < 1:
+        raise ValueError(f"{name} must be at least 1; got {n_draws}.")
     return column[:, 0]
+
+
+def _level(alpha: float | None) -> float:
+    """The level of a test: ``alpha``, or Φ(−2) (0.023) for None, the level of every test
+    of ``GPClustering()``'s count."""
+    alpha = float(norm.sf(SIGNIFICANCE)) if alpha is None else float(alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha}.")
+    return alpha
 
 
 def _hull_links(x: FloatArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -193,9 +218,157 @@ def dip_test(
     >>> bool(dip_test(two, random_state=0)[1] < 0.01)
     True
     """
-    values = _column(values, n_samples)
+    values = _column(values, n_samples, "n_samples")
     dip = _sorted_dip(np.sort(values))
     rng = check_random_state(random_state)
     wider = sum(_sorted_dip(np.sort(rng.uniform(size=values.size))) >= dip
                 for _ in range(n_samples))
     return dip, (wider + 1) / (n_samples + 1)
+
+
+@dataclass(frozen=True)
+class DipPartition:
+    """What :func:`dip_partition` returns (its fields, also its attributes).
+
+    Parameters
+    ----------
+    cuts : ndarray of shape (n_modes - 1,)
+        The cuts between the parts, ascending: part ``i`` holds the values ``v`` with
+        ``cuts[i - 1] < v <= cuts[i]`` (``np.searchsorted(cuts, v)``).
+    pvalues : ndarray of shape (n_tested,)
+        The dip test's p-value of each part tested, the whole sample first (small: more
+        than one mode).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import dip_partition
+    >>> rng = np.random.RandomState(0)
+    >>> found = dip_partition(np.r_[rng.normal(0, 1, 300), rng.normal(6, 1, 300)],
+    ...                       random_state=0)
+    >>> found.n_modes, bool(2 < found.cuts[0] < 4)
+    (2, True)
+    """
+
+    cuts: FloatArray
+    pvalues: FloatArray
+
+    @property
+    def n_modes(self) -> int:
+        """The number of parts, each of one mode by the dip test."""
+        return int(self.cuts.size) + 1
+
+
+def dip_partition(
+    values: FloatArray, random_state: Any = None, alpha: float | None = None,
+    min_size: int = 8, n_samples: int = 200,
+) -> DipPartition:
+    """Divide a sample of one feature into parts of one mode each by Hartigan's dip test.
+
+    A part is kept whole where :func:`dip_test` does not reject one mode at level
+    ``alpha``; otherwise it is cut at the lowest point of its kernel density estimate
+    between the two means that two-means finds on its central 95 %, and each side is
+    tested again (dip-means' division, Kalogeratos & Likas 2012, on a line). Two-means
+    places the cut, not the test: it sees a small group far away, which the trimmed
+    central 95 % of Silverman's count can miss, and trimming keeps a lone outlier from
+    drawing the cut. The density estimate is Gaussian with the normal-reference bandwidth
+    ``0.9 s n^(-1/5)`` of the two groups' pooled deviation ``s``, so that the gap between
+    the groups does not widen it.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_values,)
+        The sample (finite, at least two values).
+    random_state : int, RandomState instance or None, default=None
+        The uniform samples of the dip tests.
+    alpha : float, default=None
+        Level of each test; None: ``Φ(−2)`` (0.023), the level of every test of
+        ``GPClustering()``'s count.
+    min_size : int, default=8
+        The fewest values of a part: a part of fewer than ``2 * min_size`` is not tested,
+        and a cut that leaves fewer on one side is not made.
+    n_samples : int, default=200
+        Uniform samples per dip test.
+
+    Returns
+    -------
+    DipPartition
+
+    See Also
+    --------
+    dip_test : The test of one mode.
+    mode_count_test : The number of modes by the dip test and Silverman's test of k modes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import dip_partition
+    >>> rng = np.random.RandomState(0)
+    >>> dip_partition(rng.uniform(size=500), random_state=0).n_modes
+    1
+    >>> three = np.r_[rng.normal(0, 0.5, 200), rng.normal(4, 0.5, 200), rng.normal(8, 0.5, 50)]
+    >>> np.round(dip_partition(three, random_state=0).cuts)
+    array([2., 6.])
+    """
+    values = _column(values, n_samples, "n_samples")
+    alpha = _level(alpha)
+    if int(min_size) != min_size or min_size < 1:
+        raise ValueError(f"min_size must be a positive integer; got {min_size}.")
+    rng = check_random_state(random_state)
+    cuts: list[float] = []
+    pvalues: list[float] = []
+    parts = [np.sort(values)]
+    while parts:
+        part = parts.pop()
+        if part.size < 2 * min_size or part[0] == part[-1]:
+            continue
+        pvalues.append(dip_test(part, rng, n_samples)[1])
+        if pvalues[-1] >= alpha:
+            continue
+        cut = _antimode(part, TAIL)
+        j = int(np.searchsorted(part, cut, side="right"))
+        if min(j, part.size - j) < min_size:
+            continue
+        cuts.append(cut)
+        parts += [part[j:], part[:j]]
+    return DipPartition(cuts=np.sort(np.asarray(cuts, dtype=np.float64)),
+                        pvalues=np.asarray(pvalues, dtype=np.float64))
+
+
+def _two_means(x: FloatArray) -> int:
+    """The split ``x[:j]``, ``x[j:]`` of sorted values with the least within-group sum of
+    squares (two-means on a line, exact)."""
+    n = x.size
+    shifted = x - x.mean()  # the sums of squares by prefix sums lose less precision
+    s1, s2 = np.cumsum(shifted), np.cumsum(shifted * shifted)
+    left = np.arange(1, n)
+    within = (s2[left - 1] - s1[left - 1] ** 2 / left
+              + (s2[-1] - s2[left - 1]) - (s1[-1] - s1[left - 1]) ** 2 / (n - left))
+    return int(np.argmin(within)) + 1
+
+
+def _antimode(x: FloatArray, tail: float) -> float:
+    """The lowest point of the Gaussian kernel density estimate of sorted ``x`` between the
+    two means that two-means finds on its central ``1 − 2 tail``."""
+    lo, hi = int(np.floor(tail * x.size)), int(np.ceil((1.0 - tail) * x.size))
+    core = x[lo:hi] if hi - lo >= 2 and x[lo] < x[hi - 1] else x
+    j = _two_means(core)
+    a, b = core[:j], core[j:]
+    m1, m2 = float(a.mean()), float(b.mean())
+    spread = np.sqrt((np.sum((a - m1) ** 2) + np.sum((b - m2) ** 2)) / core.size)
+    h = 0.9 * spread * core.size ** -0.2
+    if not h > 0.0:  # two point masses: halfway
+        return 0.5 * (float(a[-1]) + float(b[0]))
+    counts, edges = np.histogram(x, bins=CUT_GRID, range=(m1 - 5.0 * h, m2 + 5.0 * h))
+    step = edges[1] - edges[0]
+    half = int(min(CUT_GRID, np.ceil(5.0 * h / step)))
+    kernel = np.exp(-0.5 * (np.arange(-half, half + 1) * step / h) ** 2)
+    density = fftconvolve(counts.astype(np.float64), kernel, mode="same")
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    between = np.flatnonzero((centres >= m1) & (centres <= m2))
+    if between.size == 0:  # the means within one bin
+        return 0.5 * (m1 + m2)
+    low = density[between]
+    # within an empty gap the estimate is flat (FFT round-off): its middle
+    lowest = between[low <= low.min() + 1e-9 * density.max()]
+    return float(centres[lowest[lowest.size // 2]])

@@ -19,11 +19,12 @@ tails of a heavy-tailed cloud every outlier is a mode of its own. One mode, not 
 Gaussian, is one cluster: a normality test (G-means' own, Anderson-Darling) rejects heavy
 tails, skew and a bounded side.
 
-On data of one feature the clusters are counted by the same tests along the line itself
-(:func:`mode_count_test`): one mode by Hartigan's dip test (:func:`dip_test`; Hartigan &
-Hartigan, "The dip test of unimodality", Ann. Statist. 1985, computed by Hartigan's
-algorithm AS 217), calibrated on the uniform where Silverman's bootstrap is liberal, then
-k = 2, 3, ... modes by Silverman's test of k modes. Arrays in, arrays out.
+:func:`mode_count_test` counts the modes of one feature: one mode by Hartigan's dip test
+(:func:`dip_test`; Hartigan & Hartigan, "The dip test of unimodality", Ann. Statist. 1985,
+computed by Hartigan's algorithm AS 217), calibrated on the uniform where Silverman's
+bootstrap is liberal, then k = 2, 3, ... modes by Silverman's test of k modes.
+``GPClustering()`` divides data of one feature by the dip test alone
+(:func:`~._dip.dip_partition`). Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from sklearn.utils import check_random_state
 
 from ..._parallel import limit_threads
 from ..._validation import FloatArray, check_matrix
-from ._dip import _column, dip_test
+from ._dip import TAIL, _column, _level, dip_test
 from ._graph import segment_levels
 from ._landscape import Landscape
 from ._selection import SIGNIFICANCE
@@ -51,8 +52,6 @@ from ._selection import SIGNIFICANCE
 MIN_ROWS = 8
 #: bins of the kernel density estimate (binned, by FFT convolution)
 GRID = 1024
-#: the share of the projections left out at each end when modes are counted
-TAIL = 0.025
 #: halvings of the bandwidth interval in the search for the critical bandwidth
 BISECTIONS = 24
 
@@ -271,9 +270,7 @@ def mode_count_test(
     2
     """
     values = _column(values, n_bootstrap)
-    alpha = float(norm.sf(SIGNIFICANCE)) if alpha is None else float(alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1); got {alpha}.")
+    alpha = _level(alpha)
     top = max(1, int(np.sqrt(values.size / 2))) if max_modes is None else int(max_modes)
     if top < 1:
         raise ValueError(f"max_modes must be at least 1; got {max_modes}.")
