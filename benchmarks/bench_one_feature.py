@@ -2,9 +2,8 @@
 
 On a line the saddle between two basins of the GP variance is the lowest point of the only
 path between them, so the ripples of a sample are as deep as real splits. ``GPClustering()``
-counts the clusters of one feature by the number of modes of its density instead
-(``mode_count_test``: Hartigan's dip test for one mode, then Silverman's test of k modes,
-k = 2, 3, ...), read as the k most persistent groups of the landscape. This benchmark
+divides data of one feature into parts of one mode each by Hartigan's dip test instead
+(``dip_partition``), and groups the landscape's basins by them. This benchmark
 draws ``--draws`` samples (``random_state`` 0, 1, ...) of each generator below at each
 size and reports, per generator and size, the mean ARI and the draws given the right
 count, for ``GPClustering(random_state=0)``, the label-free peers of ``bench_count.py``
@@ -20,7 +19,8 @@ Generators (one class where there is one mode; ARI 1 then means one cluster):
   (three normals of deviation 0.6, 4 apart), ``small5`` (a normal with 5 % of the points in
   a normal of deviation 0.5 eight away), ``blocks`` (two uniform blocks of width 1, 0.2
   apart), ``unequal`` (70 % in a normal of deviation 0.5, 30 % in one of deviation 2, 5
-  away).
+  away), ``t3pair`` (two Student-t samples, 3 degrees of freedom, 8 apart), ``outlier``
+  (two unit normals 5 apart, one value of the second moved to 60).
 
 Run: ``python benchmarks/bench_one_feature.py [--sizes 300 1000 3000] [--draws 10]
 [--baseline FILE]``; the table is ``results/one_feature.md``.
@@ -63,6 +63,18 @@ def _mixture(means: list[float], stds: list[float], shares: list[float]) -> Call
     return make
 
 
+def _t3_pair(rng: np.random.RandomState, n: int) -> Sample:
+    y = (rng.uniform(size=n) < 0.5).astype(int)
+    return rng.standard_t(3, size=n) + 8.0 * y, y
+
+
+def _outlier(rng: np.random.RandomState, n: int) -> Sample:
+    y = (rng.uniform(size=n) < 0.5).astype(int)
+    x = rng.normal(size=n) + 5.0 * y
+    x[np.argmax(y)] = 60.0  # one value of the second group far out
+    return x, y
+
+
 def _blocks(rng: np.random.RandomState, n: int) -> Sample:
     y = (rng.uniform(size=n) < 0.5).astype(int)
     return rng.uniform(size=n) + 1.2 * y, y
@@ -79,6 +91,8 @@ GENERATORS: dict[str, Callable[[np.random.RandomState, int], Sample]] = {
     "small5": _mixture([0.0, 8.0], [1.0, 0.5], [0.95, 0.05]),
     "blocks": _blocks,
     "unequal": _mixture([0.0, 5.0], [0.5, 2.0], [0.7, 0.3]),
+    "t3pair": _t3_pair,
+    "outlier": _outlier,
 }
 
 

@@ -313,10 +313,15 @@ def test_the_reason_for_a_count_on_one_feature() -> None:
     rng = np.random.RandomState(0)
     x = np.r_[rng.normal(0, 1, 150), rng.normal(6, 1, 150)][:, None]
     gp = GPClustering(random_state=0).fit(x)
-    assert re.fullmatch(r"the one feature's density has 2 modes by Silverman's test \(p-value "
-                        r"[\d.]+ against more\), read as the 2 most persistent groups of the "
-                        r"landscape at length scale [\d.]+ \(1 length scale read: the count "
-                        r"trace\)", _reading(gp.count_trace_, gp.n_clusters_))
+    assert re.fullmatch(r"the one feature divides into 2 parts of one mode each by Hartigan's "
+                        r"dip test \(cut at [\d.]+\), which group the basins of the landscape "
+                        r"at length scale [\d.]+ \(1 length scale read: the count trace\)",
+                        _reading(gp.count_trace_, gp.n_clusters_))
+    with pytest.warns(UserWarning, match="one, by Hartigan's dip test"):
+        one = GPClustering(random_state=0).fit(rng.normal(size=(300, 1)))
+    assert re.fullmatch(r"the one feature's density has one mode by Hartigan's dip test "
+                        r"\(p-value [\d.]+ against more\) \(1 length scale read: the count "
+                        r"trace\)", _reading(one.count_trace_, one.n_clusters_))
 
 
 # 6. file modes follow the umask -------------------------------------------------------------

@@ -78,11 +78,14 @@ def _reading(trace: Any, k: int) -> str:
                f"clusters at the next length scale read{agree}")
     elif trace.reading == "modes on the line":
         test = trace.mode_test
-        by = "the dip test" if test.n_modes == 1 else "Silverman's test"
-        why = (f"the one feature's density has {test.n_modes} mode"
-               f"{'' if test.n_modes == 1 else 's'} by {by} (p-value "
-               f"{test.pvalues[-1]:.2f} against more), read as the {k} most persistent "
-               f"group{'' if k == 1 else 's'} of the landscape at length scale {ell:.3g}")
+        if test.n_modes == 1:
+            why = ("the one feature's density has one mode by Hartigan's dip test (p-value "
+                   f"{test.pvalues[0]:.2f} against more)")
+        else:
+            cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
+            why = (f"the one feature divides into {test.n_modes} parts of one mode each by "
+                   f"Hartigan's dip test (cut at {cuts}), which group the basins of the "
+                   f"landscape at length scale {ell:.3g}")
     else:  # "support"
         why = (f"the support of the GP at the data's length scale {ell:.3g} is {k} "
                f"piece{'' if k == 1 else 's'}")

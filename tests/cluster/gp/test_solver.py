@@ -132,3 +132,19 @@ def test_one_feature_is_read_by_the_number_of_modes_of_its_density() -> None:
         assert gp.n_clusters_ == 3 and gp.count_trace_.mode_test.n_modes == 3
         assert adjusted_rand_score(y, gp.labels_) > 0.95
         assert np.array_equal(gp.predict(three[:50]), gp.labels_[:50])
+
+
+def test_one_feature_is_cut_in_the_input_units() -> None:
+    """A group of 10 % eight deviations away makes the column heavy-tailed, so the landscape
+    lives in Yeo-Johnson units, which squeeze the gap and skew the rest: the parts are cut
+    in the input's units (``dip_partition``) and carried through the transform."""
+    rng = np.random.RandomState(0)
+    y = np.repeat([0, 1], [900, 100])
+    x = np.r_[rng.normal(0, 1, 900), rng.normal(8, 0.5, 100)][:, None]
+    gp = GPClustering(random_state=0).fit(x)
+    assert gp.landscape_.transform is not None
+    assert gp.n_clusters_ == 2 and gp.count_trace_.mode_test.n_modes == 2
+    assert 3.0 < gp.count_trace_.mode_test.cuts[0] < 7.0
+    assert adjusted_rand_score(y, gp.labels_) > 0.98
+    new = gp.predict(np.array([[-1.0], [2.0], [7.5], [9.0]]))
+    assert new[0] == new[1] != new[2] == new[3]

@@ -27,7 +27,7 @@ from ._landscape import FlowOptions, InducingPlan, assign_points
 from ._variance import VarianceFunction
 
 if TYPE_CHECKING:
-    from ._unimodal import ModeCount
+    from ._dip import DipPartition
 
 
 def _pandas() -> Any:
@@ -80,14 +80,14 @@ class GPCountTrace:
         gives one cluster, the modes of the two neighbouring length scales that agree
         best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
         (also when it is one piece: one cluster). Data of one feature are read apart:
-        "modes on the line", the number of modes of
-        :func:`~kernel_patterns.cluster.gp.mode_count_test` (``mode_test``), as the most
-        persistent groups of the landscape (``GPClustering(n_clusters=k)``'s reading).
+        "modes on the line", the parts of one mode each of
+        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``), every SEP of the
+        landscape at ℓ₀ in the part it lies in.
     factor : float
         The multiple of ℓ₀ of the landscape kept.
-    mode_test : ModeCount or None
-        Data of one feature: the test that gave the count (its critical bandwidths and
-        p-values); None otherwise.
+    mode_test : DipPartition or None
+        Data of one feature: the partition that gave the count (its cuts and the dip
+        tests' p-values); None otherwise.
 
     Examples
     --------
@@ -109,7 +109,7 @@ class GPCountTrace:
     agreement: FloatArray
     reading: str
     factor: float
-    mode_test: ModeCount | None = None
+    mode_test: DipPartition | None = None
 
     @property
     def kept(self) -> int:

@@ -48,13 +48,14 @@ from ._cuts import (
     level_for_n_clusters,
     persistent_components,
 )
+from ._dip import dip_partition
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
-from ._unimodal import MIN_ROWS, mode_count_test
+from ._unimodal import MIN_ROWS
 
 #: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
 #: (auto_n_landmarks), at least kernels.DEFAULT_N_LANDMARKS and at most MAX_N_COMPONENTS (and N).
@@ -166,7 +167,7 @@ feature_transform, random_state
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
-    Xv = apply_to(transform, Xv)
+    X_input, Xv = Xv, apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.for_training_data(Xv)  # e.g. RBF(gamma="scale") from the training data
@@ -198,8 +199,9 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif kernel is None and level is None and Xl.shape[1] == 1 and Xl.shape[0] >= MIN_ROWS:
-        fit, groups, cut, trace = _line_partition(Xv, Xl, opts, plan, min_cluster_size,
-                                                  random_state)
+        line = X_input if plan is None else X_input[plan.subsample]
+        fit, groups, cut, trace = _line_partition(Xv, Xl, line[:, 0], transform, opts, plan,
+                                                  min_cluster_size, random_state)
         basins = landscape_basins(fit, Xv, opts)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
     elif kernel is None and level is None:
@@ -246,39 +248,35 @@ def _min_count(min_cluster_size: int, n: int, k: int) -> int:
 
 
 def _line_partition(
-    X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, random_state: Any,
+    X: FloatArray, X_scale: FloatArray, values: FloatArray, transform: Any,
+    opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
     """kernel=None, neither ``level`` nor ``n_clusters``, one feature: the landscape, the
     group of every SEP, the level and the count trace.
 
     On a line the saddle between two basins is the lowest point of the only path between
     them, so a ripple of the effective count is as deep as a split, and the noise test of
-    the excess of mass keeps some of them (``benchmarks/results/gp_design_notes.md``). The
-    number of modes is counted by the density's own tests instead,
-    :func:`~._unimodal.mode_count_test` (Hartigan's dip test for one mode, Silverman's for
-    more) on the points that shape the landscape, and read as
-    ``n_clusters=k`` reads it: the k most persistent groups (:func:`_search_length_scale`);
-    one mode is one cluster, the support at ℓ₀ whole.
+    the excess of mass keeps some of them; the most persistent groups of a line also cut
+    tails off rather than split at a valley (``benchmarks/results/gp_design_notes.md``).
+    The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
+    ``values`` of the points that shape the landscape, in the input's units (Hartigan's
+    dip test, parts cut at the density's lowest point between them): the heavy-tail
+    ``transform`` squeezes a far group against the rest and skews what is left, and being
+    increasing it keeps the parts. Every SEP of the landscape at ℓ₀ joins the part it
+    lies in (the cuts carried through ``transform``). The level is the support's, ``r*``.
     """
-    test = mode_count_test(X_scale[:, 0], random_state)
-    k = test.n_modes
-    ell0 = auto_length_scale(X_scale)
-    if k >= 2:
-        min_count = _min_count(min_cluster_size, X_scale.shape[0], k)
-        found = _search_length_scale(X, X_scale, k, opts, plan, min_count)
-        fit, groups, cut = found.fit, found.modes, found.level
-        n_modes = found.n_modes
-    else:
-        fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
-        groups = np.zeros(fit.S.shape[0], dtype=np.intp)
-        cut, n_modes = fit.r_star, 1
+    test = dip_partition(values, random_state, min_size=max(MIN_ROWS, min_cluster_size))
+    fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
+    cuts = apply_to(transform, test.cuts[:, None])[:, 0] if test.cuts.size else test.cuts
+    groups = np.searchsorted(cuts, fit.S[:, 0]).astype(np.intp)
+    _, groups = np.unique(groups, return_inverse=True)  # parts holding no SEP are none
+    n_groups = int(groups.max()) + 1
     trace = GPCountTrace(
-        factors=np.array([fit.ell / ell0]), length_scales=np.array([fit.ell]),
-        n_modes=np.array([n_modes], dtype=np.intp), agreement=np.array([np.nan]),
-        reading="modes on the line", factor=fit.ell / ell0, mode_test=test,
+        factors=np.ones(1), length_scales=np.array([fit.ell]),
+        n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
+        reading="modes on the line", factor=1.0, mode_test=test,
     )
-    return fit, groups, cut, trace
+    return fit, groups.astype(np.intp), fit.r_star, trace
 
 
 def _search_length_scale(
