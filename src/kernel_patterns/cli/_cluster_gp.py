@@ -78,7 +78,9 @@ def _reading(trace: Any, k: int) -> str:
                f"clusters at the next length scale read{agree}")
     elif trace.reading == "modes on the line":
         test = trace.mode_test
-        if test.n_modes == 1:
+        if test.n_modes == 1 and test.pvalues.size == 0:
+            why = "the one feature's values are too few or too alike for Hartigan's dip test"
+        elif test.n_modes == 1:
             why = ("the one feature's density has one mode by Hartigan's dip test (p-value "
                    f"{test.pvalues[0]:.2f} against more)")
         else:

@@ -148,3 +148,19 @@ def test_one_feature_is_cut_in_the_input_units() -> None:
     assert adjusted_rand_score(y, gp.labels_) > 0.98
     new = gp.predict(np.array([[-1.0], [2.0], [7.5], [9.0]]))
     assert new[0] == new[1] != new[2] == new[3]
+
+
+def test_one_feature_of_few_values() -> None:
+    """Too few values for the dip test (fewer than twice min_cluster_size) or all equal: one
+    cluster, and the warning says why; two groups of 6 are 2; parts the landscape cannot
+    resolve (two point masses of 5, farther apart than ℓ₀ reaches) are warned about."""
+    for x in (np.arange(9.0), np.full(20, 3.0)):
+        with pytest.warns(UserWarning, match="too few for Hartigan's dip test"):
+            gp = GPClustering(random_state=0).fit(x[:, None])
+        assert gp.n_clusters_ == 1 and gp.count_trace_.mode_test.pvalues.size == 0
+    two = np.r_[np.zeros(6), np.full(6, 6.0)][:, None]
+    gp = GPClustering(random_state=0).fit(two)
+    assert gp.n_clusters_ == 2 and adjusted_rand_score(np.repeat([0, 1], 6), gp.labels_) == 1
+    with pytest.warns(UserWarning, match="divides the feature into 2 parts") as caught:
+        gp = GPClustering(random_state=0).fit(np.r_[np.zeros(5), np.full(5, 10.0)][:, None])
+    assert gp.n_clusters_ == 1 and len(caught) == 1

@@ -265,12 +265,20 @@ def _line_partition(
     increasing it keeps the parts. Every SEP of the landscape at ℓ₀ joins the part it
     lies in (the cuts carried through ``transform``). The level is the support's, ``r*``.
     """
-    test = dip_partition(values, random_state, min_size=max(MIN_ROWS, min_cluster_size))
+    test = dip_partition(values, random_state, min_size=min_cluster_size)
     fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
     cuts = apply_to(transform, test.cuts[:, None])[:, 0] if test.cuts.size else test.cuts
     groups = np.searchsorted(cuts, fit.S[:, 0]).astype(np.intp)
     _, groups = np.unique(groups, return_inverse=True)  # parts holding no SEP are none
     n_groups = int(groups.max()) + 1
+    if n_groups < test.n_modes:
+        warnings.warn(
+            f"Hartigan's dip test divides the feature into {test.n_modes} parts "
+            f"(count_trace_.mode_test), but the landscape at length scale {fit.ell:.3g} has "
+            f"stable equilibrium points in {n_groups} of them only, so GPClustering found "
+            f"{n_groups} cluster(s). Give a kernel with a shorter length scale "
+            "(kernel=GPCovariance(l=...), l = 1/length²) or n_clusters.",
+            UserWarning, stacklevel=3)
     trace = GPCountTrace(
         factors=np.ones(1), length_scales=np.array([fit.ell]),
         n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
@@ -364,9 +372,14 @@ def _warn_degenerate(
              f"{median_excess_kurtosis(untransformed):.2f}; feature_transform='auto' acts "
              f"above {TAIL_KURTOSIS:g}), try feature_transform='yeo-johnson'.")
     if trace is not None and trace.mode_test is not None:
+        if trace.mode_test.n_modes > 1:  # the parts' own warning says why
+            return
+        tested = trace.mode_test.pvalues
         tails += (" On one feature the count is the number of modes of its density: one, "
-                  "by Hartigan's dip test (p-value "
-                  f"{trace.mode_test.pvalues[0]:.2f} against more; count_trace_.mode_test).")
+                  + (f"by Hartigan's dip test (p-value {tested[0]:.2f} against more; "
+                     if tested.size else "as the values are too few for Hartigan's dip test "
+                     "(fewer than twice min_cluster_size) or all equal (")
+                  + "count_trace_.mode_test).")
     elif trace is not None and trace.n_modes.size and trace.n_modes.max() >= 2:
         j = int(np.argmax(trace.n_modes))
         tails += (f" The landscapes read had up to {int(trace.n_modes[j])} modes (length "
