@@ -28,7 +28,8 @@ from sklearn.utils import check_random_state
 from ..._validation import FloatArray, check_matrix
 from ._selection import SIGNIFICANCE
 
-#: the share of a part left out at each end when two-means places a cut (Hall & York 2001)
+#: the share of the values left out at each end where Silverman's tests count modes and
+#: where two-means places a cut (Hall & York 2001: an outlier is a mode of its own)
 TAIL = 0.025
 #: bins of the kernel density estimate whose lowest point between two means is the cut
 CUT_GRID = 512
