@@ -103,3 +103,17 @@ def test_dip_partition_checks_its_input() -> None:
         dip_partition(np.arange(10.0), n_samples=0)
     with pytest.raises(ValueError, match="values contains"):
         dip_partition(np.r_[np.arange(10.0), np.nan])
+
+
+def test_dip_partition_into_n_parts_cuts_the_largest_dips_first() -> None:
+    rng = np.random.RandomState(5)
+    three = np.r_[rng.normal(0, 0.5, 300), rng.normal(4, 0.5, 300), rng.normal(5.5, 0.5, 300)]
+    two = dip_partition(three, n_parts=2)
+    assert two.n_modes == 2 and two.pvalues.size == 0
+    assert 1.5 < two.cuts[0] < 3.0  # the deep valley first, the shallow one second
+    found = dip_partition(three, n_parts=3)
+    assert found.n_modes == 3 and 4.2 < found.cuts[1] < 5.2
+    assert dip_partition(three, n_parts=1).n_modes == 1
+    assert dip_partition(np.r_[np.zeros(6), np.ones(6)], n_parts=4, min_size=5).n_modes == 2
+    with pytest.raises(ValueError, match="n_parts must be a positive integer"):
+        dip_partition(three, n_parts=0)

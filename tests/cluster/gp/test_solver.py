@@ -164,3 +164,22 @@ def test_one_feature_of_few_values() -> None:
     with pytest.warns(UserWarning, match="divides the feature into 2 parts") as caught:
         gp = GPClustering(random_state=0).fit(np.r_[np.zeros(5), np.full(5, 10.0)][:, None])
     assert gp.n_clusters_ == 1 and len(caught) == 1
+
+
+def test_one_feature_with_n_clusters_is_cut_at_the_valleys() -> None:
+    """n_clusters on one feature: the valleys of largest dip, not the most persistent
+    groups of the line (which put 40 heights of a second group among the first's); too
+    many clusters asked give the parts there are and a warning."""
+    rng = np.random.RandomState(0)
+    y = np.repeat([0, 1], [300, 40])
+    heights = np.r_[rng.normal(160, 6, 300), rng.normal(185, 5, 40)][:, None]
+    gp = GPClustering(n_clusters=2, random_state=0).fit(heights)
+    assert gp.n_clusters_ == 2 and gp.count_trace_ is None
+    assert adjusted_rand_score(y, gp.labels_) > 0.9
+    low, high = (heights[gp.labels_ == c, 0] for c in np.argsort([heights[gp.labels_ == c, 0]
+                                                                  .mean() for c in (0, 1)]))
+    assert low.max() < high.min()  # two intervals
+    with pytest.warns(UserWarning, match="fewer than n_clusters=3: no other part can be cut"):
+        gp = GPClustering(n_clusters=3, random_state=0).fit(np.r_[np.zeros(6), np.full(6, 5.0)]
+                                                            [:, None])
+    assert gp.n_clusters_ == 2

@@ -262,7 +262,7 @@ class DipPartition:
 
 def dip_partition(
     values: FloatArray, random_state: Any = None, alpha: float | None = None,
-    min_size: int = 8, n_samples: int = 200,
+    min_size: int = 8, n_samples: int = 200, n_parts: int | None = None,
 ) -> DipPartition:
     """Divide a sample of one feature into parts of one mode each by Hartigan's dip test.
 
@@ -275,6 +275,10 @@ def dip_partition(
     drawing the cut. The density estimate is Gaussian with the normal-reference bandwidth
     ``0.9 s n^(-1/5)`` of the two groups' pooled deviation ``s``, so that the gap between
     the groups does not widen it.
+
+    With ``n_parts``, no test decides: the part of largest ``√n · dip`` (the dip's own
+    scale, comparable between parts of different sizes) is cut, the same way, until there
+    are ``n_parts`` parts or no part can be cut.
 
     Parameters
     ----------
@@ -290,6 +294,9 @@ def dip_partition(
         and a cut that leaves fewer on one side is not made.
     n_samples : int, default=200
         Uniform samples per dip test.
+    n_parts : int, default=None
+        The number of parts wanted (``GPClustering(n_clusters=...)``); None: as many as
+        the tests find. With it no test is made (``pvalues`` is empty).
 
     Returns
     -------
@@ -315,6 +322,11 @@ def dip_partition(
     alpha = _level(alpha)
     if int(min_size) != min_size or min_size < 1:
         raise ValueError(f"min_size must be a positive integer; got {min_size}.")
+    if n_parts is not None and (int(n_parts) != n_parts or n_parts < 1):
+        raise ValueError(f"n_parts must be a positive integer; got {n_parts}.")
+    if n_parts is not None:
+        return DipPartition(cuts=_cut_into(np.sort(values), int(n_parts), min_size),
+                            pvalues=np.zeros(0))
     rng = check_random_state(random_state)
     cuts: list[float] = []
     pvalues: list[float] = []
@@ -326,14 +338,46 @@ def dip_partition(
         pvalues.append(dip_test(part, rng, n_samples)[1])
         if pvalues[-1] >= alpha:
             continue
-        cut = _antimode(part, TAIL)
-        j = int(np.searchsorted(part, cut, side="right"))
-        if min(j, part.size - j) < min_size:
+        sides = _cut(part, min_size)
+        if sides is None:
             continue
-        cuts.append(cut)
-        parts += [part[j:], part[:j]]
+        cuts.append(sides[0])
+        parts += [sides[2], sides[1]]
     return DipPartition(cuts=np.sort(np.asarray(cuts, dtype=np.float64)),
                         pvalues=np.asarray(pvalues, dtype=np.float64))
+
+
+def _cut(part: FloatArray, min_size: int) -> tuple[float, FloatArray, FloatArray] | None:
+    """The cut of sorted ``part`` at its valley and the two sides, or None where a side
+    would hold fewer than ``min_size`` values."""
+    cut = _antimode(part, TAIL)
+    j = int(np.searchsorted(part, cut, side="right"))
+    if min(j, part.size - j) < min_size:
+        return None
+    return cut, part[:j], part[j:]
+
+
+def _cut_into(values: FloatArray, n_parts: int, min_size: int) -> FloatArray:
+    """The cuts of sorted ``values`` into ``n_parts`` parts, the part of largest
+    ``√n · dip`` cut first (fewer parts where none can be cut)."""
+    cuts: list[float] = []
+    parts = [values]
+    while len(parts) < n_parts:
+        dips = [np.sqrt(part.size) * _sorted_dip(part) if part.size >= 2 * min_size else -1.0
+                for part in parts]
+        sides = None
+        for i in np.argsort(dips)[::-1]:
+            if dips[i] < 0.0:
+                break
+            sides = _cut(parts[i], min_size)
+            if sides is not None:
+                break
+        if sides is None:
+            break
+        cuts.append(sides[0])
+        parts[int(i)] = sides[1]
+        parts.append(sides[2])
+    return np.sort(np.asarray(cuts, dtype=np.float64))
 
 
 def _two_means(x: FloatArray) -> int:

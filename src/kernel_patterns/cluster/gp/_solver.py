@@ -183,10 +183,16 @@ feature_transform, random_state
     # FITC variance at that length scale is flat (one cluster; see
     # benchmarks/results/gp_design_notes.md)
     Xl = Xv if plan is None else Xv[plan.subsample]
+    on_line = kernel is None and Xl.shape[1] == 1 and Xl.shape[0] >= MIN_ROWS
+    line = (X_input if plan is None else X_input[plan.subsample])[:, 0] if on_line else None
     if n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
-        if kernel is None:
+        if line is not None:  # one feature: cut at the k - 1 valleys of largest dip
+            # (valleys, not a chain's ends: min_cluster_size is the least part)
+            fit, groups, cut, _ = _line_partition(Xv, Xl, line, transform, opts, plan,
+                                                  min_cluster_size, random_state, n_parts=k)
+        elif kernel is None:
             found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
             fit, groups, cut = found.fit, found.modes, found.level
         else:
@@ -198,9 +204,8 @@ feature_transform, random_state
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
-    elif kernel is None and level is None and Xl.shape[1] == 1 and Xl.shape[0] >= MIN_ROWS:
-        line = X_input if plan is None else X_input[plan.subsample]
-        fit, groups, cut, trace = _line_partition(Xv, Xl, line[:, 0], transform, opts, plan,
+    elif line is not None and level is None:
+        fit, groups, cut, trace = _line_partition(Xv, Xl, line, transform, opts, plan,
                                                   min_cluster_size, random_state)
         basins = landscape_basins(fit, Xv, opts)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
@@ -250,6 +255,7 @@ def _min_count(min_cluster_size: int, n: int, k: int) -> int:
 def _line_partition(
     X: FloatArray, X_scale: FloatArray, values: FloatArray, transform: Any,
     opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
+    n_parts: int | None = None,
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
     """kernel=None, neither ``level`` nor ``n_clusters``, one feature: the landscape, the
     group of every SEP, the level and the count trace.
@@ -264,8 +270,16 @@ def _line_partition(
     ``transform`` squeezes a far group against the rest and skews what is left, and being
     increasing it keeps the parts. Every SEP of the landscape at ℓ₀ joins the part it
     lies in (the cuts carried through ``transform``). The level is the support's, ``r*``.
+    With ``n_parts`` (``n_clusters``), the parts of largest dip are cut until there are
+    that many.
     """
-    test = dip_partition(values, random_state, min_size=min_cluster_size)
+    test = dip_partition(values, random_state, min_size=min_cluster_size, n_parts=n_parts)
+    if n_parts is not None and test.n_modes < n_parts:
+        warnings.warn(
+            f"GPClustering found {test.n_modes} cluster(s) of at least {min_cluster_size} "
+            f"points (min_cluster_size) on one feature, fewer than n_clusters={n_parts}: no "
+            "other part can be cut at a valley with that many points on each side. Give a "
+            "smaller min_cluster_size or fewer n_clusters.", UserWarning, stacklevel=3)
     fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
     cuts = apply_to(transform, test.cuts[:, None])[:, 0] if test.cuts.size else test.cuts
     groups = np.searchsorted(cuts, fit.S[:, 0]).astype(np.intp)
