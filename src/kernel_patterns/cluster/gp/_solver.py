@@ -257,8 +257,8 @@ def _line_partition(
     opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
     n_parts: int | None = None,
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
-    """kernel=None, neither ``level`` nor ``n_clusters``, one feature: the landscape, the
-    group of every SEP, the level and the count trace.
+    """kernel=None, no ``level``, one feature: the landscape, the group of every SEP, the
+    level and the count trace.
 
     On a line the saddle between two basins is the lowest point of the only path between
     them, so a ripple of the effective count is as deep as a split, and the noise test of
@@ -287,12 +287,11 @@ def _line_partition(
     n_groups = int(groups.max()) + 1
     if n_groups < test.n_modes:
         warnings.warn(
-            f"Hartigan's dip test divides the feature into {test.n_modes} parts "
-            f"(count_trace_.mode_test), but the landscape at length scale {fit.ell:.3g} has "
-            f"stable equilibrium points in {n_groups} of them only, so GPClustering found "
-            f"{n_groups} cluster(s). Give a kernel with a shorter length scale "
-            "(kernel=GPCovariance(l=...), l = 1/length²) or n_clusters.",
-            UserWarning, stacklevel=3)
+            f"The feature divides into {test.n_modes} parts at its valleys (dip_partition), "
+            f"but the landscape at length scale {fit.ell:.3g} has stable equilibrium points "
+            f"in {n_groups} of them only, so GPClustering found {n_groups} cluster(s). Give "
+            "a kernel with a shorter length scale (kernel=GPCovariance(l=...), "
+            "l = 1/length²).", UserWarning, stacklevel=3)
     trace = GPCountTrace(
         factors=np.ones(1), length_scales=np.array([fit.ell]),
         n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
