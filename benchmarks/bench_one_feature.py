@@ -7,9 +7,10 @@ divides data of one feature into parts of one mode each by Hartigan's dip test i
 draws ``--draws`` samples (``random_state`` 0, 1, ...) of each generator below at each
 size and reports, per generator and size, the mean ARI and the draws given the right
 count, for ``GPClustering(random_state=0)``, the label-free peers of ``bench_count.py``
-(``HDBSCAN()``, a Gaussian mixture by lowest BIC, ``KMeans`` by highest silhouette) and,
-with ``--baseline``, ``GPClustering()`` of another tree (written by ``--write-baseline``
-with that tree's package on the path).
+(``HDBSCAN()``, a Gaussian mixture by lowest BIC, ``KMeans`` by highest silhouette),
+``GPClustering(n_clusters=k)`` given the generator's number of classes (one cluster on
+a one-mode generator) and, with ``--baseline``, ``GPClustering()`` of another tree
+(written by ``--write-baseline`` with that tree's package on the path).
 
 Generators (one class where there is one mode; ARI 1 then means one cluster):
 
@@ -121,8 +122,13 @@ def write_baseline(sizes: list[int], n_draws: int, out: Path) -> None:
     out.write_text(json.dumps(found))
 
 
+def _gp_given(x: np.ndarray, k: int) -> np.ndarray:
+    return GPClustering(n_clusters=k, random_state=0).fit(x).labels_
+
+
 def run(sizes: list[int], n_draws: int, baseline: dict[str, list[list[float]]] | None) -> str:
-    names = ["GPClustering()", *LABEL_FREE]
+    given = "GPClustering(n_clusters=k)"
+    names = ["GPClustering()", *LABEL_FREE, given]
     methods: dict[str, Callable[[np.ndarray], np.ndarray]] = {"GPClustering()": _gp,
                                                               **LABEL_FREE}
     rows = []
@@ -134,11 +140,12 @@ def run(sizes: list[int], n_draws: int, baseline: dict[str, list[list[float]]] |
             for seed in range(n_draws):
                 x, y = make(np.random.RandomState(seed), n)
                 k_true = len(np.unique(y))
-                for k, fit in methods.items():
+                for k in names:
                     start = time.perf_counter()
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
-                        labels = fit(x[:, None])
+                        labels = (_gp_given(x[:, None], k_true) if k == given
+                                  else methods[k](x[:, None]))
                     if k == "GPClustering()":
                         seconds += time.perf_counter() - start
                     ari[k].append(float(adjusted_rand_score(y, labels)))
