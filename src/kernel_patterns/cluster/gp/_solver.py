@@ -167,7 +167,8 @@ feature_transform, random_state
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
-    X_input, Xv = Xv, apply_to(transform, Xv)
+    column = Xv[:, 0] if Xv.shape[1] == 1 else None  # one feature: cut in the input's units
+    Xv = apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.for_training_data(Xv)  # e.g. RBF(gamma="scale") from the training data
@@ -183,8 +184,9 @@ feature_transform, random_state
     # FITC variance at that length scale is flat (one cluster; see
     # benchmarks/results/gp_design_notes.md)
     Xl = Xv if plan is None else Xv[plan.subsample]
-    on_line = kernel is None and Xl.shape[1] == 1 and Xl.shape[0] >= MIN_ROWS
-    line = (X_input if plan is None else X_input[plan.subsample])[:, 0] if on_line else None
+    line = None  # one feature, kernel=None: the values read by _line_partition
+    if column is not None and kernel is None and Xl.shape[0] >= MIN_ROWS:
+        line = column if plan is None else column[plan.subsample]
     if n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
