@@ -284,8 +284,8 @@ def _line_partition(
             "smaller min_cluster_size or fewer n_clusters.", UserWarning, stacklevel=3)
     fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
     cuts = apply_to(transform, test.cuts[:, None])[:, 0] if test.cuts.size else test.cuts
-    groups = np.searchsorted(cuts, fit.S[:, 0]).astype(np.intp)
-    _, groups = np.unique(groups, return_inverse=True)  # parts holding no SEP are none
+    # parts holding no SEP are none
+    _, groups = np.unique(np.searchsorted(cuts, fit.S[:, 0]), return_inverse=True)
     n_groups = int(groups.max()) + 1
     if n_groups < test.n_modes:
         warnings.warn(
