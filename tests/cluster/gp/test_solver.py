@@ -134,6 +134,19 @@ def test_one_feature_is_read_by_the_number_of_modes_of_its_density() -> None:
         assert np.array_equal(gp.predict(three[:50]), gp.labels_[:50])
 
 
+def test_one_feature_of_overlapping_groups_is_two_clusters() -> None:
+    """A tight group beside a diffuse one, and two unequal normals 3.5 apart: the dip test
+    calibrated on the data's shape at the mode sees both (calibrated on the uniform, the
+    second was one cluster)."""
+    rng = np.random.RandomState(0)
+    y = np.repeat([0, 1], [700, 300])
+    for x in (np.r_[rng.normal(0, 0.5, 700), rng.normal(5, 2, 300)],
+              np.r_[rng.normal(0, 1, 700), rng.normal(3.5, 1, 300)]):
+        gp = GPClustering(random_state=0).fit(x[:, None])
+        assert gp.n_clusters_ == 2, gp.count_trace_.mode_test
+        assert adjusted_rand_score(y, gp.labels_) > 0.75
+
+
 def test_one_feature_is_cut_in_the_input_units() -> None:
     """A group of 10 % eight deviations away makes the column heavy-tailed, so the landscape
     lives in Yeo-Johnson units, which squeeze the gap and skew the rest: the parts are cut

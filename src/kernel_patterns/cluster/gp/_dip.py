@@ -3,9 +3,11 @@ Ann. Statist. 1985), and the parts of one mode each that data of one feature div
 
 The dip is the distance from the empirical distribution function to the nearest unimodal
 one, computed by Hartigan's algorithm (Applied Statistics AS 217, 1985). Its p-value comes
-from uniform samples of as many values: the uniform is the least favourable unimodal
-distribution for the dip, so the test is calibrated on flat densities, where Silverman's
-smoothed bootstrap is liberal, and conservative on every other unimodal one.
+from samples of as many values of a unimodal reference density: the uniform, the least
+favourable one for the dip (calibrated on flat densities, where Silverman's smoothed
+bootstrap is liberal, and conservative on every other unimodal one), or one of the data's
+shape at their mode (Cheng & Hall 1998, :mod:`._dip_null`), calibrated on every unimodal
+density.
 
 :func:`dip_partition` divides a sample until every part has one mode by the dip test, as
 dip-means divides clusters (Kalogeratos & Likas, "Dip-means: an incremental clustering
@@ -26,6 +28,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from ..._validation import FloatArray, check_matrix
+from ._dip_null import reference_samples, shape_constant
 from ._selection import SIGNIFICANCE
 
 #: the share of the values left out at each end where Silverman's tests count modes and
@@ -33,6 +36,8 @@ from ._selection import SIGNIFICANCE
 TAIL = 0.025
 #: bins of the kernel density estimate whose lowest point between two means is the cut
 CUT_GRID = 512
+#: the reference densities of the dip test's p-value (:func:`dip_test`)
+CALIBRATIONS = ("uniform", "shape")
 
 
 def _column(values: Any, n_draws: int = 1, name: str = "n_bootstrap") -> FloatArray:
@@ -183,24 +188,34 @@ def _sorted_dip(x: FloatArray) -> float:
 
 
 def dip_test(
-    values: FloatArray, random_state: Any = None, n_samples: int = 200
+    values: FloatArray, random_state: Any = None, n_samples: int = 200,
+    calibration: str = "uniform",
 ) -> tuple[float, float]:
-    """Hartigan's dip test of one mode, its p-value from uniform samples.
+    """Hartigan's dip test of one mode.
 
-    The uniform is the least favourable unimodal distribution for the dip (Hartigan &
-    Hartigan 1985): the p-value is the share of ``n_samples`` uniform samples of as many
-    values whose dip is at least the data's (``(m + 1) / (B + 1)``). It is calibrated on
-    flat densities and conservative on every other unimodal one, where Silverman's test
-    (:func:`silverman_test`) is liberal on flat ones.
+    The p-value is the share of ``n_samples`` samples of as many values, drawn from a
+    unimodal reference density, whose dip is at least the data's (``(m + 1) / (B + 1)``).
+    With ``calibration="uniform"`` the reference is the uniform, the least favourable
+    unimodal density for the dip (Hartigan & Hartigan 1985): the test is calibrated on flat
+    densities and conservative on every other unimodal one, where Silverman's test
+    (:func:`silverman_test`) is liberal on flat ones. With ``"shape"`` it is a symmetric
+    density with the data's ``c = |f''(m)| / f(m)³`` at the mode, the one property of a
+    unimodal density the dip's distribution depends on in large samples (Cheng & Hall,
+    "Calibrating the excess mass and dip tests of modality", JRSS B 1998); ``c`` is
+    estimated on halves of the data and cautiously (a flat top keeps the uniform), which
+    keeps the level on flat and monotone densities and sees overlapping groups the uniform
+    calibration misses.
 
     Parameters
     ----------
     values : array-like of shape (n_values,)
         The sample (finite, at least two values).
     random_state : int, RandomState instance or None, default=None
-        The uniform samples.
+        The reference samples (and, with ``"shape"``, the halves).
     n_samples : int, default=200
-        Uniform samples.
+        Reference samples.
+    calibration : {"uniform", "shape"}, default="uniform"
+        The reference density.
 
     Returns
     -------
@@ -218,13 +233,24 @@ def dip_test(
     >>> two = np.r_[rng.normal(0, 1, 250), rng.normal(4, 1, 250)]
     >>> bool(dip_test(two, random_state=0)[1] < 0.01)
     True
+    >>> overlapping = np.r_[rng.normal(0, 1, 700), rng.normal(3.5, 1, 300)]
+    >>> bool(dip_test(overlapping, random_state=0, calibration="shape")[1] < 0.05)
+    True
     """
     values = _column(values, n_samples, "n_samples")
-    dip = _sorted_dip(np.sort(values))
+    _check_calibration(calibration)
+    x = np.sort(values)
+    dip = _sorted_dip(x)
     rng = check_random_state(random_state)
-    wider = sum(_sorted_dip(np.sort(rng.uniform(size=values.size))) >= dip
-                for _ in range(n_samples))
+    c = shape_constant(x, rng) if calibration == "shape" else 0.0
+    wider = sum(_sorted_dip(np.sort(sample)) >= dip
+                for sample in reference_samples(c, rng, x.size, n_samples))
     return dip, (wider + 1) / (n_samples + 1)
+
+
+def _check_calibration(calibration: str) -> None:
+    if calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {CALIBRATIONS}; got {calibration!r}.")
 
 
 @dataclass(frozen=True)
@@ -263,11 +289,13 @@ class DipPartition:
 def dip_partition(
     values: FloatArray, random_state: Any = None, alpha: float | None = None,
     min_size: int = 8, n_samples: int = 200, n_parts: int | None = None,
+    calibration: str = "shape",
 ) -> DipPartition:
     """Divide a sample of one feature into parts of one mode each by Hartigan's dip test.
 
-    A part is kept whole where :func:`dip_test` does not reject one mode at level
-    ``alpha``; otherwise it is cut at the lowest point of its kernel density estimate
+    A part is kept whole where :func:`dip_test` (by default calibrated on a reference of
+    the part's own shape at its mode) does not reject one mode at level ``alpha``;
+    otherwise it is cut at the lowest point of its kernel density estimate
     between the two means that two-means finds on its central 95 %, and each side is
     tested again (dip-means' division, Kalogeratos & Likas 2012, on a line). Two-means
     places the cut, not the test: it sees a small group far away, which the trimmed
@@ -285,7 +313,7 @@ def dip_partition(
     values : array-like of shape (n_values,)
         The sample (finite, at least two values).
     random_state : int, RandomState instance or None, default=None
-        The uniform samples of the dip tests.
+        The reference samples of the dip tests.
     alpha : float, default=None
         Level of each test; None: ``Φ(−2)`` (0.023), the level of every test of
         ``GPClustering()``'s count.
@@ -293,10 +321,14 @@ def dip_partition(
         The fewest values of a part: a part of fewer than ``2 * min_size`` is not tested,
         and a cut that leaves fewer on one side is not made.
     n_samples : int, default=200
-        Uniform samples per dip test.
+        Reference samples per dip test.
     n_parts : int, default=None
         The number of parts wanted (``GPClustering(n_clusters=...)``); None: as many as
         the tests find. With it no test is made (``pvalues`` is empty).
+    calibration : {"shape", "uniform"}, default="shape"
+        The reference density of each dip test (:func:`dip_test`): ``"shape"`` holds the
+        level on every unimodal density and sees groups that overlap; ``"uniform"`` is
+        Hartigan's, conservative except on flat densities.
 
     Returns
     -------
@@ -320,6 +352,7 @@ def dip_partition(
     """
     values = _column(values, n_samples, "n_samples")
     alpha = _level(alpha)
+    _check_calibration(calibration)
     if int(min_size) != min_size or min_size < 1:
         raise ValueError(f"min_size must be a positive integer; got {min_size}.")
     if n_parts is not None and (int(n_parts) != n_parts or n_parts < 1):
@@ -335,7 +368,7 @@ def dip_partition(
         part = parts.pop()
         if part.size < 2 * min_size or part[0] == part[-1]:
             continue
-        pvalues.append(dip_test(part, rng, n_samples)[1])
+        pvalues.append(dip_test(part, rng, n_samples, calibration)[1])
         if pvalues[-1] >= alpha:
             continue
         sides = _cut(part, min_size)

@@ -268,7 +268,8 @@ def _line_partition(
     tails off rather than split at a valley (``benchmarks/results/gp_design_notes.md``).
     The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
     ``values`` of the points that shape the landscape, in the input's units (Hartigan's
-    dip test, parts cut at the density's lowest point between them): the heavy-tail
+    dip test calibrated on the data's shape at the mode, parts cut at the density's lowest
+    point between them): the heavy-tail
     ``transform`` squeezes a far group against the rest and skews what is left, and being
     increasing it keeps the parts. Every SEP of the landscape at ℓ₀ joins the part it
     lies in (the cuts carried through ``transform``). The level is the support's, ``r*``.
