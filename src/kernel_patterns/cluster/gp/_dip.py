@@ -23,12 +23,11 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import fftconvolve
 from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from ..._validation import FloatArray, check_matrix
-from ._dip_null import reference_samples, shape_constant
+from ._dip_null import binned_density, reference_samples, shape_constant
 from ._selection import SIGNIFICANCE
 
 #: the share of the values left out at each end where Silverman's tests count modes and
@@ -437,12 +436,7 @@ def _antimode(x: FloatArray, tail: float) -> float:
     h = 0.9 * spread * core.size ** -0.2
     if not h > 0.0:  # two point masses: halfway
         return 0.5 * (float(a[-1]) + float(b[0]))
-    counts, edges = np.histogram(x, bins=CUT_GRID, range=(m1 - 5.0 * h, m2 + 5.0 * h))
-    step = edges[1] - edges[0]
-    half = int(min(CUT_GRID, np.ceil(5.0 * h / step)))
-    kernel = np.exp(-0.5 * (np.arange(-half, half + 1) * step / h) ** 2)
-    density = fftconvolve(counts.astype(np.float64), kernel, mode="same")
-    centres = 0.5 * (edges[:-1] + edges[1:])
+    centres, density = binned_density(x, h, m1 - 5.0 * h, m2 + 5.0 * h, CUT_GRID, 5.0)
     between = np.flatnonzero((centres >= m1) & (centres <= m2))
     if between.size == 0:  # the means within one bin
         return 0.5 * (m1 + m2)

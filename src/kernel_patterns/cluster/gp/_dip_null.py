@@ -106,17 +106,25 @@ def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
     return float(max(bend, 0.0) / f_at**3) if f_at > 0.0 else 0.0
 
 
+def binned_density(x: FloatArray, h: float, low: float, high: float, bins: int,
+                   reach: float) -> tuple[FloatArray, FloatArray]:
+    """The Gaussian kernel density estimate of ``x`` (bandwidth ``h``, unnormalised) at the
+    centres of ``bins`` equal bins over [low, high]: the counts smoothed by FFT with the
+    kernel cut at ``reach`` bandwidths. Returns the centres and the estimate."""
+    counts, edges = np.histogram(x, bins=bins, range=(low, high))
+    step = edges[1] - edges[0]
+    half = int(min(bins, np.ceil(reach * h / step)))
+    kernel = np.exp(-0.5 * (np.arange(-half, half + 1) * step / h) ** 2)
+    density = fftconvolve(counts.astype(np.float64), kernel, mode="same")
+    return 0.5 * (edges[:-1] + edges[1:]), density
+
+
 def _highest_point(x: FloatArray, h: float, low: float, high: float) -> float:
     """The highest point in [low, high] of the Gaussian kernel density estimate of ``x``
-    (bandwidth ``h``), binned at about h / 4 (at most 2¹⁶ bins) and smoothed by FFT."""
+    (bandwidth ``h``), binned at about h / 4 (at most 2¹⁶ bins)."""
     lo, hi = float(x.min()) - 4.0 * h, float(x.max()) + 4.0 * h
     bins = int(min(2**16, max(256, np.ceil(4.0 * (hi - lo) / h))))
-    counts, edges = np.histogram(x, bins=bins, range=(lo, hi))
-    step = edges[1] - edges[0]
-    reach = int(min(bins, np.ceil(4.0 * h / step)))
-    kernel = np.exp(-0.5 * (np.arange(-reach, reach + 1) * step / h) ** 2)
-    density = fftconvolve(counts.astype(np.float64), kernel, mode="same")
-    centres = 0.5 * (edges[:-1] + edges[1:])
+    centres, density = binned_density(x, h, lo, hi, bins, 4.0)
     inside = np.flatnonzero((centres >= low) & (centres <= high))
     if inside.size == 0:
         return 0.5 * (low + high)
