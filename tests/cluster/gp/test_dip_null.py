@@ -45,7 +45,7 @@ def test_reference_samples_are_the_densities_of_that_shape() -> None:
              (NORMAL_C, stats.norm()), (student_c(3.0), stats.t(3)),
              (1e6, stats.t(0.5))]  # beyond the peakiest reference: that one
     for c, dist in cases:
-        samples = reference_samples(c, rng, 2000, 3)
+        samples = np.array(list(reference_samples(c, rng, 2000, 3)))
         assert samples.shape == (3, 2000)
         assert stats.kstest(samples.ravel(), dist.cdf).pvalue > 0.01, c
 

@@ -6,8 +6,8 @@ one, computed by Hartigan's algorithm (Applied Statistics AS 217, 1985). Its p-v
 from samples of as many values of a unimodal reference density: the uniform, the least
 favourable one for the dip (calibrated on flat densities, where Silverman's smoothed
 bootstrap is liberal, and conservative on every other unimodal one), or one of the data's
-shape at their mode (Cheng & Hall 1998, :mod:`._dip_null`), calibrated on every unimodal
-density.
+shape at their mode (Cheng & Hall 1998, :mod:`._dip_null`), which keeps the level on
+one-mode densities and sees groups that overlap.
 
 :func:`dip_partition` divides a sample until every part has one mode by the dip test, as
 dip-means divides clusters (Kalogeratos & Likas, "Dip-means: an incremental clustering
@@ -325,8 +325,8 @@ def dip_partition(
         The number of parts wanted (``GPClustering(n_clusters=...)``); None: as many as
         the tests find. With it no test is made (``pvalues`` is empty).
     calibration : {"shape", "uniform"}, default="shape"
-        The reference density of each dip test (:func:`dip_test`): ``"shape"`` holds the
-        level on every unimodal density and sees groups that overlap; ``"uniform"`` is
+        The reference density of each dip test (:func:`dip_test`): ``"shape"`` keeps the
+        level on one-mode densities and sees groups that overlap; ``"uniform"`` is
         Hartigan's, conservative except on flat densities.
 
     Returns

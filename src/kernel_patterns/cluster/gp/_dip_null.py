@@ -15,8 +15,11 @@ would make the test liberal: see :func:`shape_constant`. Arrays in, arrays out.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
 import numpy as np
-from numpy.typing import NDArray
 from scipy.optimize import brentq
 from scipy.signal import fftconvolve
 from scipy.special import gammaln
@@ -30,7 +33,7 @@ C_MARGIN = 3.0
 #: bandwidths between the mode read and an end of the range: a mode at an end is a jump,
 #: whose smoothed curvature is the kernel's, not the density's
 EDGE = 3.0
-#: the most degrees of freedom of the Student t reference (the peakiest one used)
+#: the fewest degrees of freedom of the Student t reference (the peakiest one used)
 MIN_DOF = 0.5
 #: ∫ φ''(u)² du of the Gaussian kernel, in the variance of the f'' estimate
 _R_PHI2 = 3.0 / (8.0 * np.sqrt(np.pi))
@@ -49,22 +52,25 @@ def student_c(dof: float) -> float:
 
 
 def reference_samples(c: float, rng: np.random.RandomState, n_values: int,
-                      n_samples: int) -> NDArray[np.float64]:
-    """``n_samples`` samples of ``n_values`` values (rows) of the unimodal reference density
-    of shape constant ``c``: uniform at 0, symmetric beta below 2π, normal at 2π, Student t
-    above, down to ``MIN_DOF`` degrees of freedom (beyond, that t: a flatter reference than
-    the data's is the conservative side)."""
-    shape = (n_samples, n_values)
+                      n_samples: int) -> Iterator[FloatArray]:
+    """``n_samples`` samples of ``n_values`` values, one at a time, of the unimodal reference
+    density of shape constant ``c``: uniform at 0, symmetric beta below 2π, normal at 2π,
+    Student t above, down to ``MIN_DOF`` degrees of freedom (beyond, that t: a flatter
+    reference than the data's is the conservative side)."""
+    draw: Callable[[], Any]
     if c <= 0.0:
-        return rng.uniform(size=shape)
-    if c < NORMAL_C * (1.0 - 1e-6):
+        draw = partial(rng.uniform, size=n_values)
+    elif c < NORMAL_C * (1.0 - 1e-6):
         beta = brentq(lambda b: beta_c(b) - c, 0.0, 1e8)
-        return rng.beta(beta + 1.0, beta + 1.0, size=shape)
-    if c <= NORMAL_C * (1.0 + 1e-6):
-        return rng.standard_normal(size=shape)
-    dof = MIN_DOF if c >= student_c(MIN_DOF) else brentq(
-        lambda v: student_c(v) - c, MIN_DOF, 1e8)
-    return rng.standard_t(dof, size=shape)
+        draw = partial(rng.beta, beta + 1.0, beta + 1.0, size=n_values)
+    elif c <= NORMAL_C * (1.0 + 1e-6):
+        draw = partial(rng.standard_normal, size=n_values)
+    else:
+        dof = MIN_DOF if c >= student_c(MIN_DOF) else brentq(
+            lambda v: student_c(v) - c, MIN_DOF, 1e8)
+        draw = partial(rng.standard_t, dof, size=n_values)
+    for _ in range(n_samples):
+        yield np.asarray(draw(), dtype=np.float64)  # numpy's stubs type a sized draw float
 
 
 def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:

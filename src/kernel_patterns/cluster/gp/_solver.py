@@ -269,12 +269,11 @@ def _line_partition(
     The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
     ``values`` of the points that shape the landscape, in the input's units (Hartigan's
     dip test calibrated on the data's shape at the mode, parts cut at the density's lowest
-    point between them): the heavy-tail
-    ``transform`` squeezes a far group against the rest and skews what is left, and being
-    increasing it keeps the parts. Every SEP of the landscape at ℓ₀ joins the part it
-    lies in (the cuts carried through ``transform``). The level is the support's, ``r*``.
-    With ``n_parts`` (``n_clusters``), the parts of largest dip are cut until there are
-    that many.
+    point between them): the heavy-tail ``transform`` squeezes a far group against the
+    rest and skews what is left, and being increasing it keeps the parts. Every SEP of the
+    landscape at ℓ₀ joins the part it lies in (the cuts carried through ``transform``).
+    The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
+    largest dip are cut until there are that many.
     """
     test = dip_partition(values, random_state, min_size=min_cluster_size, n_parts=n_parts)
     if n_parts is not None and test.n_modes < n_parts:
