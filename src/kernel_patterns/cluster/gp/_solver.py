@@ -299,7 +299,7 @@ def _line_partition(
         n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
         reading="modes on the line", factor=1.0, mode_test=test,
     )
-    return fit, groups.astype(np.intp), fit.r_star, trace
+    return fit, groups, fit.r_star, trace
 
 
 def _search_length_scale(
