@@ -70,18 +70,38 @@ def median_excess_kurtosis(X: FloatArray) -> float:
     return float(np.median(np.nan_to_num(np.atleast_1d(k), nan=0.0)))
 
 
-def to_input_units(transform: Any, S: FloatArray, fitted_on: FloatArray) -> FloatArray:
+def to_input_units(
+    transform: Any, S: FloatArray, fitted_on: FloatArray, original: FloatArray
+) -> FloatArray:
     """Points ``S`` of the transformed space in the units of the input (SEPs to report).
 
     Each coordinate is first clipped to the range of the transformed training points
     ``fitted_on``: the Yeo-Johnson transform with λ < 0 (or > 2) is bounded on one side, and
-    its inverse is undefined past the bound.
+    its inverse is undefined past the bound. Near that bound the inverse also loses every
+    digit (a far outlier gives λ ≈ -40, and the training points' own image inverts to NaN or
+    to a tenth of the value). So each row is checked by transforming it back; a row that does
+    not return to itself is read, feature by feature, from the training points instead: the
+    transform is monotone in each feature, and ``original`` (the training points in the
+    input's units, the rows of ``fitted_on``) is interpolated linearly between them.
     """
     if transform is None:
         return S
     lo, hi = fitted_on.min(axis=0), fitted_on.max(axis=0)
-    with _quiet():
-        return np.asarray(transform.inverse_transform(np.clip(S, lo, hi)), dtype=np.float64)
+    S = np.clip(S, lo, hi)
+    with _quiet(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # scikit-learn's "values are NaN"
+        try:
+            out = np.asarray(transform.inverse_transform(S), dtype=np.float64)
+            back = np.asarray(transform.transform(np.nan_to_num(out)), dtype=np.float64)
+        except ValueError:  # an inverse past float64's range
+            out = np.full_like(S, np.nan)
+            back = out
+    bad = ~np.all(np.isfinite(out) & np.isclose(back, S, rtol=1e-6, atol=1e-6), axis=1)
+    if bad.any():
+        for j in range(S.shape[1]):
+            order = np.argsort(fitted_on[:, j], kind="stable")
+            out[bad, j] = np.interp(S[bad, j], fitted_on[order, j], original[order, j])
+    return out
 
 
 def transform_for_fit(

@@ -98,3 +98,20 @@ def test_the_input_is_not_modified(cancer) -> None:
     before = X.copy()
     GPClustering().fit(X)
     np.testing.assert_array_equal(X, before)
+
+
+def test_a_far_outlier_keeps_the_equilibria_in_the_input_units() -> None:
+    # λ ≈ -40: the inverse Yeo-Johnson gives NaN or a tenth of the value near the bound
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(299, 2)), [[1e4, 1e4]]]
+    gp = GPClustering(random_state=0).fit(X)
+    assert gp.feature_transform_ is not None
+    S = gp.equilibria_
+    assert np.isfinite(S).all()
+    assert np.all((X.min(axis=0) <= S) & (X.max(axis=0) >= S))
+    # every equilibrium is the input-units point whose image the landscape holds
+    Xt = gp.feature_transform_.transform(X)
+    for j in range(2):
+        order = np.argsort(Xt[:, j])
+        np.testing.assert_allclose(np.interp(gp.landscape_.equilibria[:, j], Xt[order, j],
+                                             X[order, j]), S[:, j], rtol=0.05, atol=0.05)

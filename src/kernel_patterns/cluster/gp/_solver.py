@@ -168,7 +168,7 @@ feature_transform, random_state
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
     column = Xv[:, 0] if Xv.shape[1] == 1 else None  # one feature: cut in the input's units
-    Xv = apply_to(transform, Xv)
+    X_input, Xv = Xv, apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
         kernel = kernel.for_training_data(Xv)  # e.g. RBF(gamma="scale") from the training data
@@ -241,7 +241,7 @@ feature_transform, random_state
         hierarchy=GPHierarchy(fit.Z, fit.sep_var, cut), basins=basins, labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
-        input_equilibria=to_input_units(transform, fit.S, Xv), count_trace=trace,
+        input_equilibria=to_input_units(transform, fit.S, Xv, X_input), count_trace=trace,
         flowed=None if plan is None else Xl,  # the subsample's points, copied once above
     )
 
