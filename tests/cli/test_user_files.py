@@ -322,6 +322,15 @@ def test_the_reason_for_a_count_on_one_feature() -> None:
     assert re.fullmatch(r"the one feature's density has one mode by Hartigan's dip test "
                         r"\(p-value [\d.]+ against more\) \(1 length scale read: the count "
                         r"trace\)", _reading(one.count_trace_, one.n_clusters_))
+    # points on a line in three features are read along it
+    line = np.outer(x[:, 0], [1.0, -2.0, 0.5])
+    gp = GPClustering(random_state=0).fit(line)
+    assert re.fullmatch(r"that line divides into 2 parts of one mode each by Hartigan's dip "
+                        r"test \(cut at -?[\d.]+\), .*", _reading(gp.count_trace_, gp.n_clusters_))
+    with pytest.warns(UserWarning, match=r"On data that lie on a line \(count_trace_"):
+        one = GPClustering(random_state=0).fit(np.outer(rng.normal(size=300), [1.0, 3.0]))
+    assert _reading(one.count_trace_, one.n_clusters_).startswith(
+        "the density along the line the data lie on has one mode by Hartigan's dip test")
 
 
 # 6. file modes follow the umask -------------------------------------------------------------

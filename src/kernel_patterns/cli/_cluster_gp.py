@@ -78,14 +78,19 @@ def _reading(trace: Any, k: int) -> str:
                f"clusters at the next length scale read{agree}")
     elif trace.reading == "modes on the line":
         test = trace.mode_test
+        one = trace.line_axis is None or trace.line_axis.size == 1
+        values, density, line = (
+            ("the one feature's values", "the one feature's density", "the one feature") if one
+            else ("the values along the line the data lie on",
+                  "the density along the line the data lie on", "that line"))
         if test.n_modes == 1 and test.pvalues.size == 0:
-            why = "the one feature's values are too few or too alike for Hartigan's dip test"
+            why = f"{values} are too few or too alike for Hartigan's dip test"
         elif test.n_modes == 1:
-            why = ("the one feature's density has one mode by Hartigan's dip test (p-value "
+            why = (f"{density} has one mode by Hartigan's dip test (p-value "
                    f"{test.pvalues[0]:.2f} against more)")
         else:
             cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
-            why = (f"the one feature divides into {test.n_modes} parts of one mode each by "
+            why = (f"{line} divides into {test.n_modes} parts of one mode each by "
                    f"Hartigan's dip test (cut at {cuts}), which group the basins of the "
                    f"landscape at length scale {ell:.3g}")
     else:  # "support"

@@ -174,7 +174,7 @@ def test_one_feature_of_few_values() -> None:
     two = np.r_[np.zeros(6), np.full(6, 6.0)][:, None]
     gp = GPClustering(random_state=0).fit(two)
     assert gp.n_clusters_ == 2 and adjusted_rand_score(np.repeat([0, 1], 6), gp.labels_) == 1
-    with pytest.warns(UserWarning, match="divides into 2 parts at its valleys") as caught:
+    with pytest.warns(UserWarning, match="divide into 2 parts at valleys") as caught:
         gp = GPClustering(random_state=0).fit(np.r_[np.zeros(5), np.full(5, 10.0)][:, None])
     assert gp.n_clusters_ == 1 and len(caught) == 1
 

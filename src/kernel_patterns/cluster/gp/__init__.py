@@ -67,6 +67,7 @@ from ._inducing import (
 )
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
+from ._line import LINE_WIDTH, principal_axis
 from ._results import GPCountTrace, GPHierarchy, GPLandscape
 from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
@@ -82,6 +83,7 @@ from ._variance import GPVarianceModel, VarianceFunction, fit_variance_model
 
 __all__ = [
     "BLOCK_BYTES",
+    "LINE_WIDTH",
     "TAIL_KURTOSIS",
     "Assignment",
     "DipPartition",
@@ -125,6 +127,7 @@ __all__ = [
     "median_excess_kurtosis",
     "mode_count_test",
     "persistent_components",
+    "principal_axis",
     "segment_levels",
     "silverman_test",
     "unimodal_split_test",

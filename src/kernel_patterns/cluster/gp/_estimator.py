@@ -71,8 +71,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
         basins merge into the cluster they open into, or are noise (-1). When the landscape
         has too few such groups, a warning names what to change and fewer clusters are
         returned (a ``ValueError`` when a given kernel has fewer SEPs than
-        ``n_clusters``). With ``kernel=None``, data of one feature are cut instead at the
-        ``n_clusters - 1`` valleys of largest dip
+        ``n_clusters``). With ``kernel=None``, data on a line (one feature, or every point
+        close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
+        are cut instead at the ``n_clusters - 1`` valleys of largest dip
         (:func:`~kernel_patterns.cluster.gp.dip_partition` with ``n_parts``), each part of
         at least ``min_cluster_size`` points. Give ``level`` or ``n_clusters``, not both.
     n_segment_points : int, default=20

@@ -79,15 +79,20 @@ class GPCountTrace:
         data with two modes within one piece of the support where every other reading
         gives one cluster, the modes of the two neighbouring length scales that agree
         best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
-        (also when it is one piece: one cluster). Data of one feature are read apart:
-        "modes on the line", the parts of one mode each of
-        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``), every SEP of the
-        landscape at ℓ₀ in the part it lies in.
+        (also when it is one piece: one cluster). Data on a line (one feature, or every
+        point close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
+        are read apart: "modes on the line", the parts of one mode each of
+        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``) of the values
+        along it, every SEP of the landscape at ℓ₀ in the part it lies in.
     factor : float
         The multiple of ℓ₀ of the landscape kept.
     mode_test : DipPartition or None
-        Data of one feature: the partition that gave the count (its cuts and the dip
-        tests' p-values); None otherwise.
+        Data on a line: the partition that gave the count (its cuts and the dip tests'
+        p-values); None otherwise.
+    line_axis : ndarray of shape (n_features,) or None
+        Data on a line: its unit direction in the input's units (``[1.]`` for one
+        feature); the cuts of ``mode_test`` are values of ``X @ line_axis``. None
+        otherwise.
 
     Examples
     --------
@@ -110,6 +115,7 @@ class GPCountTrace:
     reading: str
     factor: float
     mode_test: DipPartition | None = None
+    line_axis: FloatArray | None = None
 
     @property
     def kept(self) -> int:

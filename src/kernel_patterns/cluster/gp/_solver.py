@@ -48,11 +48,11 @@ from ._cuts import (
     level_for_n_clusters,
     persistent_components,
 )
-from ._dip import dip_partition
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
+from ._line import Line, line_partition, principal_axis
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 from ._unimodal import MIN_ROWS
@@ -167,7 +167,6 @@ feature_transform, random_state
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
-    column = Xv[:, 0] if Xv.shape[1] == 1 else None  # one feature: cut in the input's units
     X_input, Xv = Xv, apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
@@ -184,16 +183,15 @@ feature_transform, random_state
     # FITC variance at that length scale is flat (one cluster; see
     # benchmarks/results/gp_design_notes.md)
     Xl = Xv if plan is None else Xv[plan.subsample]
-    line = None  # one feature, kernel=None: the values read by _line_partition
-    if column is not None and kernel is None and Xl.shape[0] >= MIN_ROWS:
-        line = column if plan is None else column[plan.subsample]
+    # data on a line (kernel=None, no level): counted along it by line_partition
+    line = _on_line(X_input, transform, plan) if kernel is None and level is None else None
     if n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
-        if line is not None:  # one feature: cut at the k - 1 valleys of largest dip
+        if line is not None:  # on a line: cut at the k - 1 valleys of largest dip
             # (valleys, not a chain's ends: min_cluster_size is the least part)
-            fit, groups, cut, _ = _line_partition(Xv, Xl, line, transform, opts, plan,
-                                                  min_cluster_size, random_state, n_parts=k)
+            fit, groups, cut, _ = line_partition(Xv, Xl, line, opts, plan,
+                                                 min_cluster_size, random_state, n_parts=k)
         elif kernel is None:
             found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
             fit, groups, cut = found.fit, found.modes, found.level
@@ -206,9 +204,9 @@ feature_transform, random_state
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
-    elif line is not None and level is None:
-        fit, groups, cut, trace = _line_partition(Xv, Xl, line, transform, opts, plan,
-                                                  min_cluster_size, random_state)
+    elif line is not None:
+        fit, groups, cut, trace = line_partition(Xv, Xl, line, opts, plan,
+                                                 min_cluster_size, random_state)
         basins = landscape_basins(fit, Xv, opts)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
     elif kernel is None and level is None:
@@ -254,52 +252,14 @@ def _min_count(min_cluster_size: int, n: int, k: int) -> int:
     return max(min_cluster_size, n // (10 * k))
 
 
-def _line_partition(
-    X: FloatArray, X_scale: FloatArray, values: FloatArray, transform: Any,
-    opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
-    n_parts: int | None = None,
-) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
-    """kernel=None, no ``level``, one feature: the landscape, the group of every SEP, the
-    level and the count trace.
-
-    On a line the saddle between two basins is the lowest point of the only path between
-    them, so a ripple of the effective count is as deep as a split, and the noise test of
-    the excess of mass keeps some of them; the most persistent groups of a line also cut
-    tails off rather than split at a valley (``benchmarks/results/gp_design_notes.md``).
-    The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
-    ``values`` of the points that shape the landscape, in the input's units (Hartigan's
-    dip test calibrated on the data's shape at the mode, parts cut at the density's lowest
-    point between them): the heavy-tail ``transform`` squeezes a far group against the
-    rest and skews what is left, and being increasing it keeps the parts. Every SEP of the
-    landscape at ℓ₀ joins the part it lies in (the cuts carried through ``transform``).
-    The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
-    largest dip are cut until there are that many.
-    """
-    test = dip_partition(values, random_state, min_size=min_cluster_size, n_parts=n_parts)
-    if n_parts is not None and test.n_modes < n_parts:
-        warnings.warn(
-            f"GPClustering found {test.n_modes} cluster(s) of at least {min_cluster_size} "
-            f"points (min_cluster_size) on one feature, fewer than n_clusters={n_parts}: no "
-            "other part can be cut at a valley with that many points on each side. Give a "
-            "smaller min_cluster_size or fewer n_clusters.", UserWarning, stacklevel=3)
-    fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
-    cuts = apply_to(transform, test.cuts[:, None])[:, 0] if test.cuts.size else test.cuts
-    # parts holding no SEP are none
-    _, groups = np.unique(np.searchsorted(cuts, fit.S[:, 0]), return_inverse=True)
-    n_groups = int(groups.max()) + 1
-    if n_groups < test.n_modes:
-        warnings.warn(
-            f"The feature divides into {test.n_modes} parts at its valleys (dip_partition), "
-            f"but the landscape at length scale {fit.ell:.3g} has stable equilibrium points "
-            f"in {n_groups} of them only, so GPClustering found {n_groups} cluster(s). Give "
-            "a kernel with a shorter length scale (kernel=GPCovariance(l=...), "
-            "l = 1/length²).", UserWarning, stacklevel=3)
-    trace = GPCountTrace(
-        factors=np.ones(1), length_scales=np.array([fit.ell]),
-        n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
-        reading="modes on the line", factor=1.0, mode_test=test,
-    )
-    return fit, groups, fit.r_star, trace
+def _on_line(X_input: FloatArray, transform: Any, plan: InducingPlan | None) -> Line | None:
+    """The line the training points lie on, in the input's units (ℓ₀ from the points that
+    shape the landscape), or None."""
+    Xs = X_input if plan is None else X_input[plan.subsample]
+    if Xs.shape[0] < MIN_ROWS:
+        return None
+    axis = principal_axis(X_input, auto_length_scale(Xs) if X_input.shape[1] > 1 else 1.0)
+    return None if axis is None else Line(X_input, axis, transform)
 
 
 def _search_length_scale(
@@ -377,8 +337,8 @@ def _warn_degenerate(
         return
     what = "every point is noise" if n_found == 0 else "one cluster"
     # inducing points too coarse for the length scale blur the landscape into one cluster
-    # (benchmarks/results/gp_design_notes.md); on one feature the count is the density's
-    # (the dip test), which the inducing points do not change
+    # (benchmarks/results/gp_design_notes.md); on a line the count is the density's (the
+    # dip test), which the inducing points do not change
     line = trace is not None and trace.mode_test is not None
     more = ("" if n_inducing is None or line else
             f"more inducing points (n_landmarks, now {n_inducing}) or approximation='exact', ")
@@ -390,7 +350,9 @@ def _warn_degenerate(
         if trace.mode_test.n_modes > 1:  # the parts' own warning says why
             return
         tested = trace.mode_test.pvalues
-        tails += (" On one feature the count is the number of modes of its density: one, "
+        where = ("On one feature" if trace.line_axis is None or trace.line_axis.size == 1
+                 else "On data that lie on a line (count_trace_.line_axis)")
+        tails += (f" {where} the count is the number of modes of its density: one, "
                   + (f"by Hartigan's dip test (p-value {tested[0]:.2f} against more; "
                      if tested.size else "as the values are too few for Hartigan's dip test "
                      "(fewer than twice min_cluster_size) or all equal (")

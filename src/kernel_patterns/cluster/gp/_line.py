@@ -1,0 +1,136 @@
+"""Data on a line: one feature, or points that all lie close to one straight line.
+
+On a line the saddle between two basins is the lowest point of the only path between them,
+so a ripple of the sample's density is as deep as a real split, and the noise test of the
+excess of mass keeps some of them (``benchmarks/results/gp_design_notes.md``). So with
+``kernel=None`` such data are counted by the modes of their density along the line
+(:func:`~._dip.dip_partition`), and every SEP of the landscape joins the part it lies in.
+Data of several features are on a line when every point lies within ``LINE_WIDTH`` length
+scales of their first principal axis (:func:`principal_axis`), as a feature given again in
+other units is: the kernel then hardly sees their spread across the axis, and the landscape
+is that of their values along it. Arrays in, arrays out.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._tails import to_input_units
+from ..._validation import FloatArray
+from ._dip import dip_partition
+from ._kernel import default_kernel
+from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape
+from ._results import GPCountTrace
+
+#: data of several features are on a line when every point lies within this many length
+#: scales ℓ₀ of their first principal axis: there the kernel between two points differs by
+#: at most exp(-0.5²/2) ≈ 0.88 from that of their values along the axis
+LINE_WIDTH = 0.5
+
+
+def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
+    """The unit direction of the straight line the points ``X`` lie on, or None.
+
+    The first principal axis of ``X`` (through their mean), when every point lies within
+    ``LINE_WIDTH * length_scale`` of it; ``[1.0]`` for one feature. The values along the
+    line are ``X @ axis``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Finite points.
+    length_scale : float
+        The length scale that decides how close is on the line (ℓ₀,
+        :func:`~kernel_patterns.cluster.gp.auto_length_scale`), in the units of ``X``.
+
+    Returns
+    -------
+    ndarray of shape (n_features,) or None
+        The axis, or None when some point lies farther from it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import principal_axis
+    >>> t = np.linspace(0.0, 1.0, 50)
+    >>> principal_axis(np.c_[t, 2 * t], length_scale=0.1).round(3) * np.sqrt(5)
+    array([1., 2.])
+    >>> principal_axis(np.c_[t, t ** 2], length_scale=0.01) is None
+    True
+    """
+    if X.shape[1] == 1:
+        return np.ones(1)
+    Xc = X - X.mean(axis=0)
+    _, vectors = np.linalg.eigh(Xc.T @ Xc)
+    axis = vectors[:, -1]
+    axis = axis if axis[np.argmax(np.abs(axis))] > 0 else -axis  # one sign for one line
+    across = np.einsum("ij,ij->i", Xc, Xc) - (Xc @ axis) ** 2
+    if np.sqrt(max(float(across.max()), 0.0)) <= LINE_WIDTH * length_scale:
+        return axis
+    return None
+
+
+class Line(NamedTuple):
+    """Training points on a line: ``points`` in the input's units, the line's unit ``axis``
+    and the heavy-tail ``transform`` (or None) that carries them to the landscape's space."""
+
+    points: FloatArray
+    axis: FloatArray
+    transform: Any
+
+    def along(self, S: FloatArray, fitted_on: FloatArray) -> FloatArray:
+        """Points ``S`` of the landscape's space (SEPs) projected on the line, in the input's
+        units (``fitted_on``: ``points`` transformed)."""
+        return to_input_units(self.transform, S, fitted_on, self.points) @ self.axis
+
+
+def line_partition(
+    X: FloatArray, X_scale: FloatArray, line: Line,
+    opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
+    n_parts: int | None = None,
+) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
+    """kernel=None, no ``level``, data on a line: the landscape, the group of every SEP, the
+    level and the count trace.
+
+    The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
+    values along the line of the points that shape the landscape (``X_scale``: all, or the
+    subsample of ``plan``), in the input's units
+    (Hartigan's dip test calibrated on the data's shape at the mode, parts cut at the
+    density's lowest point between them): the heavy-tail transform squeezes a far group
+    against the rest and skews what is left. Every SEP of the landscape at ℓ₀ (fitted on
+    ``X``, the transformed points) joins the part its projection on the ``line`` lies in.
+    The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
+    largest dip are cut until there are that many.
+    """
+    points = line.points if plan is None else line.points[plan.subsample]
+    test = dip_partition(points @ line.axis, random_state, min_size=min_cluster_size,
+                         n_parts=n_parts)
+    if n_parts is not None and test.n_modes < n_parts:
+        warnings.warn(
+            f"GPClustering found {test.n_modes} cluster(s) of at least {min_cluster_size} "
+            f"points (min_cluster_size) along the line of the data, fewer than "
+            f"n_clusters={n_parts}: no other part can be cut at a valley with that many "
+            "points on each side. Give a smaller min_cluster_size or fewer n_clusters.",
+            UserWarning, stacklevel=3)
+    fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
+    # parts holding no SEP are none
+    _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
+                          return_inverse=True)
+    n_groups = int(groups.max()) + 1
+    if n_groups < test.n_modes:
+        warnings.warn(
+            f"The data divide into {test.n_modes} parts at valleys along their line "
+            f"(dip_partition), but the landscape at length scale {fit.ell:.3g} has stable "
+            f"equilibrium points in {n_groups} of them only, so GPClustering found "
+            f"{n_groups} cluster(s). Give a kernel with a shorter length scale "
+            "(kernel=GPCovariance(l=...), l = 1/length²).", UserWarning, stacklevel=3)
+    trace = GPCountTrace(
+        factors=np.ones(1), length_scales=np.array([fit.ell]),
+        n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
+        reading="modes on the line", factor=1.0, mode_test=test, line_axis=line.axis,
+    )
+    return fit, groups, fit.r_star, trace
