@@ -235,6 +235,16 @@ def test_rank_with_bins_states_the_binning_and_folds_are_a_flag(tmp_path, boston
         in r.stderr
 
 
+
+def test_rank_precomputed_kernel_of_a_feature_table_is_one_clear_line(tmp_path,
+                                                                     blobs_csv) -> None:
+    r = run_cli("rank", str(blobs_csv), "--target", "truth", "--kernel", "precomputed",
+                "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "must be a square kernel matrix; got shape (60, 2)" in r.stderr
+    assert not (tmp_path / "o").exists()
+
+
 # 5. reports people read ---------------------------------------------------------------------
 
 def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> None:

@@ -173,6 +173,11 @@ def test_precomputed_kernel_matches():
                                atol=1e-8)
     with pytest.raises(ValueError, match=r"columns|features"):
         b.decision_function(RBF(0.5)(Xn, X[:5]))
+    # a non-square "kernel" is named before nu="auto" cuts its folds out of it
+    for nu in ("auto", 0.3):
+        with pytest.raises(ValueError, match=r"precomputed kernel must be a square kernel "
+                                             r"matrix; got shape \(80, 2\)"):
+            NuRanking(nu=nu, kernel="precomputed").fit(X, y)
 
 
 def test_labels_mapped_to_ranks_and_back():

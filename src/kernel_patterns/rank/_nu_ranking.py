@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
 from ..kernels import RBF, Kernel, Precomputed, make_operator
-from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS
+from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS, check_square_kernel
 from ._common import RankerMixin, encode_ranks, kernel_rows, validate_X
 from ._nu_ranking_features import _nu_ranking_features
 from ._nu_ranking_select import (
@@ -234,6 +234,8 @@ class NuRanking(RankerMixin, BaseEstimator):
                              "the landmarks, not kernel='precomputed'; use "
                              "approximation='exact'.")
         Xv = validate_X(self, X, reset=True, kernel=kernel)
+        if isinstance(kernel, Precomputed):  # before nu="auto" indexes it as K[sub, sub]
+            check_square_kernel(Xv, "the precomputed kernel")
         data_width = not isinstance(kernel, Precomputed) and kernel.needs_data_scale()
         kernel = resolve_kernel(kernel, None, Xv)  # RBF(gamma="scale"): kernel_ holds the width
         classes, ranks = encode_ranks(y, self.classes)
