@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
 from kernel_patterns.cluster._soft_kernel_kmeans import _soft_distances, _soft_kernel_kmeans_runs
 from kernel_patterns.datasets import load_iris, load_wine, make_two_moons, whiten
-from kernel_patterns.kernels import RBF, GeodesicKernel, Precomputed, make_operator
+from kernel_patterns.kernels import RBF, GeodesicKernel, Precomputed, make_kernel, make_operator
 from kernel_patterns.metrics import clustering_accuracy
 
 
@@ -245,6 +245,21 @@ def test_weighted_fit_is_uniform_below_its_critical_beta_only() -> None:
     with pytest.warns(ConvergenceWarning, match=f"raise beta above {bc:.3g}"):
         SoftKernelKMeans(2, kernel="precomputed", beta=0.1 * bc,
                          random_state=0).fit(K, sample_weight=w)
+
+
+def test_points_that_coincide_in_feature_space_warn_without_a_critical_beta() -> None:
+    from kernel_patterns.cluster._soft_kernel_kmeans import _critical_beta
+
+    # a zero centred operator (no Lanczos: ARPACK fails on it) and one zero to round-off
+    for X, kernel in ((np.zeros((20, 2)), "linear"), (np.zeros((20, 20)), "precomputed"),
+                      (np.ones((20, 2)), "linear")):
+        assert _critical_beta(make_operator(make_kernel(kernel), X)) == np.inf
+        X0 = X.copy()
+        with pytest.warns(ConvergenceWarning, match=r"only 1 of the n_clusters=2 clusters is "
+                          r"distinct.*no beta separates the points"):
+            est = SoftKernelKMeans(2, kernel=kernel, random_state=0).fit(X)
+        np.testing.assert_allclose(est.responsibilities_, 0.5)
+        np.testing.assert_array_equal(X, X0)
 
 
 def test_uniform_responsibilities_are_named_with_beta() -> None:

@@ -25,7 +25,9 @@ def _critical_beta(op: KernelOperator, w: FloatArray | None = None) -> float:
     space). With p = w / Σw, λ₁(C) is that of D^½ (I − 1pᵀ) K (I − p1ᵀ) D^½, D = diag(p)
     (for equal weights H K H / n, H the centring): by Lanczos on products with K. A weight
     of 2 counts as the point twice (tested against the dense eigenvalue of the duplicated
-    rows)."""
+    rows). The operator is zero to round-off when the points coincide in feature space
+    (identical points, all-zero data with a linear kernel): then λ₁ = 0 and β_c = ∞, without
+    Lanczos (ARPACK fails on a zero operator)."""
     from scipy.sparse.linalg import LinearOperator, eigsh
 
     n = op.n_samples
@@ -40,6 +42,20 @@ def _critical_beta(op: KernelOperator, w: FloatArray | None = None) -> float:
         Ku = np.asarray(op.matmat(u.astype(op.dtype)), dtype=np.float64)
         return root * (Ku - p @ Ku)  # D^½ (I − 1pᵀ) K u
 
+    v0 = np.linspace(-1.0, 1.0, n)
+    if _is_zero(op, p, centred(v0)):
+        return float("inf")
     lam = eigsh(LinearOperator((n, n), matvec=centred, matmat=centred, dtype=np.float64),
-                k=1, which="LA", return_eigenvectors=False, v0=np.linspace(-1.0, 1.0, n))[0]
+                k=1, which="LA", return_eigenvectors=False, v0=v0)[0]
     return float(1.0 / (2.0 * lam)) if lam > 0 else float("inf")
+
+
+def _is_zero(op: KernelOperator, p: FloatArray, Cv0: FloatArray) -> bool:
+    """Whether the centred operator is zero to round-off: its diagonal, p_i ‖φ_i − Σ p φ‖²,
+    and its product ``Cv0`` with the start vector both vanish relative to the kernel's scale
+    (the diagonal alone would do for a PSD kernel; the product guards an indefinite one)."""
+    diag = np.asarray(op.diag(), dtype=np.float64)
+    Kp = np.asarray(op.matmat(p[:, None].astype(op.dtype)), dtype=np.float64)[:, 0]
+    tol = p.shape[0] * float(np.finfo(op.dtype).eps) * float(np.max(np.abs(diag)))
+    spread = p * (diag - 2.0 * Kp + float(p @ Kp))
+    return bool(np.max(np.abs(spread)) <= tol and np.max(np.abs(Cv0)) <= tol)

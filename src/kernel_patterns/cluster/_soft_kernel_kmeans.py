@@ -446,13 +446,18 @@ feature_transform
         if distinct == k:
             return False
         if distinct == 1 and k > 1:
+            bc = _critical_beta(op, w)
             auto = ("" if self.beta == "auto"
                     else f"; beta='auto' gives {_auto_beta(op, w, diag):.3g}")
+            why = (f"beta={beta:g} is too small for this kernel's scale; raise beta above "
+                   f"{bc:.3g}, the value below which the uniform assignment is the only fixed "
+                   f"point{auto}" if bc != np.inf else
+                   "no beta separates the points: their covariance in feature space has no "
+                   "positive eigenvalue (identical points, or a constant kernel); lower "
+                   "n_clusters or use a kernel that tells them apart")
             what = (f"only 1 of the n_clusters={k} clusters is distinct: the responsibilities "
                     f"are uniform (every point 1/{k} in each cluster), so the labels are "
-                    f"arbitrary: beta={beta:g} is too small for this kernel's scale; raise "
-                    f"beta above {_critical_beta(op, w):.3g}, the value below which the uniform "
-                    f"assignment is the only fixed point{auto}")
+                    f"arbitrary: {why}")
         else:
             what = (f"only {distinct} of the n_clusters={k} clusters are distinct; the others "
                     "coincide with them (equal responsibilities, so a label among them is "
