@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._validation import check_labels, check_matrix
 from ..kernels import Kernel, Precomputed, check_kernel_input, make_kernel, make_operator
@@ -196,6 +196,7 @@ class RankerMixin:
         y : array-like of shape (n_samples,)
             True labels, each among ``classes_`` (a pandas ordered categorical is accepted).
         sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights with a positive sum.
 
         Returns
         -------
@@ -209,7 +210,12 @@ class RankerMixin:
             raise ValueError(
                 f"X and y have different lengths: {pred.shape[0]} and {true.shape[0]}."
             )
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        w = None
+        if sample_weight is not None:  # finite, non-negative, one per sample, as fit's
+            w = _check_sample_weight(sample_weight, true, dtype=np.float64,
+                                     ensure_non_negative=True)
+            if not w.sum() > 0:
+                raise ValueError("sample_weight must have a positive sum.")
         return -float(np.average(np.abs(true - pred), weights=w))
 
 
