@@ -236,6 +236,22 @@ def test_rank_with_bins_states_the_binning_and_folds_are_a_flag(tmp_path, boston
 
 
 
+def test_rank_target_of_about_as_many_values_as_rows_suggests_bins(tmp_path) -> None:
+    rng = np.random.default_rng(0)
+    src = tmp_path / "c.csv"
+    pd.DataFrame({"x": rng.normal(size=12), "t": rng.normal(size=12)}).to_csv(src, index=False)
+    out = tmp_path / "o"
+    r = run_cli("rank", str(src), "--target", "t", "--cv", "0", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "warning: --target 't' has 12 distinct values in 12 rows and each is a rank; " \
+        "pass --bins K" in r.stderr
+    assert "nu='auto' could not cross-validate: every rank has a single point" in r.stderr
+    assert json.loads((out / "summary.json").read_text())["result"]["warnings"]
+    few = tmp_path / "few.csv"
+    pd.DataFrame({"x": rng.normal(size=12), "t": np.arange(12) % 3}).to_csv(few, index=False)
+    r = run_cli("rank", str(few), "--target", "t", "--cv", "0", "--out", str(tmp_path / "f"))
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
 def test_rank_precomputed_kernel_of_a_feature_table_is_one_clear_line(tmp_path,
                                                                      blobs_csv) -> None:
     r = run_cli("rank", str(blobs_csv), "--target", "truth", "--kernel", "precomputed",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -390,3 +392,16 @@ def test_nu_auto_with_a_rank_of_one_point():
     model = NuRanking(kernel=Linear()).fit(X, y)
     assert 0 < model.nu_ <= max_feasible_nu(y, 2)
     assert np.all(np.isfinite(model.cv_results_["mae"]))
+
+
+def test_nu_auto_with_every_rank_a_single_point_warns_that_nothing_was_scored():
+    X = np.random.default_rng(0).normal(size=(6, 3))
+    with pytest.warns(UserWarning, match=r"nu='auto' could not cross-validate: every rank has "
+                                         r"a single point.*Pass a float nu, or merge ranks"):
+        model = NuRanking().fit(X, np.arange(6))
+    assert np.isnan(model.cv_results_["mae"]).all()  # no held-out score, not a 0/0
+    assert model.nu_ == pytest.approx(0.4 * max_feasible_nu(np.arange(6), 6))  # first entry
+    assert model.threshold_rule_ == "kkt"
+    with warnings.catch_warnings():  # a given ν needs no cross-validation
+        warnings.simplefilter("error")
+        NuRanking(nu=0.5).fit(X, np.arange(6))

@@ -4,7 +4,8 @@ Besides the training errors it reports k-fold cross-validated ones (``--cv``, de
 scaler and the estimator are refitted on each fold's training rows
 (:func:`sklearn.model_selection.cross_val_predict`), so the held-out ranks are honest. The
 binning of the target (its own values, or ``--bins`` equal-width ranks) is stated in the
-result; a target of more than 20 distinct values and no ``--bins`` is warned about.
+result; a target of more than 20 distinct values, or of distinct values in more than half its
+rows (most ranks a single row), and no ``--bins`` is warned about.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from ._registry import UsageError, register
 
 METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}
 
-#: more distinct target values than this without ``--bins`` is warned about
+#: more distinct target values than this (or than half the rows) without ``--bins`` is
+#: warned about
 MAX_RANKS = 20
 
 
@@ -97,9 +99,10 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--cv must be 0 (none) or between 2 and the {len(y)} rows; "
                              f"got {args.cv}")
         warnings = []
-        if args.bins is None and n_ranks > MAX_RANKS:
-            warnings.append(f"--target '{args.target}' has {n_ranks} distinct values and each "
-                            "is a rank; pass --bins K to cut it into K ranks")
+        if args.bins is None and (n_ranks > MAX_RANKS or n_ranks > max(2, len(y) / 2)):
+            warnings.append(f"--target '{args.target}' has {n_ranks} distinct values in "
+                            f"{len(y)} rows and each is a rank; pass --bins K to cut it into "
+                            "K ranks")
             print(f"kernel-patterns rank: warning: {warnings[-1]}", file=sys.stderr)
         new = None
         if args.predict:

@@ -147,7 +147,8 @@ class NuRanking(RankerMixin, BaseEstimator):
         The threshold rule used.
     cv_results_ : dict or None
         With ``nu="auto"``: ``nu_ratio`` (ν/ν_max), ``width_factor``, ``thresholds`` and
-        ``mae`` (held-out) of every candidate; ``None`` with a given ν.
+        ``mae`` (held-out; NaN when no fold can be scored, every rank a single point) of every
+        candidate; ``None`` with a given ν.
     landmark_indices_ : ndarray of shape (n_landmarks,) or None
         With ``approximation="nystrom"``: the training points used as landmarks;
         ``decision_function`` is then an expansion over them (``support_vectors_`` is None).
@@ -355,6 +356,12 @@ class NuRanking(RankerMixin, BaseEstimator):
         ratio, factor, rule, results = select_nu_and_width(
             gram, ranks[sub], n_ranks, WIDTH_FACTORS if rbf else (1.0,), rules=rules,
             n_folds=n_folds, **cv_args)
+        if np.isnan(results["mae"]).all():
+            warnings.warn(
+                "nu='auto' could not cross-validate: every rank has a single point, so no fold "
+                "holds out a point of a rank it was fitted on; the first candidate of the grid "
+                "is used unscored. Pass a float nu, or merge ranks so that each has at least 2 "
+                "points (e.g. cut a continuous target into bins).", UserWarning, stacklevel=3)
         if factor != 1.0:
             kernel = RBF(gamma0 * factor)
         return kernel, ratio, rule, results

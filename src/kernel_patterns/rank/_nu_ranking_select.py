@@ -122,19 +122,21 @@ def select_nu_and_width(
         The best triple (ties: the first in grid order: smoother kernel, smaller ν, "kkt").
     results : dict
         ``nu_ratio``, ``width_factor``, ``thresholds`` and ``mae`` (over the held-out folds) of
-        every triple tried.
+        every triple tried; ``mae`` is NaN throughout when no fold can be scored (every rank a
+        single point), and the first triple is returned.
     """
     counts = np.bincount(y, minlength=n_ranks)
     n_folds = max(2, min(n_folds, int(counts.min())))
     # a fold whose training part lacks a rank (one with a single point) cannot fit every
     # threshold: leave it out. The last fold always remains: its training part holds fold
-    # 0, which the interleaving gives the first point of every rank.
+    # 0, which the interleaving gives the first point of every rank; it has held-out points
+    # unless every rank has a single point (then nothing is scored: no QP is solved).
     folds = [(tr, te) for tr, te in interleaved_folds(y, n_folds)
-             if np.bincount(y[tr], minlength=n_ranks).min() > 0]
+             if te.size and np.bincount(y[tr], minlength=n_ranks).min() > 0]
     n_test = sum(te.size for _, te in folds)
     triples, maes = [], []
     for factor in width_factors:
-        K = gram(factor)
+        K = gram(factor) if folds else np.zeros((0, 0))
         err = np.zeros((len(nu_ratios), len(rules)))
         for train, test in folds:
             yt = y[train]
@@ -152,8 +154,8 @@ def select_nu_and_width(
         for j, ratio in enumerate(nu_ratios):
             for k, rule in enumerate(rules):
                 triples.append((ratio, factor, rule))
-                maes.append(err[j, k] / n_test)
-    best = int(np.argmin(maes))
+                maes.append(err[j, k] / n_test if n_test else np.nan)
+    best = int(np.argmin(maes)) if n_test else 0
     results: dict[str, Any] = {
         "nu_ratio": np.array([t[0] for t in triples]),
         "width_factor": np.array([t[1] for t in triples]),
