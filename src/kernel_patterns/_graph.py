@@ -51,17 +51,18 @@ def min_affinity(op: KernelOperator) -> float:
     return op.min()
 
 
-def check_affinity(op: KernelOperator, what: str) -> FloatArray:
+def check_affinity(op: KernelOperator, what: str, instead: str) -> FloatArray:
     """Reject negative affinities and return the degrees ``D = K 1`` (float64).
 
-    ``what`` names the method in the error message.
+    ``what`` names the method in the error message and ``instead`` the caller's own way out
+    besides a non-negative kernel (spectral clustering: ``matrix='K'``).
     """
     low = min_affinity(op)
     if low < 0:
         raise ValueError(
             f"{what} needs a degree matrix, so the affinity K must be non-negative; its "
             f"smallest entry is {low:.3g}. Use a non-negative kernel (e.g. 'rbf') or "
-            "matrix='K'."
+            f"{instead}."
         )
     return np.asarray(op.row_sums(), dtype=np.float64)
 

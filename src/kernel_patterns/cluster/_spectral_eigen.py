@@ -96,7 +96,7 @@ def _spectral_eigen(
                               random_state=random_state, tol=tol, solver=eigen_solver)
         return w, V, w, 0, None
     what = f"matrix={matrix!r}"
-    degrees = check_affinity(op, what)
+    degrees = check_affinity(op, what, "matrix='K'")
     solver = {"dtype": op.dtype, "random_state": random_state, "tol": tol,
               "solver": eigen_solver}
     if matrix == "laplacian":

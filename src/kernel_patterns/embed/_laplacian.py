@@ -98,7 +98,8 @@ def _laplacian_embedding(
         How many of those eigenvalues are zero (the graph has at least ``1 + n_zero``
         connected components).
     """
-    degrees = check_affinity(op, "the Laplacian embedding")
+    degrees = check_affinity(op, "the Laplacian embedding",
+                             "KernelMDS, which embeds a kernel of any sign")
     rtol = max(_ZERO_RTOL, 100 * float(np.finfo(op.dtype).eps))
     if isinstance(op, SparseKernelOperator):
         # A sparse graph: its components are known exactly and L is solved one component at
