@@ -179,15 +179,17 @@ def test_empty_cluster_is_reseeded() -> None:
 
 @pytest.mark.parametrize("approximation", ["exact", "nystrom"])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_duplicates_are_never_split_to_fill_a_cluster(approximation, dtype) -> None:
+@pytest.mark.parametrize("init", ["k-means++", "random", "n-k+1"])
+def test_duplicates_are_never_split_to_fill_a_cluster(approximation, dtype, init) -> None:
     # 3 distinct points, 10 copies each, 5 clusters: re-seeding the 2 spare clusters with
-    # copies would split identical points (the old rule: all 5 clusters held a point)
+    # copies would split identical points (the old rule: all 5 clusters held a point); the
+    # random and N − K + 1 starts deal copies to several clusters, which are joined
     rng = np.random.default_rng(0)
     X = np.repeat(rng.normal(size=(3, 2)), 10, axis=0)
     with pytest.warns(ConvergenceWarning, match=r"only 3 of the n_clusters=5 clusters hold a "
                       r"point.*Number of distinct clusters \(3\).*duplicate points"):
         km = KernelKMeans(5, approximation=approximation, n_landmarks=20, dtype=dtype,
-                          random_state=0).fit(X)
+                          init=init, random_state=0).fit(X)
     assert sorted(np.unique(km.labels_)) == [0, 1, 2]  # no gaps
     for group in range(3):  # every point with its copies
         assert np.unique(km.labels_[10 * group : 10 * group + 10]).size == 1
@@ -196,6 +198,26 @@ def test_duplicates_are_never_split_to_fill_a_cluster(approximation, dtype) -> N
     assert km.predict(new).max() <= 2  # the empty clusters have no centroid
     D = km.transform(new)
     assert D.shape == (20, 5) and np.isinf(D[:, 3:]).all() and np.isfinite(D[:, :3]).all()
+
+
+@pytest.mark.parametrize("init", ["k-means++", "random", "n-k+1"])
+def test_identical_points_are_one_cluster_from_every_start(init) -> None:
+    with pytest.warns(ConvergenceWarning, match=r"only 1 of the n_clusters=2 clusters hold a "
+                      r"point.*Number of distinct clusters \(1\)"):
+        km = KernelKMeans(2, init=init, random_state=0).fit(np.ones((20, 2)))
+    np.testing.assert_array_equal(km.labels_, 0)
+
+
+@pytest.mark.parametrize("init", ["random", "n-k+1"])
+def test_copies_split_over_one_centroid_free_a_cluster_for_the_rest(init) -> None:
+    # as many distinct points as clusters: a start that splits one point's copies over two
+    # clusters (and puts two points in a third) ends with each point its own cluster
+    X = np.repeat(np.random.default_rng(0).normal(size=(3, 2)) * 5, 10, axis=0)
+    for seed in range(10):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            km = KernelKMeans(3, init=init, n_init=1, random_state=seed).fit(X)
+        assert clustering_accuracy(np.repeat([0, 1, 2], 10), km.labels_) == 1.0
 
 
 def test_input_not_modified(blobs) -> None:

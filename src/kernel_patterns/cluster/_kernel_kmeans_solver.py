@@ -195,6 +195,46 @@ def _seed_empty(kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: Fl
     return changed
 
 
+def _join_coincident(
+    kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray
+) -> bool:
+    """Join (in place) each cluster whose points all sit on its centroid, when that centroid
+    coincides with one of a lower-numbered cluster, into that cluster; True when a label
+    changed. Both within ``on_centroid_floor`` (squared feature-space distances).
+
+    Such clusters hold copies of one point split over centroids that coincide (random and
+    N − K + 1 starts deal identical points to several clusters; the k-means++ start puts a
+    seed's copies in its cluster by the same ``on_centroid_floor``), which the "ties stay
+    put" rule of :func:`_reassign` would never join. Joining keeps the inertia; the emptied
+    cluster is then re-seeded from a point off its centroid, or stays empty (fewer distinct
+    points than clusters) and the estimator says so. ``kzt = (K Z)ᵀ`` of ``labels``.
+    """
+    k, n = kzt.shape
+    sizes = np.bincount(labels, weights=weights, minlength=k)
+    if np.count_nonzero(sizes > 0.0) < 2:
+        return False
+    rows = np.arange(n)
+    cur = kzt[labels, rows]
+    safe = np.where(sizes > 0.0, sizes, 1.0)
+    within = np.bincount(labels, weights=weights * cur, minlength=k) / safe**2
+    floor = on_centroid_floor(diag)
+    own = diag - 2.0 * cur / safe[labels] + within[labels] <= floor
+    dest = np.arange(k)
+    for b in range(1, k):
+        in_b = labels == b
+        if sizes[b] <= 0.0 or not own[in_b].all():
+            continue
+        # ‖μ_a − μ_b‖² of the clusters a before b, μ_aᵀμ_b = z_aᵀ K z_b / (s_a s_b)
+        cross = kzt[:b] @ np.where(in_b, weights, 0.0) / (safe[:b] * sizes[b])
+        on = np.flatnonzero((sizes[:b] > 0.0) & (within[:b] + within[b] - 2.0 * cross <= floor))
+        if on.size:
+            dest[b] = dest[on[0]]
+    if np.all(dest == np.arange(k)):
+        return False
+    labels[:] = dest[labels]
+    return True
+
+
 def _reassign(
     kzt: FloatArray, labels: IntArray, weights: FloatArray, diag: FloatArray, w_diag: float,
     work: list[np.ndarray] | None = None,
@@ -373,6 +413,13 @@ def _lloyd_kernel_kmeans_runs(
             moved = np.flatnonzero(new != lj)
             n_iter[j] = it
             if moved.size == 0:
+                # a fixed point, unless copies of one point are split over coinciding
+                # centroids: joined, the emptied clusters re-seeded, the run goes on
+                if _join_coincident(KZt[j * k : (j + 1) * k], lj, w, d):
+                    full_product(np.array([j]))
+                    if _seed_empty(KZt[j * k : (j + 1) * k], lj, w, d):
+                        full_product(np.array([j]))
+                    continue
                 active[j] = False
                 continue
             if moved.size <= tol * n:
