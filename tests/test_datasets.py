@@ -82,3 +82,45 @@ def test_generator_errors() -> None:
         datasets.make_rings(noise=-1.0)
     with pytest.raises(ValueError, match="n_features must be >= 5"):
         datasets.make_gaussians(3)
+
+
+
+@pytest.mark.parametrize(("make", "error", "match"), [
+    (lambda: datasets.make_two_moons(n_samples=3.5), TypeError,
+     r"n_samples must be an int or a sequence of 2 ints; got 3\.5"),
+    (lambda: datasets.make_three_moons(n_samples=(100, 100.0, 100)), TypeError,
+     "n_samples must be an int or a sequence of 3 ints"),
+    (lambda: datasets.make_icassp_logo(n_samples=True), TypeError, "n_samples must be an int"),
+    (lambda: datasets.make_two_moons(noise=np.nan), ValueError, "noise must be finite; got nan"),
+    (lambda: datasets.make_icassp_logo(noise=np.inf), ValueError, "noise must be finite"),
+    (lambda: datasets.make_three_moons(noise="0.1"), TypeError, "noise must be a number"),
+    (lambda: datasets.make_rings(radii=(np.nan, 1.0)), ValueError,
+     r"radii\[0\] must be finite; got nan"),
+    (lambda: datasets.make_rings(radii=(1.0, -2.0)), ValueError, r"radii\[1\] must be >= 0"),
+    (lambda: datasets.make_rings(radii=2.0), TypeError, "radii must be a sequence of numbers"),
+    (lambda: datasets.make_rings(radii=()), ValueError, "radii must give at least one radius"),
+    # the counts do not match the rings: both arguments named
+    (lambda: datasets.make_rings(radii=(1.0,)), ValueError,
+     r"n_samples must be an int or 1 positive counts \(one per ring: radii has 1\); got "
+     r"\(100, 200\)"),
+    (lambda: datasets.make_gaussians(mean=np.nan), ValueError, "mean must be finite; got nan"),
+    (lambda: datasets.make_gaussians(n_per_cluster=0), ValueError,
+     "n_per_cluster must be >= 1; got 0"),
+    (lambda: datasets.make_gaussians(n_per_cluster=2.5), TypeError,
+     "n_per_cluster must be an integer"),
+    (lambda: datasets.make_gaussians(n_features=7.5), TypeError,
+     "n_features must be an integer"),
+])
+def test_generator_arguments_are_checked_before_any_draw(make, error, match) -> None:
+    with pytest.raises(error, match=match):
+        make()
+
+
+def test_a_failed_generator_leaves_the_callers_random_state_as_it_was() -> None:
+    rng = np.random.RandomState(0)
+    state = rng.get_state()[1].copy()
+    with pytest.raises(ValueError, match="noise must be finite"):
+        datasets.make_rings(noise=np.nan, random_state=rng)
+    np.testing.assert_array_equal(rng.get_state()[1], state)
+    X, _ = datasets.make_rings(n_samples=9, radii=np.array([0.0, 1.0, 2.0]), random_state=0)
+    assert X.shape == (9, 2) and np.isfinite(X).all()

@@ -20,8 +20,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import Bunch, check_random_state
 
+from ._letters import LETTERS, stroke_points
 from ._optional import import_optional
-from ._validation import FloatArray, check_matrix
+from ._validation import FloatArray, check_matrix, check_number, check_positive_int
 
 __all__ = [
     "load_boston",
@@ -41,21 +42,28 @@ __all__ = [
 XY = tuple[FloatArray, NDArray[np.int64]]
 
 
-def _counts(n_samples: int | Sequence[int], n_groups: int, name: str = "n_samples") -> list[int]:
-    if isinstance(n_samples, (int, np.integer)):
+def _counts(n_samples: int | Sequence[int], n_groups: int, name: str = "n_samples",
+            per: str = "") -> list[int]:
+    """Points per group: an int total split as evenly as possible, or one count per group
+    (``per`` names what sets the number of groups, for the error message)."""
+    if isinstance(n_samples, (int, np.integer)) and not isinstance(n_samples, bool):
         if n_samples < n_groups:
             raise ValueError(f"{name} must be at least {n_groups}; got {n_samples}.")
         base, extra = divmod(int(n_samples), n_groups)
         return [base + (i < extra) for i in range(n_groups)]
+    if (isinstance(n_samples, (str, bytes)) or not isinstance(n_samples, (Sequence, np.ndarray))
+            or any(isinstance(c, bool) or not isinstance(c, (int, np.integer))
+                   for c in n_samples)):
+        raise TypeError(f"{name} must be an int or a sequence of {n_groups} ints; got "
+                        f"{n_samples!r}.")
     counts = [int(c) for c in n_samples]
     if len(counts) != n_groups or any(c < 1 for c in counts):
-        raise ValueError(f"{name} must be an int or {n_groups} positive counts; got {n_samples}.")
+        raise ValueError(f"{name} must be an int or {n_groups} positive counts{per}; got "
+                         f"{n_samples}.")
     return counts
 
 
 def _finish(parts: list[FloatArray], counts: list[int], noise: float, rng: Any) -> XY:
-    if noise < 0:
-        raise ValueError(f"noise must be >= 0; got {noise}.")
     X = np.vstack(parts)
     X += rng.normal(scale=noise, size=X.shape)
     y = np.repeat(np.arange(len(counts)), counts).astype(np.int64)
@@ -89,6 +97,7 @@ def make_two_moons(
     >>> X.shape, [int(c) for c in np.bincount(y)]
     ((200, 2), [104, 96])
     """
+    noise = check_number(noise, "noise", low=0.0, strict=False)
     rng = check_random_state(random_state)
     c = _counts(n_samples, 2)
     t0 = rng.uniform(0, np.pi, c[0])
@@ -128,6 +137,7 @@ def make_three_moons(
     >>> X.shape, [int(c) for c in np.bincount(y)]
     ((300, 2), [100, 100, 100])
     """
+    noise = check_number(noise, "noise", low=0.0, strict=False)
     rng = check_random_state(random_state)
     c = _counts(n_samples, 3)
     t = [rng.uniform(0, np.pi, k) for k in c]
@@ -152,7 +162,7 @@ def make_rings(
     n_samples : int or sequence of int, default=(100, 200)
         Points per cluster: one count each, or a total split as evenly as possible.
     radii : sequence of float, default=(1.0, 2.0)
-        The radius of each ring (one ring per radius).
+        The radius of each ring (one ring per radius), each finite and >= 0.
     noise : float, default=0.08
         Standard deviation of the Gaussian noise added to every coordinate.
     random_state : int, RandomState instance or None, default=None
@@ -171,8 +181,14 @@ def make_rings(
     >>> X.shape, [int(c) for c in np.bincount(y)]
     ((300, 2), [100, 200])
     """
+    noise = check_number(noise, "noise", low=0.0, strict=False)
+    if isinstance(radii, (str, bytes)) or not isinstance(radii, (Sequence, np.ndarray)):
+        raise TypeError(f"radii must be a sequence of numbers; got {radii!r}.")
+    if len(radii) == 0:
+        raise ValueError("radii must give at least one radius.")
+    radii = [check_number(r, f"radii[{i}]", low=0.0, strict=False) for i, r in enumerate(radii)]
+    c = _counts(n_samples, len(radii), per=f" (one per ring: radii has {len(radii)})")
     rng = check_random_state(random_state)
-    c = _counts(n_samples, len(radii))
     parts = []
     for k, r in zip(c, radii, strict=True):
         a = rng.uniform(0, 2 * np.pi, k)
@@ -214,59 +230,15 @@ def make_gaussians(
     >>> X.shape
     (500, 10)
     """
-    if n_features < 5:
-        raise ValueError(f"n_features must be >= 5 (five clusters on e_1..e_5); got {n_features}.")
+    n_features = check_positive_int(n_features, "n_features", minimum=5)
+    n_per_cluster = check_positive_int(n_per_cluster, "n_per_cluster")
+    m = check_number(mean, "mean") if mean is not None else (5.0 if n_features >= 20 else 7.0)
     rng = check_random_state(random_state)
-    m = mean if mean is not None else (5.0 if n_features >= 20 else 7.0)
     centers = np.zeros((5, n_features))
     centers[np.arange(5), np.arange(5)] = m
     X = np.repeat(centers, n_per_cluster, axis=0) + rng.normal(size=(5 * n_per_cluster, n_features))
     y = np.repeat(np.arange(5), n_per_cluster).astype(np.int64)
     return X, y
-
-
-# Strokes of the letters I, C, A, S, S, P in a 0.6 × 1 box: ("line", p0, p1) or
-# ("arc", centre, (rx, ry), angle0, angle1) with angles in degrees.
-_LETTERS: dict[str, list[tuple[Any, ...]]] = {
-    "I": [("line", (0.3, 0.0), (0.3, 1.0))],
-    "C": [("arc", (0.35, 0.5), (0.35, 0.5), 50.0, 310.0)],
-    "A": [
-        ("line", (0.0, 0.0), (0.3, 1.0)),
-        ("line", (0.3, 1.0), (0.6, 0.0)),
-        ("line", (0.12, 0.4), (0.48, 0.4)),
-    ],
-    "S": [
-        ("arc", (0.3, 0.75), (0.28, 0.25), 20.0, 270.0),
-        ("arc", (0.3, 0.25), (0.28, 0.25), 90.0, -160.0),
-    ],
-    "P": [
-        ("line", (0.05, 0.0), (0.05, 1.0)),
-        ("arc", (0.05, 0.75), (0.45, 0.25), 90.0, -90.0),
-    ],
-}
-
-
-def _stroke_points(strokes: list[tuple[Any, ...]], n: int, rng: Any) -> FloatArray:
-    """``n`` points spread uniformly by arc length over a letter's strokes."""
-    fine = []
-    for s in strokes:
-        t = np.linspace(0.0, 1.0, 400)
-        if s[0] == "line":
-            p0, p1 = np.asarray(s[1]), np.asarray(s[2])
-            fine.append(p0 + t[:, None] * (p1 - p0))
-        else:
-            c, r, a0, a1 = np.asarray(s[1]), np.asarray(s[2]), s[3], s[4]
-            a = np.deg2rad(a0 + t * (a1 - a0))
-            fine.append(c + r * np.c_[np.cos(a), np.sin(a)])
-    P = np.vstack(fine)
-    seg = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(P, axis=0), axis=1))]
-    # Jumps between strokes are not ink: drop their length.
-    jumps = np.cumsum([len(f) for f in fine])[:-1]
-    step = np.diff(seg)
-    step[jumps - 1] = 0.0
-    seg = np.r_[0.0, np.cumsum(step)]
-    u = np.sort(rng.uniform(0.0, seg[-1], n))
-    return np.c_[np.interp(u, seg, P[:, 0]), np.interp(u, seg, P[:, 1])]
 
 
 def make_icassp_logo(
@@ -299,10 +271,11 @@ def make_icassp_logo(
     >>> X.shape, [int(c) for c in np.bincount(y)]
     ((280, 2), [35, 35, 56, 41, 53, 60])
     """
+    noise = check_number(noise, "noise", low=0.0, strict=False)
     rng = check_random_state(random_state)
     c = _counts(n_samples, 6)
     parts = [
-        _stroke_points(_LETTERS[ch], k, rng) + np.array([1.0 * i, 0.0])
+        stroke_points(LETTERS[ch], k, rng) + np.array([1.0 * i, 0.0])
         for i, (ch, k) in enumerate(zip("ICASSP", c, strict=True))
     ]
     return _finish(parts, c, noise, rng)
