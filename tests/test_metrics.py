@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,69 @@ def test_ranking_metric_errors(fn) -> None:
         fn([1.0, 2.0], [1.0, np.inf])
     with pytest.raises(ValueError, match="must hold numeric ranks"):
         metrics.mean_absolute_error(["a", "b"], ["a", "a"])
+
+
+@pytest.mark.parametrize("fn", [metrics.contingency_table, metrics.reference_error,
+                                metrics.cluster_error, metrics.f_score,
+                                metrics.clustering_accuracy])
+def test_labels_of_types_that_do_not_sort_together_are_named(fn) -> None:
+    # scikit-learn's cluster metrics refuse them too (numpy's '<' TypeError); here the
+    # argument is named. A plain list becomes strings and works.
+    mixed = np.array([1, "a", 2, "a"], dtype=object)
+    with pytest.raises(TypeError, match=r"labels_true mixes labels of types int, str"):
+        fn(mixed, [0, 0, 1, 1])
+    with pytest.raises(TypeError, match=r"labels_pred mixes labels of types int, str.*"
+                                        r"np\.asarray\(labels_pred, dtype=str\)"):
+        fn([0, 0, 1, 1], mixed)
+    fn([1, "a", 2, "a"], [0, 0, 1, 1])
+
+
+ORDER = ["low", "mid", "high"]
+
+
+@pytest.mark.parametrize(("fn", "expected"), [
+    (metrics.mean_absolute_error, 3 / 4),
+    (metrics.kendall_tau, None),
+    (metrics.ordinal_concordance_index, None),
+])
+def test_ordered_categoricals_are_ranks_in_category_order(fn, expected) -> None:
+    pd = pytest.importorskip("pandas")
+    true = pd.Categorical(["low", "high", "mid", "low"], categories=ORDER, ordered=True)
+    pred = ["low", "mid", "mid", "high"]  # a ranker's predict: labels, ranks 0 1 1 2
+    ranks_true, ranks_pred = [0, 2, 1, 0], [0, 1, 1, 2]
+    want = fn(ranks_true, ranks_pred) if expected is None else expected
+    assert fn(true, pred) == pytest.approx(want)  # not the alphabetical order
+    assert fn(pd.Series(true), pd.Categorical(pred, categories=ORDER, ordered=True)) \
+        == pytest.approx(want)
+    labels = ["low", "high", "mid", "low"]  # the order from y_pred's categories
+    assert fn(labels, pd.Series(pd.Categorical(pred, categories=ORDER, ordered=True))) \
+        == pytest.approx(want)
+    with pytest.raises(ValueError, match=r"y_pred holds values that are not categories of "
+                                         r"the ranks \['low', 'mid', 'high'\]: 'top'"):
+        fn(true, ["low", "top", "mid", "low"])
+    with pytest.raises(ValueError, match="y_true is an unordered categorical"):
+        fn(pd.Categorical(["low", "mid"]), [0, 1])
+    with pytest.raises(ValueError, match="different categories"):
+        fn(true, pd.Categorical(pred, categories=ORDER[::-1], ordered=True))
+    with pytest.raises(ValueError, match="y_true contains missing values"):
+        fn(pd.Categorical(["low", None, "mid"], categories=ORDER, ordered=True), [0, 1, 2])
+
+
+def test_order_metrics_read_scores_next_to_an_ordered_categorical() -> None:
+    pd = pytest.importorskip("pandas")
+    true = pd.Categorical(["low", "high", "mid", "low"], categories=ORDER, ordered=True)
+    f = [0.1, 0.9, 0.5, 0.2]  # scores f(x): only their order counts
+    assert metrics.kendall_tau(true, f) == pytest.approx(metrics.kendall_tau([0, 2, 1, 0], f))
+    assert metrics.ordinal_concordance_index(true, f) == 1.0
+    with pytest.raises(ValueError, match="not categories of the ranks"):
+        metrics.mean_absolute_error(true, f)  # the MAE needs ranks, not scores
+
+
+def test_kendall_tau_where_it_is_undefined_is_an_error() -> None:
+    for y_true, y_pred, name in (([1, 1, 1], [1, 2, 3], "y_true holds a single rank"),
+                                 ([2], [2], "y_true holds a single rank"),
+                                 ([1, 2, 3], [5.0, 5.0, 5.0], "y_pred holds a single value")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no scipy warning, no NaN
+            with pytest.raises(ValueError, match=name + ": Kendall's tau-b is undefined"):
+                metrics.kendall_tau(y_true, y_pred)

@@ -163,6 +163,16 @@ def check_labels(labels: ArrayLike, name: str) -> NDArray[Any]:
     return arr
 
 
+def categorical_parts(y: Any) -> tuple[Any, Any] | None:
+    """``(categorical, codes)`` of a pandas categorical Series or Categorical, else ``None``
+    (the rankers and the ranking metrics read an ordered one's categories as the ranks)."""
+    cat: Any = getattr(y, "cat", None)  # pandas Series of categorical dtype
+    codes = getattr(cat, "codes", None) if cat is not None else None
+    if codes is None and getattr(y, "ordered", None) is not None and hasattr(y, "codes"):
+        cat, codes = y, y.codes  # a bare pandas Categorical
+    return None if codes is None else (cat, codes)
+
+
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     """Return ``value`` as an int ≥ ``minimum`` or raise a clear error."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

@@ -3,7 +3,9 @@
 Clustering (eq. 5.1–5.4 of the GP clustering paper): :func:`reference_error`,
 :func:`cluster_error`, :func:`f_score`; :func:`clustering_accuracy` (best one-to-one
 matching of cluster labels to classes, the accuracy of the soft geodesic kernel k-means paper).
-Ranking: :func:`mean_zero_one_error` and :func:`mean_absolute_error`.
+Ranking: :func:`mean_zero_one_error`, :func:`mean_absolute_error`, :func:`kendall_tau` and
+:func:`ordinal_concordance_index`; ranks may be numbers or a pandas ordered categorical, whose
+categories are the ranks in their order (as the rankers read them).
 
 All take the reference labels first and the predicted labels second; labels may be any
 hashable values (strings, integers), and the label names need not agree between the two.
@@ -17,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linear_sum_assignment
 
-from ._validation import check_labels, check_n_clusters
+from ._validation import categorical_parts, check_labels, check_n_clusters
 
 __all__ = [
     "cluster_error",
@@ -68,11 +70,25 @@ def contingency_table(labels_true: ArrayLike, labels_pred: ArrayLike) -> NDArray
            [0, 2]])
     """
     t, p = _pair(labels_true, labels_pred)
-    _, ti = np.unique(t, return_inverse=True)
-    _, pi = np.unique(p, return_inverse=True)
+    ti, pi = _codes(t, "labels_true"), _codes(p, "labels_pred")
     n = np.zeros((ti.max() + 1, pi.max() + 1), dtype=np.int64)
-    np.add.at(n, (ti.ravel(), pi.ravel()), 1)
+    np.add.at(n, (ti, pi), 1)
     return n
+
+
+def _codes(labels: NDArray[Any], name: str) -> NDArray[np.intp]:
+    """Positions of the labels among their sorted unique values; labels of types that do
+    not compare (str and int in one object array) are a ``TypeError`` naming ``name``, as
+    scikit-learn's cluster metrics refuse them (here without numpy's traceback)."""
+    try:
+        _, inverse = np.unique(labels, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in labels.tolist()})
+        raise TypeError(
+            f"{name} mixes labels of types {', '.join(kinds)}, which cannot be sorted "
+            f"together; give labels of one type (e.g. np.asarray({name}, dtype=str))."
+        ) from None
+    return inverse.ravel()
 
 
 def reference_error(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
@@ -205,6 +221,49 @@ def _ranks(
     return t, p
 
 
+def _ordinal(
+    y_true: ArrayLike, y_pred: ArrayLike, numeric_for: str, scores: bool
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """:func:`_ranks` that also reads a pandas ordered categorical as the rankers do: its
+    categories, in their order, are the ranks 0, 1, … of both arguments (the other one's
+    labels are looked up among them; numeric scores that are not, with ``scores``, stay as
+    they are). Two categoricals must have the same categories."""
+    parts = {"y_true": categorical_parts(y_true), "y_pred": categorical_parts(y_pred)}
+    given = [(name, cat) for name, cat in parts.items() if cat is not None]
+    if not given:
+        return _ranks(y_true, y_pred, numeric_for)
+    for name, (cat, _) in given:
+        if not bool(getattr(cat, "ordered", False)):
+            raise ValueError(f"{name} is an unordered categorical: ranks need ordered "
+                             "categories.")
+    order = np.asarray(given[0][1][0].categories)
+    if len(given) == 2 and order.tolist() != list(given[1][1][0].categories):
+        raise ValueError("y_true and y_pred are ordered categoricals with different "
+                         f"categories: {order.tolist()} and {list(given[1][1][0].categories)}.")
+    import pandas as pd
+
+    out = []
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        part = parts[name]
+        if part is not None:
+            codes = np.asarray(part[1]).ravel()
+            if (codes < 0).any():
+                raise ValueError(f"{name} contains missing values (NaN); every point needs a "
+                                 "rank.")
+        else:
+            arr = check_labels(y, name)
+            codes = np.asarray(pd.Index(order).get_indexer(arr))
+            if (codes < 0).any():
+                if scores and arr.dtype.kind in "iufb":
+                    out.append(arr)  # scores f(x): only their order is read
+                    continue
+                bad = sorted({repr(v) for v in arr[codes < 0].tolist()})
+                raise ValueError(f"{name} holds values that are not categories of the ranks "
+                                 f"{order.tolist()}: {', '.join(bad[:5])}.")
+        out.append(codes.astype(np.intp))
+    return _ranks(out[0], out[1], numeric_for)
+
+
 def mean_zero_one_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Mean zero-one error (MZE): the share of points whose predicted rank is wrong.
 
@@ -235,7 +294,7 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        The true ranks.
+        The true ranks: numbers, or a pandas ordered categorical (its categories in order).
     y_pred : array-like of shape (n_samples,)
         The predicted ranks (or scores, where the metric orders them).
 
@@ -249,7 +308,7 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     >>> mean_absolute_error([1, 2, 3, 3], [1, 3, 3, 1])
     0.75
     """
-    t, p = _ranks(y_true, y_pred, numeric_for="hold numeric ranks for the MAE")
+    t, p = _ordinal(y_true, y_pred, "hold numeric ranks for the MAE", scores=False)
     return float(np.mean(np.abs(t.astype(np.float64) - p.astype(np.float64))))
 
 
@@ -257,12 +316,13 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Kendall's τ-b rank correlation between true ranks and predictions (scipy).
 
     ``y_pred`` may be predicted ranks or scores f(x); τ-b corrects for ties on both sides.
-    1 means the same order, −1 the reverse. Constant input gives NaN (τ is undefined).
+    1 means the same order, −1 the reverse. A constant ``y_true`` or ``y_pred`` (or a single
+    point) is a ``ValueError``: τ-b is undefined there.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        The true ranks.
+        The true ranks: numbers, or a pandas ordered categorical (its categories in order).
     y_pred : array-like of shape (n_samples,)
         The predicted ranks (or scores, where the metric orders them).
 
@@ -278,7 +338,11 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     from scipy.stats import kendalltau
 
-    t, p = _ranks(y_true, y_pred, numeric_for="be numeric for Kendall's tau")
+    t, p = _ordinal(y_true, y_pred, "be numeric for Kendall's tau", scores=True)
+    for arr, name, what in ((t, "y_true", "rank"), (p, "y_pred", "value")):
+        if np.all(arr == arr[0]):  # one point, or constant
+            raise ValueError(f"{name} holds a single {what}: Kendall's tau-b is undefined (no "
+                             "pair of points it orders).")
     return float(kendalltau(t, p, variant="b").statistic)
 
 
@@ -292,7 +356,7 @@ def ordinal_concordance_index(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        The true ranks.
+        The true ranks: numbers, or a pandas ordered categorical (its categories in order).
     y_pred : array-like of shape (n_samples,)
         The predicted ranks (or scores, where the metric orders them).
 
@@ -308,7 +372,7 @@ def ordinal_concordance_index(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     from itertools import pairwise
 
-    t, p = _ranks(y_true, y_pred, numeric_for="be numeric for the concordance index")
+    t, p = _ordinal(y_true, y_pred, "be numeric for the concordance index", scores=True)
     t = t.astype(np.float64)
     p = p.astype(np.float64)
     # for each point, count predictions of lower true ranks below / equal to its own

@@ -9,25 +9,16 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._validation import check_labels, check_matrix
+from .._validation import categorical_parts, check_labels, check_matrix
 from ..kernels import Kernel, Precomputed, check_kernel_input, make_kernel, make_operator
 from ..utils import is_precomputed
 
 FloatArray = NDArray[np.float64]
 
 
-def _categorical(y: Any) -> tuple[Any, Any] | None:
-    """``(categorical, codes)`` of a pandas categorical Series or Categorical, else ``None``."""
-    cat: Any = getattr(y, "cat", None)  # pandas Series of categorical dtype
-    codes = getattr(cat, "codes", None) if cat is not None else None
-    if codes is None and getattr(y, "ordered", None) is not None and hasattr(y, "codes"):
-        cat, codes = y, y.codes  # a bare pandas Categorical
-    return None if codes is None else (cat, codes)
-
-
 def check_classes(classes: ArrayLike) -> NDArray[Any]:
     """The user's ordered rank labels (``classes=``): 1-D, at least two, no repeats."""
-    cat = _categorical(classes)
+    cat = categorical_parts(classes)
     arr = np.asarray(cat[0].categories if cat is not None else classes)
     if arr.ndim != 1:
         raise ValueError(f"classes must be a 1-D list of rank labels in order; got shape "
@@ -64,7 +55,7 @@ def encode_ranks(y: ArrayLike, classes: ArrayLike | None = None,
             return _at_least_two(order), codes
         present, ranks = np.unique(codes, return_inverse=True)
         return _at_least_two(order[present]), ranks.astype(np.intp).ravel()
-    cat = _categorical(y)
+    cat = categorical_parts(y)
     if cat is not None:
         if not bool(getattr(cat[0], "ordered", False)):
             raise ValueError("y is an unordered categorical: ranks need ordered categories "
@@ -108,7 +99,7 @@ def label_positions(classes: NDArray[Any], y: ArrayLike, where: str = "classes_"
     ``classes`` need not be sorted (strings in a given order, ordered categories): the lookup
     is by value. A label not among ``classes`` is an error naming it.
     """
-    arr = check_labels(np.asarray(y, dtype=object) if _categorical(y) is not None else y, "y")
+    arr = check_labels(np.asarray(y, dtype=object) if categorical_parts(y) is not None else y, "y")
     index = {_key(v): i for i, v in enumerate(classes.tolist())}
     out = np.empty(arr.shape[0], dtype=np.intp)
     unknown = []
