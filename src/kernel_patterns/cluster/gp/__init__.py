@@ -13,7 +13,8 @@ that hierarchy: a level, the modes, the most persistent groups), ``_selection`` 
 clusters of greatest excess of mass, splits tested against noise), ``_uniform`` (Hopkins'
 test of data uniform on their box, which gates the floor rule), ``_tails`` (the Gaussianising
 transform for heavy-tailed features), ``_unimodal`` and ``_dip`` (tests of one mode, and the
-parts of one mode each that one feature divides into), ``_steps`` (training points by
+parts of one mode each that one feature divides into), ``_line`` (data on a line, counted by
+those parts), ``_steps`` (training points by
 steps to lower ones) and ``_assign`` (new points by segment checks and a short flow).
 ``_estimator`` holds :class:`GPClustering`, a thin scikit-learn estimator over
 :func:`gp_landscape`. The package imports only the kernels' public surface and the shared
@@ -38,6 +39,17 @@ landscape Gaussianises the features first (``feature_transform="auto"``):
 >>> rng = np.random.default_rng(0)
 >>> bool(median_excess_kurtosis(rng.standard_t(3, size=(2000, 4))) > TAIL_KURTOSIS)
 True
+
+``LINE_WIDTH`` is how far from their first principal axis, in length scales, every point
+must lie for data of several features to be counted along it as one feature is:
+
+>>> from kernel_patterns.cluster.gp import LINE_WIDTH, principal_axis
+>>> t = rng.normal(size=100)
+>>> X = np.c_[t, 2 * t + 0.01 * rng.normal(size=100)]
+>>> principal_axis(X, length_scale=0.01) is None, principal_axis(X, length_scale=1.0) is None
+(True, False)
+>>> LINE_WIDTH
+0.5
 """
 
 from ..._tails import TAIL_KURTOSIS, median_excess_kurtosis
