@@ -186,3 +186,17 @@ def test_geodesic_kernel_is_bitwise_reproducible() -> None:
         b = GeodesicKernel(n_neighbors=5, eigen_solver="arpack").fit(X)
     assert a.shift_ == b.shift_
     np.testing.assert_array_equal(a.kernel_matrix_, b.kernel_matrix_)
+
+
+def test_identical_points_give_a_zero_kernel_and_one_cluster() -> None:
+    """Every distance 0: c* is 0, not the eigensolvers' round-off (which made K about
+    1e-30 of noise, and KernelKMeans split the copies without a word)."""
+    from kernel_patterns import KernelKMeans
+
+    X = np.ones((20, 2))
+    assert cailliez_constant(np.zeros((20, 20))) == 0.0
+    assert cailliez_constant(np.zeros((80, 80)), method="arpack") == 0.0
+    assert not GeodesicKernel().fit(X).kernel_matrix_.any()
+    with pytest.warns(UserWarning, match="only 1 of the n_clusters=2 clusters hold a point"):
+        km = KernelKMeans(2, kernel="geodesic", random_state=0).fit(X)
+    assert (km.labels_ == 0).all()

@@ -380,9 +380,13 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         in place of a kernel row (``v(y) = d_y^-½ k(y, X) D^-½ v / λ`` for the normalised
         matrix; see :mod:`kernel_patterns.cluster._spectral_extension`), and the new row is
         labelled by the fitted rule: the fitted k-means, the eigenvector approach's argmax,
-        the QR approach's map or the threshold. On the training points this gives back
-        ``labels_`` (up to rounding at ties). With ``approximation="nystrom"`` a new point
-        costs m kernel evaluations (its features), not N.
+        the QR approach's map or the threshold. With a kernel, on the training points this
+        gives back ``labels_`` (up to rounding at ties). With the k-NN graph (the default
+        ``kernel``) a new point's row holds its own nearest training points only, where a
+        training point's row in the symmetrised graph also holds the points it is a
+        neighbour of: training points between two clusters can be given the other one.
+        With ``approximation="nystrom"`` a new point costs m kernel evaluations (its
+        features), not N.
 
         Parameters
         ----------

@@ -51,6 +51,8 @@ def cailliez_constant(D: ArrayLike, method: str = "auto", random_state: int = 0)
     if Dm.ndim != 2 or Dm.shape[0] != Dm.shape[1] or not np.isfinite(Dm).all():
         raise ValueError("D must be a square matrix of finite distances.")
     n = Dm.shape[0]
+    if not Dm.any():  # identical points: already Euclidean (the eigensolvers give round-off)
+        return 0.0
     if method == "auto":
         method = "dense" if n <= 64 else "arpack"
     if method == "dense":

@@ -78,6 +78,10 @@ def _geodesic_state(
     check_n_neighbors(n_neighbors, X.shape[0])
     X64 = X.astype(np.float64, copy=False)
     D, n_comp = geodesic_distances(X64, n_neighbors, join_penalty)
+    # distances at the round-off of the coordinates are 0 (copies of a point): else c* and
+    # K are round-off too, and identical points look distinct to the clustering
+    round_off = 16 * np.finfo(np.float64).eps * float(np.abs(X64).max(initial=0.0))
+    D[np.less_equal(D, round_off)] = 0.0
     c = max(cailliez_constant(D, eigen_solver), 0.0) if shift == "cailliez" else float(shift)
     # Δ = D + c off the diagonal; K = −½ H Δ² H built in place in D's memory.
     K = D
