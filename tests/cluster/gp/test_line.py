@@ -25,6 +25,12 @@ def test_principal_axis_of_a_line_and_of_what_is_not_one() -> None:
     gap = np.linalg.norm(np.cross(off[7] - off.mean(axis=0), direction))
     assert principal_axis(off, length_scale=0.99 * gap / LINE_WIDTH) is None
     assert principal_axis(off, length_scale=1.01 * gap / LINE_WIDTH) is not None
+    # more features than points (the Gram matrix's eigenvector), and copies of one point
+    wide = np.outer(t[:20], rng.normal(size=50))
+    wide_axis = principal_axis(wide, length_scale=0.1)
+    assert wide_axis is not None
+    np.testing.assert_allclose(abs(wide_axis @ wide[0]), np.linalg.norm(wide[0]))
+    assert principal_axis(np.ones((5, 8)), length_scale=0.1) is not None
     # an arc, a plane
     s = np.linspace(0.0, np.pi, 100)
     assert principal_axis(np.c_[np.cos(s), np.sin(s)], length_scale=0.1) is None

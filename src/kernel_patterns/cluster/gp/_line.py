@@ -65,8 +65,12 @@ def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
     if X.shape[1] == 1:
         return np.ones(1)
     Xc = X - X.mean(axis=0)
-    _, vectors = np.linalg.eigh(Xc.T @ Xc)
-    axis = vectors[:, -1]
+    if Xc.shape[1] <= Xc.shape[0]:
+        axis = np.linalg.eigh(Xc.T @ Xc)[1][:, -1]
+    else:  # more features than points: the first eigenvector of the smaller Gram matrix
+        axis = Xc.T @ np.linalg.eigh(Xc @ Xc.T)[1][:, -1]
+        size = float(np.linalg.norm(axis))
+        axis = axis / size if size > 0 else np.eye(Xc.shape[1])[0]  # else: one point
     axis = axis if axis[np.argmax(np.abs(axis))] > 0 else -axis  # one sign for one line
     across = np.einsum("ij,ij->i", Xc, Xc) - (Xc @ axis) ** 2
     if np.sqrt(max(float(across.max()), 0.0)) <= LINE_WIDTH * length_scale:
