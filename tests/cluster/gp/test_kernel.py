@@ -31,7 +31,17 @@ def test_auto_length_scale_of_few_or_duplicated_points() -> None:
     X = np.random.default_rng(0).uniform(size=(4, 2))  # 3 neighbours only: the 3rd
     D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2))
     assert auto_length_scale(X) == pytest.approx(np.percentile(np.sort(D, 1)[:, 3], 90))
-    assert auto_length_scale(np.ones((10, 3))) == 1.0  # every point duplicated
+    assert auto_length_scale(np.ones((10, 3))) == 1.0  # every point the same
+    # most points with five copies: the distinct points' resolution, in the units of X
+    atoms = np.random.default_rng(1).normal(size=(50, 2))
+    copies = np.repeat(atoms, 10, axis=0)
+    D = np.sqrt(((atoms[:, None, :] - atoms[None, :, :]) ** 2).sum(axis=2))
+    nearest = np.sort(D, axis=1)[:, 1]
+    assert auto_length_scale(copies) == pytest.approx(np.quantile(nearest, 0.9), rel=1e-12)
+    assert auto_length_scale(1e3 * copies) == pytest.approx(1e3 * auto_length_scale(copies))
+    # integer codes: the step between values
+    assert auto_length_scale(np.repeat(np.arange(5.0), 20)[:, None]) == 1.0
+    assert auto_length_scale(7 * np.repeat(np.eye(3), 30, axis=0)) == pytest.approx(7 * 2**0.5)
 
 
 @pytest.mark.parametrize("factor", [1.0, 0.5, 2.0 ** -0.75, 3.0])

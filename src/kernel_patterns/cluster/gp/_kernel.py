@@ -16,8 +16,11 @@ AUTO_NEIGHBOR = 5
 def auto_length_scale(X: FloatArray) -> float:
     """The data-driven length scale ℓ of :func:`default_kernel`, in the units of ``X``.
 
-    The 90th percentile of the distance from each point to its 5th nearest neighbour (1 when
-    every point is duplicated).
+    The 90th percentile of the distance from each point to its 5th nearest neighbour. Where
+    copies make that 0 (most points have five, as in data of few distinct values), the data
+    are a set of atoms, and ℓ₀ is their resolution: the 90th percentile of the distance
+    from each distinct point to the nearest other one (the step between the values of
+    integer-coded features), in the units of ``X``; 1 when every point is the same.
 
     Parameters
     ----------
@@ -36,10 +39,18 @@ def auto_length_scale(X: FloatArray) -> float:
     >>> auto_length_scale(np.arange(10.0).reshape(-1, 1))  # 5th neighbour 5 apart
     5.0
     """
-    k = min(AUTO_NEIGHBOR, X.shape[0] - 1)
+    ell = _neighbour_quantile(X, AUTO_NEIGHBOR)
+    if ell > 0:
+        return ell
+    distinct = np.unique(X, axis=0)
+    return _neighbour_quantile(distinct, 1) if distinct.shape[0] > 1 else 1.0
+
+
+def _neighbour_quantile(X: FloatArray, neighbour: int) -> float:
+    """The ``AUTO_QUANTILE`` quantile of the distance to the ``neighbour``-th neighbour."""
+    k = min(neighbour, X.shape[0] - 1)
     dist = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[0][:, k]
-    ell = float(np.quantile(dist, AUTO_QUANTILE))
-    return ell if ell > 0 else 1.0
+    return float(np.quantile(dist, AUTO_QUANTILE))
 
 
 def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
