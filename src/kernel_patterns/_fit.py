@@ -32,7 +32,7 @@ from sklearn.utils.validation import validate_data
 
 from ._graph import check_sparse_symmetric
 from ._tails import apply_to, transform_for_fit
-from ._validation import check_matrix
+from ._validation import check_magnitude, check_matrix
 from .kernels import (
     RBF,
     Kernel,
@@ -209,9 +209,10 @@ def prepare_operator(
 
     scikit-learn's ``validate_data`` records ``n_features_in_`` (and feature names) and
     rejects complex, object, empty and 1-D input with its usual messages; NaN and infinite
-    values are then named. Feature input is copied (estimators keep the training points for
-    new ones; editing the caller's array after ``fit`` must not change them); a precomputed
-    kernel matrix is read in place, never kept.
+    values are then named, as are values whose squares overflow float64 (beyond 1e150).
+    Feature input is copied (estimators keep the training points for new ones; editing the
+    caller's array after ``fit`` must not change them); a precomputed kernel matrix is read
+    in place, never kept.
 
     Parameters
     ----------
@@ -272,6 +273,7 @@ def prepare_operator(
     )
     if feature_transform is not None and not precomputed and not sparse.issparse(Xa):
         Xa = check_matrix(Xa, "X", min_samples=min_samples)  # NaN and inf named first
+        check_magnitude(Xa, "X")  # and values whose squares overflow, before the transform
     transform = transform_for_fit(Xa, feature_transform, width_from_data(kernel), precomputed)
     Xa = apply_to(transform, Xa)
     if precomputed and sparse.issparse(Xa):

@@ -140,6 +140,35 @@ def check_finite(arr: NDArray[Any], name: str) -> None:
     )
 
 
+#: the largest magnitude a kernel's input may hold: kernels square it (‖x − y‖², xᵀy summed
+#: over the features), and float64 squares overflow past about 1.3e154
+MAX_MAGNITUDE = 1e150
+
+
+def check_magnitude(arr: Any, name: str) -> None:
+    """Raise ``ValueError`` naming ``name`` when a dense or scipy.sparse ``arr`` holds a value
+    beyond :data:`MAX_MAGNITUDE` in absolute value (its square overflows float64).
+
+    Examples
+    --------
+    >>> check_magnitude(np.array([[1.0, -2e200]]), "X")
+    Traceback (most recent call last):
+    ...
+    ValueError: X holds values up to 2e+200 in absolute value, beyond 1e+150: ...
+    """
+    values = arr.data if sparse.issparse(arr) else np.asarray(arr)
+    if values.size == 0 or values.dtype.kind != "f":
+        return
+    top = max(float(values.max()), -float(values.min()))
+    if top > MAX_MAGNITUDE:
+        raise ValueError(
+            f"{name} holds values up to {top:.3g} in absolute value, beyond "
+            f"{MAX_MAGNITUDE:.0e}: their squares, which the kernels compute, overflow float64. "
+            f"Rescale {name} (e.g. divide it by its largest absolute value, as scikit-learn's "
+            "MaxAbsScaler does)."
+        )
+
+
 def check_same_features(X: FloatArray, Y: FloatArray, x_name: str = "X", y_name: str = "Y") -> None:
     """Raise ``ValueError`` when ``X`` and ``Y`` do not have the same number of columns."""
     if X.shape[1] != Y.shape[1]:

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
 from kernel_patterns.cluster._kernel_kmeans_solver import _hard_distances, _lloyd_kernel_kmeans_runs
+from kernel_patterns.cluster._kmeans_base import _best_run
 from kernel_patterns.datasets import make_rings
 from kernel_patterns.kernels import RBF, Linear, Precomputed, make_operator
 from kernel_patterns.metrics import clustering_accuracy, spectral_lower_bound
@@ -132,6 +133,35 @@ def test_integer_weights_equal_repeated_points(blobs) -> None:
     b = KernelKMeans(3, kernel=RBF(0.1), init=init[rep]).fit(X[rep])
     np.testing.assert_array_equal(a.labels_[rep], b.labels_)
     assert a.inertia_ == pytest.approx(b.inertia_, rel=1e-10)
+
+
+@pytest.mark.parametrize("c", [1e-300, 1e200, 3.0])
+def test_weights_count_only_relative_to_each_other(c) -> None:
+    # equal weights of any size are the fit of no weights (they over- or underflowed in the
+    # distances: an IndexError on NaN inertias, or other labels and numpy's RuntimeWarnings);
+    # the inertia is in the units of the weights given
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    w = np.full(40, c)
+    ref = KernelKMeans(3, random_state=0).fit(X)
+    fit = KernelKMeans(3, random_state=0).fit(X, sample_weight=w)
+    np.testing.assert_array_equal(fit.labels_, ref.labels_)
+    assert fit.inertia_ == pytest.approx(c * ref.inertia_, rel=1e-12)
+    assert (w == c).all()  # the caller's weights are left as they were
+
+
+def test_values_whose_squares_overflow_are_named() -> None:
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.raises(ValueError, match=r"X holds values up to .*e\+200 .*Rescale X"):
+        KernelKMeans(2).fit(X * 1e200)
+    with pytest.raises(ValueError, match=r"X holds values up to 1e\+300"):  # before the
+        KernelKMeans(2, feature_transform="yeo-johnson").fit(np.r_[X, [[1e300, 0, 0]]])
+    assert KernelKMeans(2, random_state=0).fit(X * 1e140).labels_.shape == (40,)
+
+
+def test_the_best_run_skips_nan_objectives_and_says_when_all_are() -> None:
+    assert _best_run([np.nan, 2.0, 1.0, np.inf]) == 2
+    with pytest.raises(ValueError, match="every restart's objective is NaN or infinite"):
+        _best_run([np.nan, np.nan])
 
 
 @pytest.mark.parametrize("init", ["random", "kmeans", "n-k+1", "k-means++"])

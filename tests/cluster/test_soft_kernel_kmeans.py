@@ -247,6 +247,20 @@ def test_weighted_fit_is_uniform_below_its_critical_beta_only() -> None:
                          random_state=0).fit(K, sample_weight=w)
 
 
+@pytest.mark.parametrize("c", [1e-300, 1e300])
+def test_weights_count_only_relative_to_each_other(c) -> None:
+    # equal weights of any size are the fit of no weights (beta="auto" divided by their sum
+    # squared: a ZeroDivisionError at 1e-300, an OverflowError at 1e300); the inertia and
+    # the objective are in the units of the weights given
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    ref = SoftKernelKMeans(3, random_state=0).fit(X)
+    fit = SoftKernelKMeans(3, random_state=0).fit(X, sample_weight=np.full(40, c))
+    np.testing.assert_array_equal(fit.responsibilities_, ref.responsibilities_)
+    assert fit.beta_ == ref.beta_
+    assert fit.inertia_ == pytest.approx(c * ref.inertia_, rel=1e-12)
+    assert fit.objective_ == pytest.approx(c * ref.objective_, rel=1e-12)
+
+
 def test_points_that_coincide_in_feature_space_warn_without_a_critical_beta() -> None:
     from kernel_patterns.cluster._soft_kernel_kmeans import _critical_beta
 

@@ -107,6 +107,12 @@ def test_bad_input():
         KernelMDS(2).fit(np.where(np.eye(10, 5) > 0, np.nan, X))
     with pytest.raises(ValueError, match="1 sample"):
         KernelMDS(1).fit(X[:1])
+    far = np.r_[X, [np.r_[1e200, np.zeros(X.shape[1] - 1)]]]  # numpy's "must not contain
+    with pytest.raises(ValueError, match=r"X holds values up to 1e\+200"):  # infs" before
+        KernelMDS(2).fit(far)
+    fitted = KernelMDS(2).fit(X)
+    with pytest.raises(ValueError, match=r"X holds values up to 1e\+200"):  # new points too
+        fitted.transform(far)
     with pytest.raises(ValueError, match="'n_components' parameter"):
         KernelMDS(0).fit(X)
     with pytest.raises(NotFittedError):

@@ -39,6 +39,19 @@ def test_scale_rule_is_sklearns_svc_rule(wine) -> None:
         RBF("median")(X)
 
 
+@pytest.mark.parametrize("scale", [1e-160, 1e-300])
+def test_a_width_the_data_cannot_give_is_an_error_naming_the_scale(wine, scale) -> None:
+    # the variance under- or overflows float64 (1e-160: gamma = inf; 1e-300: a variance of
+    # 0 for data that are not constant, which read as constant gave gamma = 1, one cluster)
+    X = wine[0][:20] * scale
+    with pytest.raises(ValueError, match=r"RBF\(gamma='scale'\).*not a finite positive "
+                       r"float64 for X of this scale.*rescale X"):
+        RBF().with_data_scale(X)
+    with pytest.raises(ValueError, match="for X of this scale"):
+        KernelKMeans(2, random_state=0).fit(X)
+    assert RBF().with_data_scale(np.full((4, 2), scale)).gamma == 1.0  # constant data
+
+
 def test_make_operator_resolves_the_width(wine) -> None:
     X, _ = wine
     op = make_operator(RBF(), X)

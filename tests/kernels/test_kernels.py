@@ -145,6 +145,7 @@ def test_make_kernel_errors(kernel, params, match) -> None:
         (np.zeros((0, 3)), "X has 0 sample"),
         (np.zeros(3), "X must be a 2-D array"),
         (np.array([["a", "b", "c"]]), "X must be numeric"),
+        (np.array([[0.0, 2e200, 1.0]]), r"X holds values up to 2e\+200 .*overflow float64"),
     ],
 )
 @pytest.mark.parametrize("kernel", DIFFERENTIABLE, ids=IDS)

@@ -3,6 +3,7 @@ Cristianini), thin over the lock-step Lloyd solver of :mod:`~._kernel_kmeans_sol
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -218,9 +219,11 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
             raise ``TypeError``.
         y : ignored
         sample_weight : array-like of shape (n_samples,), default=None
-            Weighted kernel k-means (Dhillon et al.): centroids are weighted means.
+            Weighted kernel k-means (Dhillon et al.): centroids are weighted means. Only the
+            weights' ratios matter (the fit divides them by the largest); ``inertia_`` is in
+            the units of the weights given.
         """
-        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
+        Xv, kernel, op, w, w_scale, diag, init = self._start_runs(X, sample_weight)
         if self.verbose:
             print(f"Initialization complete: {init.shape[0]} restart(s)")
         # iterations as scikit-learn's KMeans counts them: the first is the assignment of
@@ -229,13 +232,13 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         # max_iter=m is KMeans' max_iter=m and n_iter_ is its n_iter_ (with the linear kernel)
         labs, inertias, passes = _lloyd_kernel_kmeans_runs(
             op, init, self.n_clusters, w, self.max_iter - 1, self.tol, diag,
-            callback=_print_pass if self.verbose else None,
+            callback=_pass_printer(w_scale) if self.verbose else None,
         )
         n_iters = passes + 1
         b = _best_run(inertias)
         if self.verbose:
             for j, (e, t) in enumerate(zip(inertias, n_iters, strict=True)):
-                print(f"Restart {j}: inertia {e:.6g} after {t} iteration(s)")
+                print(f"Restart {j}: inertia {e * w_scale:.6g} after {t} iteration(s)")
             print(f"Kept restart {b}")
             it = int(n_iters[b])
             if it >= self.max_iter:
@@ -270,7 +273,7 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
             within = np.where(sizes > 0.0, within, np.inf)[order]
         self._store_centroids(kernel, Xv, op, coef, within)
         self.labels_ = labels
-        self.inertia_ = inertia
+        self.inertia_ = inertia * w_scale  # in the units of the given weights
         self.n_iter_ = n_iter
         used = int(np.unique(labels).size)
         self._warn_degenerate(
@@ -336,7 +339,13 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         return int(self._centroid_sq_norms.shape[0])
 
 
-def _print_pass(iteration: int, runs: IntArray, inertias: FloatArray) -> None:
+def _pass_printer(w_scale: float) -> Callable[[int, IntArray, FloatArray], None]:
+    """:func:`_print_pass` with the inertias in the units of the given weights (the solver's
+    are over the largest weight, ``w_scale``)."""
+    return lambda i, runs, inertias: _print_pass(i, runs, [float(e) * w_scale for e in inertias])
+
+
+def _print_pass(iteration: int, runs: IntArray, inertias: Sequence[float]) -> None:
     """``verbose`` output of one pass of the solver: the inertia of each restart still
     running, for its labels of iteration ``iteration`` (the pass then makes the next one)."""
     shown = ", ".join(f"{j}: {e:.6g}" for j, e in zip(runs, inertias, strict=True))

@@ -116,25 +116,25 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
     # -- fit helpers ---------------------------------------------------------------
     def _start_runs(
         self, X: ArrayLike, sample_weight: ArrayLike | None
-    ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, FloatArray, IntArray]:
+    ) -> tuple[FloatArray, Kernel, KernelOperator, FloatArray, float, FloatArray, IntArray]:
         """The first step of both ``fit`` methods: the operator (:meth:`_prepare_fit`), the
         fitted ``feature_transform_`` (stored here: ``init`` centres go through it) and
-        everything the restarts start from: validated data, kernel, operator, weights, the
-        kernel's diagonal and the initial labels of every restart (n_runs × n_samples), drawn
-        in order from one generator seeded by ``random_state``."""
+        everything the restarts start from: validated data, kernel, operator, weights (over
+        their largest, :func:`_relative_weights`) and the factor that brings the objective
+        back to the given weights, the kernel's diagonal and the initial labels of every
+        restart (n_runs × n_samples), drawn in order from one generator seeded by
+        ``random_state``."""
         setup = self._prepare_fit(X)
         self.feature_transform_ = setup.feature_transform
         Xv, op = setup.X, setup.operator
         check_n_clusters(self.n_clusters, op.n_samples)
-        w = _check_sample_weight(sample_weight, Xv, dtype=np.float64, ensure_non_negative=True)
-        if not w.sum() > 0:
-            raise ValueError("sample_weight must have a positive sum.")
+        w, w_scale = _relative_weights(sample_weight, Xv)
         diag = np.asarray(op.diag(), dtype=np.float64)
         rng = np.random.default_rng(check_random_state(self.random_state).randint(2**31 - 1))
         init = np.stack(
             [self._initial_labels(Xv, op, diag, w, rng) for _ in range(self._n_runs())]
         )
-        return Xv, setup.kernel, op, w, diag, init
+        return Xv, setup.kernel, op, w, w_scale, diag, init
 
     def _warn_degenerate(self, labels: IntArray, converged: bool, remedy: str | None) -> None:
         """Name a degenerate fit: clusters that hold no point (with ``remedy``; None when the
@@ -378,6 +378,22 @@ def _kernel_accepts_sparse(kernel: Any, kernel_params: dict[str, Any] | None) ->
         return False
 
 
+def _relative_weights(sample_weight: ArrayLike | None, X: Any) -> tuple[FloatArray, float]:
+    """``sample_weight`` checked (one finite, non-negative weight per sample, a positive sum)
+    and divided by its largest, with that largest: only the weights' ratios shape a k-means
+    fit, and weights of 1e-300 or 1e300 give the fit of equal weights instead of products
+    that under- or overflow (the objective times the largest is the given weights' one).
+
+    >>> _relative_weights([2.0, 4.0], np.zeros((2, 1)))
+    (array([0.5, 1. ]), 4.0)
+    """
+    w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    top = float(w.max())
+    if not top > 0:
+        raise ValueError("sample_weight must have a positive sum.")
+    return w / top, top
+
+
 def _best_run(objectives: ArrayLike) -> int:
     """Index of the best restart: the FIRST within round-off (1e-12 relative) of the minimum.
 
@@ -385,12 +401,23 @@ def _best_run(objectives: ArrayLike) -> int:
     differ only by round-off, which differs between BLAS paths (local vs Dask); taking the
     first such run keeps the labels identical across paths instead of flipping on noise.
 
+    A run whose objective is NaN or infinite is never kept; when every run's is, the kernel
+    values overflowed (a callable kernel, or a precomputed one, beyond float64's range) and
+    the error says so instead of keeping a meaningless run.
+
     >>> _best_run([3.0, 1.0 + 1e-15, 1.0, 2.0])
     1
     """
     v = np.asarray(objectives, dtype=np.float64)
-    lo = float(v.min())
-    return int(np.flatnonzero(v <= lo + 1e-12 * max(abs(lo), 1e-300))[0])
+    finite = np.isfinite(v)
+    if not finite.any():
+        raise ValueError(
+            "every restart's objective is NaN or infinite: the kernel's values or the "
+            "sample weights overflow float64 in the distances to the centroids; rescale X "
+            "(or the kernel matrix) and sample_weight."
+        )
+    lo = float(v[finite].min())
+    return int(np.flatnonzero(finite & (v <= lo + 1e-12 * max(abs(lo), 1e-300)))[0])
 
 
 def _nearest_centre(op: KernelOperator, C: FloatArray) -> IntArray:

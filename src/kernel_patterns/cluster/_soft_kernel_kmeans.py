@@ -396,7 +396,7 @@ feature_transform
         self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None
     ) -> SoftKernelKMeans:
         """Fit responsibilities to ``X`` (or the precomputed kernel matrix ``X``)."""
-        Xv, kernel, op, w, diag, init = self._start_runs(X, sample_weight)
+        Xv, kernel, op, w, w_scale, diag, init = self._start_runs(X, sample_weight)
         beta = _auto_beta(op, w, diag) if self.beta == "auto" else float(self.beta)
         R0 = np.zeros((init.shape[0], op.n_samples, self.n_clusters))
         for j, lab0 in enumerate(init):
@@ -421,8 +421,8 @@ feature_transform
         self.beta_ = beta
         self.responsibilities_ = R
         self.labels_ = labels
-        self.inertia_ = energy
-        self.objective_ = J
+        self.inertia_ = energy * w_scale  # in the units of the given weights
+        self.objective_ = J * w_scale
         self.n_iter_ = n_iter
         # clusters that coincide (absorbed ones included) are named once, by the warning on
         # coincident clusters; the base check then looks at the iterations only

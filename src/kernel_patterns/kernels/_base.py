@@ -32,7 +32,13 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator, clone
 
-from .._validation import FloatArray, check_matrix, check_number, check_same_features
+from .._validation import (
+    FloatArray,
+    check_magnitude,
+    check_matrix,
+    check_number,
+    check_same_features,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike
@@ -249,7 +255,8 @@ class Kernel(BaseEstimator, metaclass=ABCMeta):
 
 def check_kernel_input(kernel: Kernel, X: Any, name: str = "X", **kw: Any) -> FloatArray:
     """``check_matrix`` for data the kernel will see: scipy.sparse input (as CSR) when
-    ``kernel.accepts_sparse``, else a ``TypeError`` naming the kernel.
+    ``kernel.accepts_sparse``, else a ``TypeError`` naming the kernel; values whose squares
+    overflow float64 (beyond ``MAX_MAGNITUDE``, 1e150) are a ``ValueError`` naming ``name``.
 
     Parameters
     ----------
@@ -282,7 +289,9 @@ def check_kernel_input(kernel: Kernel, X: Any, name: str = "X", **kw: Any) -> Fl
             "works with the 'linear', 'polynomial', 'cosine', 'rbf', 'laplacian' and "
             f"'sigmoid' kernels. Use one of them, or pass {name}.toarray()."
         )
-    return check_matrix(X, name, accept_sparse=kernel.accepts_sparse, **kw)
+    Xv = check_matrix(X, name, accept_sparse=kernel.accepts_sparse, **kw)
+    check_magnitude(Xv, name)  # the kernel squares the values
+    return Xv
 
 
 def dense_dot(X: Any, Y: Any) -> FloatArray:
@@ -349,7 +358,19 @@ class ScaledGamma(Kernel):
         spread = self._spread(Xa)
         d = max(int(Xa.shape[1]) if Xa.ndim == 2 else 1, 1)
         params = self.get_params()
-        params["gamma"] = 1.0 / (d * spread) if spread > 0 and np.isfinite(spread) else 1.0
+        spread = float(spread)
+        gamma = 1.0 / (d * spread) if spread > 0 else 1.0  # python floats: inf, no warning
+        if not (np.isfinite(spread) and np.isfinite(gamma) and gamma > 0) or (
+            spread == 0 and float(Xa.max()) != float(Xa.min())
+        ):  # the spread or its reciprocal over- or underflowed (0 for data not constant)
+            top = max(float(Xa.max()), -float(Xa.min()))
+            raise ValueError(
+                f"{type(self).__name__}(gamma='scale') sets gamma = 1 / (n_features · spread "
+                f"of X), which is not a finite positive float64 for X of this scale (largest "
+                f"absolute value {top:.3g}): rescale X (e.g. divide it by its largest absolute "
+                "value, as scikit-learn's MaxAbsScaler does) or give gamma a number."
+            )
+        params["gamma"] = gamma
         return type(self)(**params)
 
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> FloatArray:
