@@ -214,6 +214,42 @@ def test_degenerate_solution_warns():
         NuRanking(nu=0.1, kernel=RBF(0.1)).fit(X, y)
 
 
+@pytest.mark.parametrize("solver", ["piqp", "clarabel", "smo"])
+def test_nu_below_one_over_l_is_the_hard_margin_ranker(solver):
+    # the box α ≤ 1/(νℓ) does not bind below ν = 1/ℓ: the same QP, solved as ν = 1/ℓ (at
+    # ν = 1e-9 piqp stopped 5 % off its mass, every α below the support cut 1e-8 C, and
+    # decision_function was 0 everywhere with no warning; SMO stopped after one step)
+    X, y = ranked_data(n=80, n_ranks=3, seed=3)
+    ref = NuRanking(nu=1 / 80, kernel=RBF(1.0), solver=solver).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tiny = NuRanking(nu=1e-9, kernel=RBF(1.0), solver=solver).fit(X, y)
+    np.testing.assert_allclose(tiny.decision_function(X), ref.decision_function(X),
+                               atol=1e-9)
+    np.testing.assert_array_equal(tiny.predict(X), y)  # separable: every rank right
+    assert tiny.nu_ == 1e-9 and tiny.n_iter_ > 1
+
+
+def test_degenerate_warning_when_no_support_vector_is_kept(monkeypatch):
+    # decision_function is an expansion over the support (|α| > 1e-8 C): when it keeps no
+    # α the ranker is f ≡ 0, whatever the solver's α gave f in fit
+    from sklearn.exceptions import ConvergenceWarning
+
+    from kernel_patterns.rank import _nu_ranking
+
+    solve = _nu_ranking._nu_ranking_dual
+
+    def tiny_alphas(*args, **kwargs):
+        au, al, info = solve(*args, **kwargs)
+        return au * 1e-9, al * 1e-9, info
+
+    monkeypatch.setattr(_nu_ranking, "_nu_ranking_dual", tiny_alphas)
+    X, y = ranked_data(n=60, n_ranks=3, seed=3)
+    with pytest.warns(ConvergenceWarning, match=r"degenerate \(f ≈ 0"):
+        fitted = NuRanking(nu=0.2, kernel=RBF(1.0)).fit(X, y)
+    assert fitted.support_.size == 0 and not fitted.decision_function(X).any()
+
+
 def test_input_not_modified():
     X, y = ranked_data(n=60, noise=0.3, seed=12)
     X0, y0 = X.copy(), y.copy()

@@ -39,6 +39,16 @@ def test_features_solver_reaches_the_qp_objective(n_ranks, ratio):
     assert (fu + fl).sum() == pytest.approx(1.0, abs=1e-9)
 
 
+def test_features_solver_below_nu_one_over_l_solves_the_hard_margin_qp():
+    # the box does not bind below ν = 1/ℓ: the QP of ν = 1/ℓ, in the same scaled variables
+    X, y = noisy_ranks(n=60, n_ranks=3, noise=0.0, seed=2)
+    F = NystromKernelOperator(RBF(0.5), X, n_components=60, random_state=0).features
+    ref_u, ref_l, _ = _nu_ranking_features(F, y, 1 / 60, tol=1e-10)
+    fu, fl, info = _nu_ranking_features(F, y, 1e-9, tol=1e-10)
+    assert info["status"] == "solved" and info["C"] == 1.0
+    np.testing.assert_allclose(fu - fl, ref_u - ref_l, atol=1e-9)
+
+
 def test_nystrom_with_every_point_a_landmark_is_the_exact_ranker():
     X, y = noisy_ranks(n=150, n_ranks=4, seed=5)
     nu = 0.8 * max_feasible_nu(y, 4)

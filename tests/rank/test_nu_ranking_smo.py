@@ -54,3 +54,16 @@ def test_estimator_with_smo_matches_piqp():
     f_smo, f_ref = smo.decision_function(X), ref.decision_function(X)
     np.testing.assert_allclose(f_smo, f_ref, atol=1e-5 * np.abs(f_ref).max())
     assert np.mean(smo.predict(X) == ref.predict(X)) >= 0.97
+
+
+def test_smo_below_nu_one_over_l_solves_the_hard_margin_qp():
+    # scaled by νℓ = 8e-8 the gradient was below tol from the start: SMO stopped after one
+    # step, far from the QP; the mass is now at least 1 (scaled_mass)
+    X, y = noisy_ranks(n=80, n_ranks=3, noise=0.0, seed=2)
+    K = RBF(0.5)(X)
+    qu, ql, _ = _nu_ranking_dual(K, y, 1 / 80, solver="piqp", tol=1e-10, max_iter=500)
+    su, sl, info = _nu_ranking_smo(K, y, 1e-9, tol=1e-9)
+    assert info["status"] == "solved" and info["iterations"] > 1
+    assert info["C"] == 1.0  # the box that binds: α ≤ 1
+    assert objective(K, su, sl) == pytest.approx(objective(K, qu, ql), rel=1e-6)
+    assert (su + sl).sum() == pytest.approx(1.0, abs=1e-12)

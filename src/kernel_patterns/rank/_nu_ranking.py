@@ -73,9 +73,10 @@ class NuRanking(RankerMixin, BaseEstimator):
     nu : float > 0 or "auto", default="auto"
         Bound on the fraction of margin errors; C = 1/(νℓ). A ν that leaves the QP infeasible
         (ν > ν_max = 2 Σ_y min(n_y, n_{y+1}) / ℓ; ν_max ≈ 1.6 for 5 balanced ranks) is an
-        error. ``"auto"``: chosen with the width and the threshold rule by the internal
-        cross-validation above (``nu_``, ``kernel_``, ``threshold_rule_``, ``cv_results_``
-        record the choice).
+        error. Below 1/ℓ the box α ≤ C no longer binds (Σ α = 1): every such ν is the same
+        QP, the hard-margin ranking, solved as ν = 1/ℓ. ``"auto"``: chosen with the width
+        and the threshold rule by the internal cross-validation above (``nu_``, ``kernel_``,
+        ``threshold_rule_``, ``cv_results_`` record the choice).
     kernel : str, Kernel or callable, default="rbf"
         A kernel object, a name with ``kernel_params``, ``"precomputed"`` or a callable.
         scipy.sparse ``X`` (CSR/CSC) works with the kernels that compute on it (linear,
@@ -271,7 +272,11 @@ class NuRanking(RankerMixin, BaseEstimator):
         alpha = alpha_u - alpha_l
         f = np.asarray(op.matmat(alpha), dtype=np.float64)
         scale = float(alpha @ alpha) * max(float(np.max(np.abs(op.diag()))), 1e-300)
-        if float(alpha @ f) <= 1e-8 * scale:
+        support = np.flatnonzero(np.abs(alpha) > 1e-8 * info["C"])
+        nystrom = self.approximation == "nystrom"
+        # degenerate also when no α is kept as a support vector: decision_function (an
+        # expansion over the support, exact fits) is then 0 everywhere
+        if float(alpha @ f) <= 1e-8 * scale or (support.size == 0 and not nystrom):
             warnings.warn(
                 f"the ν-ranking solution is degenerate (f ≈ 0 within solver precision): with "
                 f"nu={nu:.4g} the ranks' reduced hulls overlap in feature space. Increase nu "
@@ -283,7 +288,6 @@ class NuRanking(RankerMixin, BaseEstimator):
             rule = self.thresholds
         if rule == "mae":
             thresholds = _mae_thresholds(f, ranks, R)
-        support = np.flatnonzero(np.abs(alpha) > 1e-8 * info["C"])
 
         self.kernel_ = kernel
         self.classes_ = classes
@@ -291,7 +295,6 @@ class NuRanking(RankerMixin, BaseEstimator):
         self.alpha_lower_ = alpha_l
         self.support_ = support
         self.dual_coef_ = alpha[support]
-        nystrom = self.approximation == "nystrom"
         self.support_vectors_ = (None if isinstance(kernel, Precomputed) or nystrom
                                  else Xv[support].copy())
         self._landmarks: tuple[FloatArray, FloatArray] | None = None

@@ -8,7 +8,8 @@ scaled variables a ∈ [0, 1]ⁿ (n = the free α^u and α^l)::
 
 has G = S F (S puts +F_i on a^u_i and −F_i on a^l_i: Gᵀa = Fᵀβ = w, the primal weights of
 the linear ν-ranking on F) and the R equalities E a = c of erratum 8 (Σ_{y_i=t} a^l_i =
-Σ_{y_i=t+1} a^u_i and Σ a = νℓ). K = F Fᵀ is never formed.
+Σ_{y_i=t+1} a^u_i and Σ a = νℓ, at least 1: ``_nu_ranking_smo.scaled_mass``). K = F Fᵀ is
+never formed.
 
 The solver is a primal–dual interior point (Mehrotra's predictor–corrector, as Ferris &
 Munson, "Interior-point methods for massive support vector machines", 2003, do for the linear
@@ -31,6 +32,8 @@ from numpy.typing import NDArray
 from scipy import sparse
 from scipy.linalg import cho_factor, cho_solve, solve
 from scipy.linalg.blas import dsyrk
+
+from ._nu_ranking_smo import scaled_mass
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -109,7 +112,7 @@ def _nu_ranking_features(
     F = np.asarray(F, dtype=np.float64)
     ell = y.shape[0]
     R = int(y.max()) + 1 if n_ranks is None else int(n_ranks)
-    total = nu * ell
+    total = scaled_mass(nu, ell)
     st = _Structure(y, R, total)
     n = st.point.size
     P = st.gather()  # G = Pᵀ F: +F_i on a^u_i, −F_i on a^l_i (never formed)

@@ -16,7 +16,10 @@ rank y) enters the lower-side constraint of rank y (multiplier α^l) and the upp
 constraint of rank y + 1 (multiplier α^u), so ∂L/∂b_y = 0 gives the form above.
 
 The QP is solved in the scaled variables a = νℓ·α ∈ [0, 1] (Σ a = νℓ), which keeps the
-solver's absolute tolerances meaningful whatever ℓ; the returned α are unscaled.
+solver's absolute tolerances meaningful whatever ℓ; the returned α are unscaled. For ν < 1/ℓ
+the box α ≤ 1/(νℓ) does not bind (Σ α = 1), the QP is that of ν = 1/ℓ and it is solved as
+that one, in a = α (``scaled_mass``): scaling by νℓ shrank the variables, and the gradient the
+solvers' tolerances are read on, with ν.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from numpy.typing import NDArray
 from scipy import sparse
 
 from .._optional import import_optional
-from ._nu_ranking_smo import _nu_ranking_smo
+from ._nu_ranking_smo import _nu_ranking_smo, scaled_mass
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -156,7 +159,8 @@ def _nu_ranking_dual(
     alpha_u, alpha_l : ndarray of shape (ℓ,)
         Dual variables (zero where fixed); α = α^u − α^l gives f(x) = Σ α_i k(x_i, x).
     info : dict
-        ``status``, ``iterations``, ``solver``, ``formulation``, ``C`` = 1/(νℓ).
+        ``status``, ``iterations``, ``solver``, ``formulation``, ``C`` = 1/max(νℓ, 1) (the
+        box on α; for ν < 1/ℓ the bound 1/(νℓ) does not bind, and α ≤ 1 holds anyway).
     """
     ell = y.shape[0]
     solver, formulation = resolve_solver(solver, formulation, ell)
@@ -168,7 +172,7 @@ def _nu_ranking_dual(
     K = np.asarray(K.to_dense() if hasattr(K, "to_dense") else K, dtype=np.float64)
     idx_u, idx_l, A = _structure(y, R)
     n_u, n_l = idx_u.size, idx_l.size
-    scale = nu * ell
+    scale = scaled_mass(nu, ell)
     b = np.zeros(R)
     b[-1] = scale
     if formulation == "dense":
