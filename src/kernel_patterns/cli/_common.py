@@ -61,7 +61,9 @@ def build_estimator(
 ) -> Any:
     """Instantiate ``cls`` with the command's kernel, seed and ``--param`` values.
 
-    The values are only passed on: the estimator validates them when it fits.
+    The values are only passed on: the estimator validates them when it fits. ``fixed`` holds
+    what the command's own options set (``--n-clusters``: ``n_clusters``); a ``--param`` of
+    the same name is an error naming both, not a silent override.
     """
     name = cls.__name__
     est = cls()
@@ -95,6 +97,10 @@ def build_estimator(
             except TypeError as exc:  # an unknown keyword of the kernel class
                 raise UsageError(f"--kernel-param: {exc}") from None
     extra = parse_params(args.param, "--param")
+    for key in sorted(set(extra) & set(fixed or {})):
+        flag = "--" + key.replace("_", "-")
+        raise UsageError(f"--param {key}={extra[key]} sets {key}, which {flag} sets "
+                         f"({flag} {params[key]} here); give it once, with {flag}")
     unknown = sorted(set(extra) - set(valid))
     if unknown:
         raise UsageError(f"{name} has no parameter(s) {unknown}; it has {sorted(valid)}")

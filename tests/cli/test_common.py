@@ -1,0 +1,38 @@
+"""What the data commands share (``cli._common``): the estimator built from the options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kernel_patterns.cli import main
+
+
+@pytest.fixture
+def two_blobs_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 20)
+    X = rng.normal(scale=0.5, size=(40, 2)) + 4.0 * y[:, None]
+    path = tmp_path / "d.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "truth": y}).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize(("command", "option", "param"), [
+    (["cluster", "--method", "kernel-kmeans"], ["--n-clusters", "2"], "n_clusters=3"),
+    (["embed", "--method", "mds"], ["--n-components", "2"], "n_components=3"),
+])
+def test_a_param_its_own_option_sets_is_an_error_naming_both(tmp_path, capsys, two_blobs_csv,
+                                                              command, option, param) -> None:
+    # --n-clusters 2 --param n_clusters=3 fitted 3 clusters, and the summary said
+    # "--n-clusters 3"
+    out = tmp_path / "out"
+    code = main(["--quiet", command[0], str(two_blobs_csv), *command[1:], *option,
+                 "--param", param, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    key = param.split("=")[0]
+    assert (f"--param {param} sets {key}, which {option[0]} sets ({' '.join(option)} here); "
+            f"give it once, with {option[0]}") in err
+    assert not out.exists()
