@@ -70,12 +70,20 @@ def _write(tmp_path, name, text):
         ("a,b,truth\n1,,0\n2,,1\n3,3,1\n", [],
          r"2 row\(s\) have missing or infinite values \(first: \[0, 1\]; by feature: b \(2\)\); "
          r"fix them, leave those features out with --columns"),
+        # a missing label is named as such: --columns cannot leave the label out
+        ("a,b,truth\n1.5,1,0\n2,2.5,\n3,3,1\n", ["--label-column", "truth"],
+         r"1 row\(s\) have missing or infinite values \(first: \[1\]; in --label-column "
+         r"'truth' \(1\)\); fix them or pass --drop-na to drop the rows$"),
+        ("a,b,truth\n1.5,1,0\n2,,\n3,3,1\n", ["--label-column", "truth"],
+         r"\(first: \[1\]; by feature: b \(1\); in --label-column 'truth' \(1\)\); fix "
+         r"them, leave those features out with --columns, or pass --drop-na"),
         ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--label-column", "nope"],
          "--label-column 'nope' is not a column"),
         ("a,b,truth\n1,1,0\n2,2,1\n3,3,1\n", ["--columns", "a,zz"],
          r"--columns names unknown column\(s\) \['zz'\]"),
     ],
-    ids=["missing", "empty", "header-only", "non-numeric", "nan", "no-label", "bad-columns"],
+    ids=["missing", "empty", "header-only", "non-numeric", "nan", "nan-label",
+         "nan-label-and-feature", "no-label", "bad-columns"],
 )
 def test_bad_files_exit_2_with_a_message_and_no_output(tmp_path, capsys, content, extra,
                                                        message) -> None:
@@ -92,6 +100,13 @@ def test_bad_files_exit_2_with_a_message_and_no_output(tmp_path, capsys, content
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == (["in.csv"] if content is not None
                                                            else [])
+
+
+def test_a_missing_target_is_named_with_the_target_flag(tmp_path) -> None:
+    p = _write(tmp_path, "r.csv", "a,b,score\n1.5,1,0\n2,2.5,\n3,3,1\n")
+    with pytest.raises(UsageError, match=r"in --target 'score' \(1\)\); fix them or pass "
+                       r"--drop-na to drop the rows$"):
+        read_table(p, label_column="score", label_option="--target")
 
 
 def test_unsupported_suffix(tmp_path) -> None:

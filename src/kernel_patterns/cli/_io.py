@@ -290,8 +290,9 @@ def read_table(
     ids = df[id_column].to_numpy() if id_column else np.arange(len(df))
     labels = df[label_column].to_numpy() if label_column else None
     bad_rows = ~np.isfinite(X).all(axis=1)
-    if labels is not None:
-        bad_rows |= df[label_column].isna().to_numpy()
+    label_na = (df[label_column].isna().to_numpy() if labels is not None
+                else np.zeros(len(df), dtype=bool))
+    bad_rows |= label_na
     n_bad = int(bad_rows.sum())
     dropped: list[Any] = []
     if n_bad:
@@ -300,10 +301,16 @@ def read_table(
             per_col = (~np.isfinite(X)).sum(axis=0)
             cols = ", ".join(f"{wanted[j]} ({per_col[j]})" for j in np.argsort(-per_col)
                              if per_col[j])
+            # a missing label (or target) is named as such: --columns cannot leave it out
+            in_label = (f"{label_option} '{label_column}' ({int(label_na.sum())})"
+                        if label_na.any() else "")
+            found = "; ".join(filter(None, [f"by feature: {cols}" if cols else "",
+                                            f"in {in_label}" if in_label else ""]))
             raise UsageError(
                 f"{n_bad} row(s) have missing or infinite values (first: {where}"
-                + (f"; by feature: {cols}" if cols else "") + "); fix them, leave those "
-                "features out with --columns, or pass --drop-na to drop the rows"
+                + (f"; {found}" if found else "") + "); fix them"
+                + (", leave those features out with --columns," if cols else "")
+                + " or pass --drop-na to drop the rows"
             )
         dropped = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)]
         keep = ~bad_rows
