@@ -109,6 +109,15 @@ def test_a_missing_target_is_named_with_the_target_flag(tmp_path) -> None:
         read_table(p, label_column="score", label_option="--target")
 
 
+@pytest.mark.parametrize("option", ["--label-column", "--target"])
+def test_one_column_as_both_the_ids_and_the_labels_is_refused(tmp_path, option) -> None:
+    # it was accepted: the labels were also the row ids
+    p = _write(tmp_path, "r.csv", "a,b,truth\n1.5,1,0\n2,2.5,1\n3,3,1\n")
+    with pytest.raises(UsageError, match=f"^--id-column and {option} name the same column "
+                       f"'truth'; it cannot be both the row ids and the {option} column"):
+        read_table(p, label_column="truth", id_column="truth", label_option=option)
+
+
 def test_unsupported_suffix(tmp_path) -> None:
     p = _write(tmp_path, "x.xlsx", "a\n1\n")
     with pytest.raises(UsageError, match=r"unsupported type '\.xlsx'"):

@@ -234,6 +234,10 @@ def choose_columns(
             raise UsageError(
                 f"{opt} '{col}' is not a column of the input; columns are {list(df.columns)}"
             )
+    if id_column is not None and id_column == label_column:
+        raise UsageError(f"--id-column and {label_option} name the same column '{id_column}'; "
+                         f"it cannot be both the row ids and the {label_option} column: choose "
+                         "another for one of them")
     wanted = _split_names(columns)
     if id_column is None:
         id_column = _guess_id_column(df, {label_column, *(wanted or [])}, has_unique_values)
