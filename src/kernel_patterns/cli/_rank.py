@@ -28,6 +28,8 @@ METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}
 #: more distinct target values than this (or than half the rows) without ``--bins`` is
 #: warned about
 MAX_RANKS = 20
+#: folds of the held-out errors without ``--cv``
+DEFAULT_CV = 5
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -39,8 +41,9 @@ def _args(p: argparse.ArgumentParser) -> None:
                    help="nu: ν-ranking QP (default); online: kernel perceptron ranking")
     p.add_argument("--bins", type=int, help="cut a numeric target into this many equal-width "
                    "ranks 1..bins")
-    p.add_argument("--cv", type=int, default=5, help="folds of the cross-validated (held-out) "
-                   "errors reported next to the training ones (default 5; 0: none)")
+    p.add_argument("--cv", type=int, default=None, help="folds of the cross-validated "
+                   f"(held-out) errors reported next to the training ones (default {DEFAULT_CV}"
+                   "; 0: none)")
     common.add_input_arguments(p, label=False)
 
 
@@ -57,6 +60,20 @@ def _ranks(y: np.ndarray, bins: int | None, target: str) -> tuple[np.ndarray, st
     return (np.clip(np.digitize(y, edges[1:-1]) + 1, 1, bins),
             f"--bins {bins}: equal-width ranks 1..{bins} of '{target}' over [{lo:.4g}, {hi:.4g}]"
             f", inner edges {[float(f'{e:.4g}') for e in edges[1:-1]]}")
+
+
+def _folds(cv: int | None, n_rows: int) -> int:
+    """``--cv`` checked against the rows, or the default when the file has enough of them."""
+    if cv is None:
+        if n_rows < DEFAULT_CV:
+            smaller = f", or a smaller --cv (2 to {n_rows})" if n_rows >= 3 else ""
+            raise UsageError(f"the file has {n_rows} usable rows, too few for the default "
+                             f"{DEFAULT_CV}-fold cross-validation of the held-out errors; "
+                             f"pass --cv 0 to skip it{smaller}")
+        return DEFAULT_CV
+    if cv == 1 or cv < 0 or cv > n_rows:
+        raise UsageError(f"--cv must be 0 (none) or between 2 and the {n_rows} rows; got {cv}")
+    return cv
 
 
 def _cross_validated(est: Any, args: argparse.Namespace, X: np.ndarray,
@@ -95,9 +112,7 @@ def _run(args: argparse.Namespace) -> int:
         n_ranks = len(np.unique(y))
         if n_ranks < 2:
             raise UsageError(f"--target '{args.target}' has a single rank; nothing to rank")
-        if args.cv == 1 or args.cv < 0 or args.cv > len(y):
-            raise UsageError(f"--cv must be 0 (none) or between 2 and the {len(y)} rows; "
-                             f"got {args.cv}")
+        args.cv = _folds(args.cv, len(y))
         warnings = []
         if args.bins is None and (n_ranks > MAX_RANKS or n_ranks > max(2, len(y) / 2)):
             warnings.append(f"--target '{args.target}' has {n_ranks} distinct values in "
