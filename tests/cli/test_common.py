@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -29,6 +31,7 @@ def test_a_param_its_own_option_sets_is_an_error_naming_both(tmp_path, capsys, t
     # "--n-clusters 3"
     out = tmp_path / "out"
     code = main(["--quiet", command[0], str(two_blobs_csv), *command[1:], *option,
+                 "--label-column", "truth",
                  "--param", param, "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1
@@ -36,3 +39,24 @@ def test_a_param_its_own_option_sets_is_an_error_naming_both(tmp_path, capsys, t
     assert (f"--param {param} sets {key}, which {option[0]} sets ({' '.join(option)} here); "
             f"give it once, with {option[0]}") in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["label", "Class"])
+def test_a_feature_named_like_labels_is_noted_with_the_option_that_uses_it(
+        tmp_path, capsys, two_blobs_csv, name) -> None:
+    # a column literally named 'label' was used as a feature without a word
+    path = tmp_path / "l.csv"
+    pd.read_csv(two_blobs_csv).rename(columns={"truth": name}).to_csv(path, index=False)
+    out = tmp_path / "out"
+    args = ["--quiet", "cluster", str(path), "--method", "kernel-kmeans", "--n-clusters", "2"]
+    assert main([*args, "--out", str(out)]) == 0
+    note = (f"column '{name}' is used as a feature, though its name reads like labels; pass "
+            f"--label-column {name} to use it as the labels (the ground truth, left out of "
+            "the features)")
+    assert f"kernel-patterns cluster: note: {note}\n" in capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert note in summary["input"]["notes"] and name in summary["input"]["features"]
+    # not when it is the labels, or when --columns chose the features
+    for extra in (["--label-column", name], ["--columns", f"a,b,{name}"]):
+        assert main([*args, *extra, "--out", str(tmp_path / "o2"), "--force"]) == 0
+        assert "reads like labels" not in capsys.readouterr().err

@@ -129,15 +129,27 @@ def read_input(
     return table, scaler, X
 
 
+#: column names that read like ground-truth labels (compared stripped and in lower case)
+LABEL_LIKE_NAMES = frozenset({"label", "labels", "class", "target", "truth"})
+
+
 def column_notes(args: argparse.Namespace, table: Any) -> list[str]:
     """What :func:`tell_columns` prints: how the file was read when not as given, the columns
-    left out of the features, a guessed id column."""
+    left out of the features, a guessed id column, and a feature named like labels (``label``,
+    ``class``, ...: :data:`LABEL_LIKE_NAMES`) used as one because the command has
+    ``--label-column`` and it was not given (nor ``--columns``)."""
     notes = list(getattr(table, "read_notes", []))
     if table.dropped_columns:
         notes.append("left out of the features: " + ", ".join(
             f"'{c}' ({why})" for c, why in table.dropped_columns.items()))
     if args.id_column is None and table.id_column is not None:
         notes.append(f"row ids from column '{table.id_column}'")
+    if "label_column" in vars(args) and args.label_column is None and args.columns is None:
+        for c in table.feature_names:
+            if c.strip().lower() in LABEL_LIKE_NAMES:
+                notes.append(f"column '{c}' is used as a feature, though its name reads like "
+                             f"labels; pass --label-column {c} to use it as the labels (the "
+                             "ground truth, left out of the features)")
     return notes
 
 
