@@ -70,3 +70,14 @@ def test_kernel_length_scale_of_gp_covariance_rbf_and_others() -> None:
     poly = Polynomial(degree=2, gamma=1.0, coef0=1.0)
     assert kernel_length_scale(poly, X) == pytest.approx(0.05 * np.ptp(X, axis=0).max())
     assert kernel_length_scale(poly, np.ones((5, 2))) == 1.0
+
+
+def test_data_beyond_float64_are_a_clear_error() -> None:
+    from kernel_patterns import GPClustering
+
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.raises(ValueError, match=r"X holds values up to .* Rescale X"):
+        GPClustering(random_state=0).fit(X * 1e200)
+    for tiny in (1e-160, 1e-300):
+        with pytest.raises(ValueError, match=r"length scale of X is .* too close together"):
+            GPClustering(random_state=0).fit(X * tiny)

@@ -92,8 +92,18 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
 
 def kernel_at(length_scale: float) -> GPCovariance:
     """:func:`default_kernel`'s covariance at a given length scale ℓ: ``GPCovariance(v0=1,
-    v1=10, v2=1, l=1/ℓ²)`` (the ladder's rungs, ℓ₀ computed once)."""
-    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0 / length_scale**2)
+    v1=10, v2=1, l=1/ℓ²)`` (the ladder's rungs, ℓ₀ computed once).
+
+    A length scale whose ``1/ℓ²`` overflows (points about 1e-154 apart) is a ``ValueError``
+    that asks to rescale ``X``."""
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        l = float(1.0 / np.float64(length_scale) ** 2)
+    if not np.isfinite(l):
+        raise ValueError(
+            f"The data-driven length scale of X is {length_scale:.3g}: the points are too "
+            "close together for float64 (1/length² overflows). Rescale X (e.g. standardise "
+            "it with sklearn.preprocessing.StandardScaler).")
+    return GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=l)
 
 
 def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:

@@ -41,7 +41,7 @@ from ..._tails import (
     to_input_units,
     transform_for_fit,
 )
-from ..._validation import FloatArray, check_matrix, check_n_clusters
+from ..._validation import FloatArray, check_magnitude, check_matrix, check_n_clusters
 from ...kernels import DEFAULT_N_LANDMARKS, Kernel, Precomputed
 from ._cuts import (
     components_at,
@@ -160,6 +160,7 @@ feature_transform, random_state
     (2, True)
     """
     Xv = check_matrix(X, "X", dtype=np.float64, min_samples=2, copy=True)
+    check_magnitude(Xv, "X")
     if level is not None and n_clusters is not None:
         raise ValueError("give level or n_clusters, not both.")
     if n_clusters is not None:
