@@ -131,9 +131,18 @@ def _run(args: argparse.Namespace) -> int:
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=id_col, drop_na=args.drop_na, min_rows=1)
     est = common.build_estimator(METHODS[args.method], args)
-    with staged_output(out, args.force) as tmp:
+    def fit_and_cross_validate() -> np.ndarray | None:
         with timer("fit"):
             est.fit(X, y)
+        if not args.cv:
+            return None
+        with timer("cross_validation"):
+            return _cross_validated(est, args, table.X, y)
+
+    with staged_output(out, args.force) as tmp:
+        # each distinct warning once, as one line (the folds refit and warn again)
+        cv_rank, notes = common.noting_warnings("rank", fit_and_cross_validate)
+        warnings += [note for note in notes if note not in warnings]
         f = est.decision_function(X)
         pred = est.predict(X)
         columns = {table.id_name: table.ids, "target": y, "f": f, "rank": pred}
@@ -143,9 +152,8 @@ def _run(args: argparse.Namespace) -> int:
             "rank_sizes": common.sizes(y),
             "thresholds": np.asarray(est.thresholds_).tolist(),
         } | _errors(y, pred, "train")
-        if args.cv:
-            with timer("cross_validation"):
-                columns["cv_rank"] = _cross_validated(est, args, table.X, y)
+        if cv_rank is not None:
+            columns["cv_rank"] = cv_rank
             result["cv_folds"] = args.cv
             result |= _errors(y, columns["cv_rank"], "cv")
         if warnings:
