@@ -100,3 +100,20 @@ def test_calibration_is_checked() -> None:
         dip_test(np.arange(10.0), calibration="flat")
     with pytest.raises(ValueError, match="calibration must be one of"):
         dip_partition(np.arange(10.0), calibration="normal")
+
+
+def test_values_tied_up_to_round_off_are_binned() -> None:
+    """More than half the values equal up to round-off, away from 0: the interquartile
+    range, and so the bandwidth, was round-off too, and numpy could not bin it (a
+    ValueError from np.histogram in GPClustering's fit of one feature)."""
+    from kernel_patterns import GPClustering
+
+    rng = np.random.default_rng(0)
+    ties = 2.179726413678564 + np.where(rng.random(600) < 0.5, 0.0, 4.440892098500626e-16)
+    x = np.r_[ties, 2.18 - 0.01 * rng.exponential(size=200),
+              2.18 + 0.01 * rng.exponential(size=200)]
+    assert shape_constant(x, np.random.default_rng(0)) >= 0.0
+    part = 2.179726413678564 + np.repeat([0.0, 4.440892098500626e-16, 8.881784197001252e-16],
+                                         [15, 10, 8])
+    assert dip_partition(part, 0, min_size=5).n_modes >= 1
+    assert GPClustering(random_state=0).fit(x[:, None]).n_clusters_ >= 1

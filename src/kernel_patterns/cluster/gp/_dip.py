@@ -27,7 +27,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from ..._validation import FloatArray, check_matrix
-from ._dip_null import binned_density, reference_samples, shape_constant
+from ._dip_null import binned_density, reference_samples, resolved, shape_constant
 from ._selection import SIGNIFICANCE
 
 #: the share of the values left out at each end where Silverman's tests count modes and
@@ -436,6 +436,7 @@ def _antimode(x: FloatArray, tail: float) -> float:
     h = 0.9 * spread * core.size ** -0.2
     if not h > 0.0:  # two point masses: halfway
         return 0.5 * (float(a[-1]) + float(b[0]))
+    h = resolved(h, x)
     centres, density = binned_density(x, h, m1 - 5.0 * h, m2 + 5.0 * h, CUT_GRID, 5.0)
     between = np.flatnonzero((centres >= m1) & (centres <= m2))
     if between.size == 0:  # the means within one bin

@@ -35,6 +35,9 @@ C_MARGIN = 3.0
 EDGE = 3.0
 #: the fewest degrees of freedom of the Student t reference (the peakiest one used)
 MIN_DOF = 0.5
+#: the least bandwidth, relative to the values' magnitude: values that differ by less are
+#: round-off of one value, and a narrower kernel cannot be binned in float64
+RESOLUTION = 1e-12
 #: ∫ φ''(u)² du of the Gaussian kernel, in the variance of the f'' estimate
 _R_PHI2 = 3.0 / (8.0 * np.sqrt(np.pi))
 
@@ -92,7 +95,7 @@ def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
     half = n // 2
     if not spread > 0.0 or half < 2:
         return 0.0
-    h = 0.9 * spread * half**-0.2
+    h = resolved(0.9 * spread * half**-0.2, x)
     low, high = float(x.min()) + EDGE * h, float(x.max()) - EDGE * h
     if low >= high:
         return 0.0
@@ -110,6 +113,13 @@ def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
         se2 += 0.25 * f * _R_PHI2 / (size * h**5)
     bend = -f2_at - C_MARGIN * np.sqrt(se2)
     return float(max(bend, 0.0) / f_at**3) if f_at > 0.0 else 0.0
+
+
+def resolved(h: float, x: FloatArray) -> float:
+    """The bandwidth ``h`` for the values ``x``, at least ``RESOLUTION`` times their
+    magnitude (more than half of them equal up to round-off make the interquartile range,
+    and so ``h``, round-off too)."""
+    return max(h, RESOLUTION * float(np.max(np.abs(x))))
 
 
 def binned_density(x: FloatArray, h: float, low: float, high: float, bins: int,
