@@ -65,14 +65,15 @@ class _RowCache:
 
 def scaled_mass(nu: float, ell: int) -> float:
     """Σ a of the scaled dual: νℓ, but at least 1. For ν < 1/ℓ the box α ≤ 1/(νℓ) does not
-    bind (Σ α = 1 keeps every α ≤ 1), so the QP is that of ν = 1/ℓ, the hard margin; solving
-    it in a = α keeps the scaled variables, their gradient and the solvers' tolerances at the
-    scale of ν = 1/ℓ instead of shrinking them with ν (at ν = 1e-9 the interior point stopped
-    with a mass off by 5 % and f ≡ 0 at predict; SMO stopped at its first steps).
+    bind (Σ α = 1 keeps every α ≤ 1), so the QP is that of ν = 1/ℓ, the hard margin, solved
+    in a = α: the scaled variables, their gradient and the solvers' tolerances stay at the
+    scale of ν = 1/ℓ instead of shrinking with ν.
 
     >>> scaled_mass(0.2, 100), scaled_mass(1e-9, 80)
     (20.0, 1.0)
     """
+    # scaled by νℓ at ν = 1e-9, the interior point stopped with a mass off by 5 % (f ≡ 0 at
+    # predict) and SMO at its first steps (CHANGELOG, Fixed)
     return max(nu * ell, 1.0)
 
 
