@@ -353,8 +353,9 @@ def test_the_reason_for_a_count_on_one_feature() -> None:
     # points on a line in three features are read along it
     line = np.outer(x[:, 0], [1.0, -2.0, 0.5])
     gp = GPClustering(random_state=0).fit(line)
-    assert re.fullmatch(r"that line divides into 2 parts of one mode each by Hartigan's dip "
-                        r"test \(cut at -?[\d.]+\), .*", _reading(gp.count_trace_, gp.n_clusters_))
+    assert re.fullmatch(r"the line the data lie on divides into 2 parts of one mode each by "
+                        r"Hartigan's dip test \(cut at -?[\d.]+\), .*",
+                        _reading(gp.count_trace_, gp.n_clusters_))
     with pytest.warns(UserWarning, match=r"On data that lie on a line \(count_trace_"):
         one = GPClustering(random_state=0).fit(np.outer(rng.normal(size=300), [1.0, 3.0]))
     assert _reading(one.count_trace_, one.n_clusters_).startswith(

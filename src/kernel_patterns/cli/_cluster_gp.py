@@ -82,7 +82,7 @@ def _reading(trace: Any, k: int) -> str:
         values, density, line = (
             ("the one feature's values", "the one feature's density", "the one feature") if one
             else ("the values along the line the data lie on",
-                  "the density along the line the data lie on", "that line"))
+                  "the density along the line the data lie on", "the line the data lie on"))
         if test.n_modes == 1 and test.pvalues.size == 0:
             why = f"{values} are too few or too alike for Hartigan's dip test"
         elif test.n_modes == 1:
