@@ -78,9 +78,9 @@ def _reading(trace: Any, k: int) -> str:
                f"clusters at the next length scale read{agree}")
     elif trace.reading == "modes on the line":
         test = trace.mode_test
-        one = trace.line_axis is None or trace.line_axis.size == 1
         values, density, line = (
-            ("the one feature's values", "the one feature's density", "the one feature") if one
+            ("the one feature's values", "the one feature's density", "the one feature")
+            if trace.one_feature
             else ("the values along the line the data lie on",
                   "the density along the line the data lie on", "the line the data lie on"))
         if test.n_modes == 1 and test.pvalues.size == 0:

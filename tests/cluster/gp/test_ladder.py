@@ -36,7 +36,7 @@ def test_each_rung_is_fitted_and_read_once(threads, monkeypatch) -> None:
 
     opts = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
     with _ladder.ladder_pool() as pool:
-        rungs = Ladder(X, X, opts, None, read, pool)
+        rungs = Ladder(X, auto_length_scale(X), opts, None, read, pool)
         first = rungs.rung(1.0)
         assert rungs.rung(1.0) is first
         longer = rungs.rung(2**0.5)  # fitted ahead on the pool, or now without one

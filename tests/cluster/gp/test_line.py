@@ -70,6 +70,7 @@ def test_groups_on_a_line_are_counted_along_it() -> None:
                                      >= 0)
     one = GPClustering(random_state=0).fit(along[:, None])
     assert adjusted_rand_score(one.labels_, gp.labels_) == 1.0
+    assert one.count_trace_.one_feature and not gp.count_trace_.one_feature
     # given the count, the valleys of largest dip along the line
     two = GPClustering(n_clusters=2, random_state=0).fit(X)
     assert two.n_clusters_ == 2 and two.count_trace_ is None
@@ -83,3 +84,4 @@ def test_data_off_a_line_keep_the_rule_for_several_features() -> None:
     gp = GPClustering(random_state=0).fit(X)
     assert gp.count_trace_.reading != "modes on the line"
     assert gp.count_trace_.line_axis is None and gp.n_clusters_ == 2
+    assert not gp.count_trace_.one_feature

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ..._parallel import single_blas_thread, usable_threads
 from ..._validation import FloatArray
-from ._kernel import auto_length_scale, kernel_at
+from ._kernel import kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 
 #: the rungs, as factors of the data-driven ℓ₀: √2 steps from ℓ₀/4 to 4 ℓ₀, two octaves
@@ -78,8 +78,9 @@ class Ladder:
     ----------
     X : ndarray of shape (n_samples, n_features)
         Training points.
-    X_scale : ndarray
-        The points ℓ₀ is taken from (all, or the inducing subsample).
+    ell0 : float
+        The data-driven ℓ₀ (:func:`~._kernel.auto_length_scale` of the points that shape
+        the landscape: all, or the inducing subsample).
     opts : FlowOptions
     plan : InducingPlan or None
     read : callable
@@ -88,12 +89,12 @@ class Ladder:
         Fits rungs ahead of need (:func:`ladder_pool`); None: each when asked for.
     """
 
-    def __init__(self, X: FloatArray, X_scale: FloatArray, opts: FlowOptions,
+    def __init__(self, X: FloatArray, ell0: float, opts: FlowOptions,
                  plan: InducingPlan | None, read: Reader,
                  pool: ThreadPoolExecutor | None = None) -> None:
         self._X, self._opts, self._plan = X, opts, plan
-        #: the data-driven ℓ₀ every rung is a factor of (one neighbour search for the ladder)
-        self.ell0 = auto_length_scale(X_scale)
+        #: the data-driven ℓ₀ every rung is a factor of
+        self.ell0 = ell0
         self._read, self._pool = read, pool
         self._made: dict[float, Future[Rung]] = {}
         self.done: dict[float, Rung] = {}

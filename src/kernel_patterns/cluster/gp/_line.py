@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from ..._tails import to_input_units
 from ..._validation import FloatArray
 from ._dip import dip_partition
-from ._kernel import default_kernel
+from ._kernel import kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape
 from ._results import GPCountTrace
 
@@ -93,7 +93,7 @@ class Line(NamedTuple):
 
 
 def line_partition(
-    X: FloatArray, X_scale: FloatArray, line: Line,
+    X: FloatArray, ell0: float, line: Line,
     opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
     n_parts: int | None = None,
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
@@ -101,12 +101,12 @@ def line_partition(
     level and the count trace.
 
     The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
-    values along the line of the points that shape the landscape (``X_scale``: all, or the
-    subsample of ``plan``), in the input's units
+    values along the line of the points that shape the landscape (all, or the subsample of
+    ``plan``), in the input's units
     (Hartigan's dip test calibrated on the data's shape at the mode, parts cut at the
     density's lowest point between them): the heavy-tail transform squeezes a far group
-    against the rest and skews what is left. Every SEP of the landscape at ℓ₀ (fitted on
-    ``X``, the transformed points) joins the part its projection on the ``line`` lies in.
+    against the rest and skews what is left. Every SEP of the landscape at ``ell0`` (fitted
+    on ``X``, the transformed points) joins the part its projection on the ``line`` lies in.
     The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
     largest dip are cut until there are that many.
     """
@@ -120,7 +120,7 @@ def line_partition(
             f"n_clusters={n_parts}: no other part can be cut at a valley with that many "
             "points on each side. Give a smaller min_cluster_size or fewer n_clusters.",
             UserWarning, stacklevel=3)
-    fit = fit_landscape(default_kernel(X_scale), X, opts, plan)
+    fit = fit_landscape(kernel_at(ell0), X, opts, plan)
     # parts holding no SEP are none
     _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
                           return_inverse=True)

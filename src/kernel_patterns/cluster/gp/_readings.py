@@ -59,12 +59,14 @@ class Partition:
 
 
 def auto_partition(
-    X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, below_points: bool = True, split_shoulders: bool = False,
-    random_state: Any = None,
+    X: FloatArray, X_scale: FloatArray, ell0: float, opts: FlowOptions,
+    plan: InducingPlan | None, min_cluster_size: int, below_points: bool = True,
+    split_shoulders: bool = False, random_state: Any = None,
 ) -> Partition:
     """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
-    the :class:`~._results.GPCountTrace` of the landscapes read.
+    the :class:`~._results.GPCountTrace` of the landscapes read, at factors of ``ell0``, the
+    data-driven ℓ₀ of ``X_scale`` (the points that shape the landscape: all of ``X``, or
+    the inducing subsample).
 
     The landscape's cluster tree has two axes, the variance level and the length scale, and
     the clusters are read along the first, then the second:
@@ -130,14 +132,14 @@ def auto_partition(
     (``docs/user_guide/gp_clustering.rst``) compares the rule with other count rules.
     """
     with ladder_pool() as pool:
-        return _read_ladder(X, X_scale, opts, plan, min_cluster_size, below_points,
+        return _read_ladder(X, X_scale, ell0, opts, plan, min_cluster_size, below_points,
                             split_shoulders, random_state, pool)
 
 
 def _read_ladder(
-    X: FloatArray, X_scale: FloatArray, opts: FlowOptions, plan: InducingPlan | None,
-    min_cluster_size: int, below_points: bool, split_shoulders: bool, random_state: Any,
-    pool: ThreadPoolExecutor | None,
+    X: FloatArray, X_scale: FloatArray, ell0: float, opts: FlowOptions,
+    plan: InducingPlan | None, min_cluster_size: int, below_points: bool,
+    split_shoulders: bool, random_state: Any, pool: ThreadPoolExecutor | None,
 ) -> Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""
@@ -146,7 +148,7 @@ def _read_ladder(
         return count_components(fit.Z, fit.edges, fit.flow.assignment, fit.S.shape[0],
                                 min_cluster_size, fit.sep_var)
 
-    rungs = Ladder(X, X_scale, opts, plan, modes, pool)
+    rungs = Ladder(X, ell0, opts, plan, modes, pool)
     reading, basins_at, start = rungs.rung, rungs.basins, rungs.start
     compared: dict[float, float] = {}  # every agreement computed, for the trace
     # what a training point counts in the effective count λ, whose noise the tests read

@@ -118,6 +118,12 @@ class GPCountTrace:
     line_axis: FloatArray | None = None
 
     @property
+    def one_feature(self) -> bool:
+        """Whether the count was read on the data's one feature (``line_axis`` is
+        ``[1.]``), not along a line through several."""
+        return self.line_axis is not None and self.line_axis.size == 1
+
+    @property
     def kept(self) -> int:
         """Index (into ``factors``) of the landscape the labels come from."""
         return int(np.argmin(np.abs(self.factors - self.factor)))

@@ -49,7 +49,7 @@ from ._cuts import (
     persistent_components,
 )
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
-from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
+from ._kernel import auto_length_scale, kernel_at, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 from ._line import Line, line_partition, principal_axis
@@ -177,24 +177,31 @@ feature_transform, random_state
         tol=tol, max_iter=max_iter, merge_radius=merge_radius,
         n_segment_points=n_segment_points, assign_steps=assign_steps, batch_size=batch_size,
     )
-    plan = _plan(Xv, kernel, approximation, n_landmarks, landmarks, subsample, random_state)
+    exact = approximation == "exact" or (approximation == "auto"
+                                         and Xv.shape[0] <= AUTO_EXACT_MAX)
+    rng = check_random_state(random_state)  # drawn from only with inducing points
+    sub = None if exact else _subsample(Xv.shape[0], subsample, rng)
     # the data-driven length scale follows the points that shape the landscape: all of them
     # (exact), or the subsample whose flows give the SEPs (inducing): the 5th-neighbour
     # distance of very many points is far below what the inducing points resolve, and the
     # FITC variance at that length scale is flat (one cluster; see
     # benchmarks/results/gp_design_notes.md)
-    Xl = Xv if plan is None else Xv[plan.subsample]
+    Xl = Xv if sub is None else Xv[sub]
+    # the landscape's length scale: ℓ₀ (kernel=None; one neighbour search per fit), or the
+    # kernel's
+    ell = auto_length_scale(Xl) if kernel is None else kernel_length_scale(kernel, Xl)
+    plan = None if sub is None else _plan(Xv, sub, kernel, ell, n_landmarks, landmarks, rng)
     # data on a line (kernel=None, no level): counted along it by line_partition
-    line = _on_line(X_input, transform, plan) if kernel is None and level is None else None
+    line = _on_line(X_input, transform, sub, ell) if kernel is None and level is None else None
     if n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
         if line is not None:  # on a line: cut at the k - 1 valleys of largest dip
             # (valleys, not a chain's ends: min_cluster_size is the least part)
-            fit, groups, cut, _ = line_partition(Xv, Xl, line, opts, plan,
+            fit, groups, cut, _ = line_partition(Xv, ell, line, opts, plan,
                                                  min_cluster_size, random_state, n_parts=k)
         elif kernel is None:
-            found = _search_length_scale(Xv, Xl, k, opts, plan, min_count)
+            found = _search_length_scale(Xv, ell, k, opts, plan, min_count)
             fit, groups, cut = found.fit, found.modes, found.level
         else:
             fit = fit_landscape(kernel, Xv, opts, plan)
@@ -206,7 +213,7 @@ feature_transform, random_state
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
     elif line is not None:
-        fit, groups, cut, trace = line_partition(Xv, Xl, line, opts, plan,
+        fit, groups, cut, trace = line_partition(Xv, ell, line, opts, plan,
                                                  min_cluster_size, random_state)
         basins = landscape_basins(fit, Xv, opts)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
@@ -214,12 +221,12 @@ feature_transform, random_state
         # data uniform on their box have no structure; any others may be a shoulder, which
         # is asked only where every reading gives one cluster
         gathered = floor_rule_applies(Xl, random_state)
-        part = auto_partition(Xv, Xl, opts, plan, min_cluster_size, gathered,
+        part = auto_partition(Xv, Xl, ell, opts, plan, min_cluster_size, gathered,
                               split_shoulders=gathered, random_state=random_state)
         fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
         groups = noise_groups(part.groups, basins, min_cluster_size, plan)
     else:
-        fit = fit_landscape(default_kernel(Xl) if kernel is None else kernel, Xv, opts, plan)
+        fit = fit_landscape(kernel_at(ell) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
         if level is None:
             cut, groups = data_level(fit, basins, plan, min_cluster_size,
@@ -253,21 +260,26 @@ def _min_count(min_cluster_size: int, n: int, k: int) -> int:
     return max(min_cluster_size, n // (10 * k))
 
 
-def _on_line(X_input: FloatArray, transform: Any, plan: InducingPlan | None) -> Line | None:
-    """The line the training points lie on, in the input's units (ℓ₀ from the points that
-    shape the landscape), or None."""
-    Xs = X_input if plan is None else X_input[plan.subsample]
+def _on_line(
+    X_input: FloatArray, transform: Any, sub: NDArray[np.intp] | None, ell0: float
+) -> Line | None:
+    """The line the training points lie on, in the input's units, or None. ``ell0``: ℓ₀ of
+    the points that shape the landscape (``sub``: the subsample, or None for all), in the
+    landscape's space, which is the input's without a heavy-tail ``transform``."""
+    Xs = X_input if sub is None else X_input[sub]
     if Xs.shape[0] < MIN_ROWS:
         return None
-    axis = principal_axis(X_input, auto_length_scale(Xs) if X_input.shape[1] > 1 else 1.0)
+    # ℓ₀ in the input's units (one feature lies on its line whatever the length scale)
+    ell = ell0 if transform is None or X_input.shape[1] == 1 else auto_length_scale(Xs)
+    axis = principal_axis(X_input, ell)
     return None if axis is None else Line(X_input, axis, transform)
 
 
 def _search_length_scale(
-    X: FloatArray, X_scale: FloatArray, n_clusters: int, opts: FlowOptions,
+    X: FloatArray, ell0: float, n_clusters: int, opts: FlowOptions,
     plan: InducingPlan | None, min_cluster_size: int,
 ) -> Rung:
-    """kernel=None with n_clusters: the data-driven length scale ℓ₀ (from ``X_scale``), shrunk
+    """kernel=None with n_clusters: the data-driven length scale ``ell0``, shrunk
     step by step down the ladder to ``SHRINK_TO`` ℓ₀ (at most 6 fits) until the hierarchy
     holds ``n_clusters`` groups of at least ``min_cluster_size`` points, the most persistent ones
     (:func:`~._cuts.persistent_components`).
@@ -280,7 +292,7 @@ def _search_length_scale(
         return persistent_components(fit.Z, fit.edges, fit.flow.assignment, n_clusters,
                                      min_cluster_size, fit.sep_var)
 
-    rungs = Ladder(X, X_scale, opts, plan, persistent)
+    rungs = Ladder(X, ell0, opts, plan, persistent)
     shrinking = factors_between(1.0, SHRINK_TO)
     best: Rung | None = None
     for k, factor in enumerate(shrinking):
@@ -351,7 +363,7 @@ def _warn_degenerate(
         if trace.mode_test.n_modes > 1:  # the parts' own warning says why
             return
         tested = trace.mode_test.pvalues
-        where = ("On one feature" if trace.line_axis is None or trace.line_axis.size == 1
+        where = ("On one feature" if trace.one_feature
                  else "On data that lie on a line (count_trace_.line_axis)")
         tails += (f" {where} the count is the number of modes of its density: one, "
                   + (f"by Hartigan's dip test (p-value {tested[0]:.2f} against more; "
@@ -371,33 +383,32 @@ def _warn_degenerate(
     )
 
 
-def _plan(
-    X: FloatArray, kernel: Kernel | None, approximation: str, n_landmarks: int | None,
-    landmarks: Landmarks, subsample: int | None, random_state: Any,
-) -> InducingPlan | None:
-    """The subsample and the inducing points (all random choices of the fit, in that
-    order), or None for the exact method.
-
-    With ``n_landmarks=None`` the count follows the length scale
-    (:func:`~._inducing.auto_n_landmarks`): the data-driven ℓ₀ of the subsample, or the
-    given kernel's; with ``kernel=None`` every point counts ``s / n`` in the variance (the
-    plan's ``weight``), so that a landscape read from 1,000 points and from 100,000 points
-    of a distribution is the same landscape."""
-    if approximation == "exact" or (approximation == "auto" and X.shape[0] <= AUTO_EXACT_MAX):
-        return None
-    rng = check_random_state(random_state)
-    n = X.shape[0]
+def _subsample(n: int, subsample: int | None, rng: np.random.RandomState) -> NDArray[np.intp]:
+    """approximation="inducing": the points whose flows give the SEPs (``subsample`` of the
+    ``n``, or all of them), sorted; the first random choice of the fit."""
     s = DEFAULT_SUBSAMPLE if subsample is None else int(subsample)
     if s >= n:
-        sub = np.arange(n, dtype=np.intp)
-    else:
-        sub = np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+        return np.arange(n, dtype=np.intp)
+    return np.sort(rng.choice(n, s, replace=False)).astype(np.intp)
+
+
+def _plan(
+    X: FloatArray, sub: NDArray[np.intp], kernel: Kernel | None, ell: float,
+    n_landmarks: int | None, landmarks: Landmarks, rng: np.random.RandomState,
+) -> InducingPlan:
+    """approximation="inducing": the inducing points (the fit's second random choice) and
+    the subsample ``sub`` (:func:`_subsample`).
+
+    With ``n_landmarks=None`` the count follows the landscape's length scale ``ell``
+    (:func:`~._inducing.auto_n_landmarks`): the data-driven ℓ₀ of the subsample
+    (``kernel=None``), or the given kernel's; with ``kernel=None`` every point counts
+    ``s / n`` in the variance (the plan's ``weight``), so that a landscape read from 1,000
+    points and from 100,000 points of a distribution is the same landscape."""
+    n = X.shape[0]
     low = None
     if n_landmarks is None:
-        Xs = X[sub]
         low = min(DEFAULT_N_LANDMARKS, n)
-        ell = auto_length_scale(Xs) if kernel is None else kernel_length_scale(kernel, Xs)
-        m = auto_n_landmarks(Xs, ell, low=low, high=MAX_N_COMPONENTS)
+        m = auto_n_landmarks(X[sub], ell, low=low, high=MAX_N_COMPONENTS)
     else:
         m = int(n_landmarks)
     U = choose_inducing_points(X, m, landmarks, rng)
