@@ -123,11 +123,18 @@ def test_partitioned_read_gives_the_local_labels(external_cluster, messy_csv, tm
     assert sa["input"] | {"file": None} == sb["input"] | {"file": None}
     assert sb["input"]["dropped_rows"] == ["p57"]
     assert sa["scores"] == sb["scores"]
-    # without --drop-na: the local path's error, worded the same
-    bad = run_cli("cluster", str(messy_csv), *common[:-1], "--scheduler", address,
-                  "--blocksize", "2000", "--out", str(tmp_path / "bad"))
-    assert bad.returncode == 2
-    assert "1 row(s) have missing or infinite values (first: ['p57'])" in bad.stderr
+    # without --drop-na: the local path's error, worded the same, naming the feature and
+    # the label column that hold the missing values
+    frame = pd.read_csv(messy_csv)
+    frame.loc[120, "moon"] = np.nan
+    frame.to_csv(messy_csv, index=False)
+    errors = [run_cli("cluster", str(messy_csv), *common[:-1], *where,
+                      "--out", str(tmp_path / "bad")).stderr.strip().splitlines()[-1]
+              for where in ([], ["--scheduler", address, "--blocksize", "2000"])]
+    assert errors[0] == errors[1]
+    assert ("2 row(s) have missing or infinite values (first: ['p57', 'p120']; by feature: "
+            "x (1); in --label-column 'moon' (1)); fix them, leave those features out with "
+            "--columns, or pass --drop-na to drop the rows") in errors[1]
 
 
 @pytest.mark.slow

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, TableInfo, choose_columns, csv_options
+from ._io import _READERS, Table, TableInfo, choose_columns, csv_options, missing_values_error
 from ._registry import UsageError
 
 #: rows of the first partition the column choice looks at (dtypes, names).
@@ -140,10 +140,14 @@ def _number_rows(part: Any, offset: int) -> Any:
     return part
 
 
-def _stats(part: Any) -> Any:
+def _stats(part: Any, names: list[str], label: bool) -> Any:
+    """One partition's rows, bad rows, missing labels and non-finite values per feature."""
     import pandas as pd
 
-    return pd.DataFrame({"n": [len(part)], "bad": [int(part[_BAD].sum())]})
+    counts = (~np.isfinite(part[names].to_numpy())).sum(axis=0)
+    return pd.DataFrame({"n": [len(part)], "bad": [int(part[_BAD].sum())],
+                         "label_na": [int(part[_LABEL].isna().sum()) if label else 0],
+                         **{f"f{j}": [int(c)] for j, c in enumerate(counts)}})
 
 
 def _bad_ids(part: Any) -> list[Any]:
@@ -177,8 +181,11 @@ def read_table(
     meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column)
     conv = client.persist(ddf.map_partitions(
         _convert, choice.features, choice.id_column, label_column, meta=meta))
+    names = [str(c) for c in choice.features]
     stats = client.compute(conv.map_partitions(
-        _stats, meta={"n": "int64", "bad": "int64"})).result()
+        _stats, names, label_column is not None,
+        meta={"n": "int64", "bad": "int64", "label_na": "int64",
+              **{f"f{j}": "int64" for j in range(len(names))}})).result()
     sizes, bads = stats["n"].to_numpy(), stats["bad"].to_numpy()
     if choice.id_column is None:  # row numbers of the whole file, as the local path
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -189,19 +196,18 @@ def read_table(
     dropped: list[Any] = []
     if n_bad:
         where = [i for i, b in enumerate(bads) if b]
-        names = client.compute([dask.delayed(_bad_ids)(conv.to_delayed()[i]) for i in where],
-                               sync=True)
-        dropped = [v for part in names for v in part]
+        ids = client.compute([dask.delayed(_bad_ids)(conv.to_delayed()[i]) for i in where],
+                             sync=True)
+        dropped = [v for part in ids for v in part]
         if not args.drop_na:
-            raise UsageError(
-                f"{n_bad} row(s) have missing or infinite values (first: {dropped[:5]}); fix "
-                "them or pass --drop-na to drop them"
-            )
+            total = stats.sum()
+            raise missing_values_error(
+                n_bad, dropped[:5], {c: int(total[f"f{j}"]) for j, c in enumerate(names)},
+                int(total["label_na"]), label_column, label_option)
         conv = client.persist(conv[~conv[_BAD]])
         sizes = sizes - bads
     if sizes.sum() < 2:
         raise UsageError(f"only {int(sizes.sum())} usable row(s); at least 2 are needed")
-    names = [str(c) for c in choice.features]
     X = conv[names].to_dask_array(lengths=[int(s) for s in sizes])
     return DaskTable(
         X=client.persist(X), frame=conv, feature_names=names,

@@ -300,22 +300,11 @@ def read_table(
     n_bad = int(bad_rows.sum())
     dropped: list[Any] = []
     if n_bad:
-        where = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)[:5]]
         if not drop_na:
-            per_col = (~np.isfinite(X)).sum(axis=0)
-            cols = ", ".join(f"{wanted[j]} ({per_col[j]})" for j in np.argsort(-per_col)
-                             if per_col[j])
-            # a missing label (or target) is named as such: --columns cannot leave it out
-            in_label = (f"{label_option} '{label_column}' ({int(label_na.sum())})"
-                        if label_na.any() else "")
-            found = "; ".join(filter(None, [f"by feature: {cols}" if cols else "",
-                                            f"in {in_label}" if in_label else ""]))
-            raise UsageError(
-                f"{n_bad} row(s) have missing or infinite values (first: {where}"
-                + (f"; {found}" if found else "") + "); fix them"
-                + (", leave those features out with --columns," if cols else "")
-                + " or pass --drop-na to drop the rows"
-            )
+            raise missing_values_error(
+                n_bad, [_row_name(i, ids) for i in np.flatnonzero(bad_rows)[:5]],
+                dict(zip(wanted, (~np.isfinite(X)).sum(axis=0).tolist(), strict=True)),
+                int(label_na.sum()), label_column, label_option)
         dropped = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)]
         keep = ~bad_rows
         X, ids = X[keep], ids[keep]
@@ -330,6 +319,28 @@ def read_table(
 
 
 _ID_NAMES = {"id", "rownames"}
+
+
+def missing_values_error(
+    n_bad: int, first: list[Any], per_feature: dict[Any, int], n_label_na: int,
+    label_column: str | None, label_option: str,
+) -> UsageError:
+    """The error for ``n_bad`` rows with missing or infinite values (``first``: the ids of
+    the first few), naming the features that hold them with their counts
+    (``per_feature``, most first) and the ``label_column`` (given by ``label_option``) when
+    ``n_label_na`` of its values are missing. The local and the Dask readers raise it."""
+    cols = ", ".join(f"{name} ({count})" for name, count in
+                     sorted(per_feature.items(), key=lambda item: -item[1]) if count)
+    # a missing label (or target) is named as such: --columns cannot leave it out
+    found = "; ".join(filter(None, [
+        f"by feature: {cols}" if cols else "",
+        f"in {label_option} '{label_column}' ({n_label_na})" if n_label_na else ""]))
+    return UsageError(
+        f"{n_bad} row(s) have missing or infinite values (first: {first}"
+        + (f"; {found}" if found else "") + "); fix them"
+        + (", leave those features out with --columns," if cols else "")
+        + " or pass --drop-na to drop the rows"
+    )
 
 
 def _guess_id_column(df: Any, taken: set[Any], has_unique_values: Callable[[Any], bool]) -> Any:
