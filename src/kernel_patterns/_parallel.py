@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
-from contextlib import AbstractContextManager
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from threadpoolctl import ThreadpoolController
 
 _CONTROLLER: ThreadpoolController | None = None
+#: the event that cancels the work of this thread (:func:`cancelled_by`), if any
+_CANCEL = threading.local()
 
 
 def usable_threads(limit: int = 8) -> int:
@@ -70,3 +74,44 @@ def single_blas_thread() -> AbstractContextManager[Any]:
     ...     pass
     """
     return limit_threads(1, "blas")
+
+
+class Cancelled(Exception):
+    """Raised by :func:`check_cancelled` in work whose result is no longer wanted."""
+
+
+@contextmanager
+def cancelled_by(event: threading.Event) -> Iterator[None]:
+    """A context in which :func:`check_cancelled`, called by this thread, raises
+    :class:`Cancelled` once ``event`` is set: work started ahead of need on a thread pool
+    (a rung of the GP length-scale ladder) stops at its next check when the pool closes,
+    instead of holding the caller until it ends.
+
+    Examples
+    --------
+    >>> import threading
+    >>> from kernel_patterns._parallel import Cancelled, cancelled_by, check_cancelled
+    >>> closing = threading.Event()
+    >>> with cancelled_by(closing):
+    ...     check_cancelled()  # not set: nothing happens
+    ...     closing.set()
+    ...     try:
+    ...         check_cancelled()
+    ...     except Cancelled:
+    ...         print("stopped")
+    stopped
+    """
+    previous = getattr(_CANCEL, "event", None)
+    _CANCEL.event = event
+    try:
+        yield
+    finally:
+        _CANCEL.event = previous
+
+
+def check_cancelled() -> None:
+    """Raise :class:`Cancelled` when this thread's work is cancelled (:func:`cancelled_by`);
+    a thread-local look-up, cheap enough for every block of a long computation."""
+    event = getattr(_CANCEL, "event", None)
+    if event is not None and event.is_set():
+        raise Cancelled

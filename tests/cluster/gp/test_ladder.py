@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_blobs
 
+from kernel_patterns._parallel import Cancelled
 from kernel_patterns.cluster.gp import _ladder
 from kernel_patterns.cluster.gp._inducing import auto_n_landmarks, farthest_first
 from kernel_patterns.cluster.gp._kernel import auto_length_scale
@@ -44,6 +45,29 @@ def test_each_rung_is_fitted_and_read_once(threads, monkeypatch) -> None:
     assert longer.fit.ell == pytest.approx(2**0.5 * first.fit.ell)
     assert sorted(reads) == sorted(set(reads))  # no landscape read twice
     assert rungs.basins(1.0).shape == (120,)
+
+
+def test_a_rung_started_ahead_and_not_read_stops_when_the_pool_closes(monkeypatch) -> None:
+    """The ladder's exit does not wait for a rung nobody reads: one being fitted stops at
+    its next variance evaluation (Cancelled), one not begun is dropped."""
+    monkeypatch.setattr(_ladder, "LADDER_THREADS", 2)
+    monkeypatch.setattr(_ladder, "usable_threads", lambda: 2)
+    X = np.random.RandomState(0).rand(1500, 2)
+
+    def read(fit):
+        return np.zeros(fit.S.shape[0], dtype=np.intp), 1, fit.r_star
+
+    opts = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
+    with _ladder.ladder_pool() as pool:
+        rungs = Ladder(X, auto_length_scale(X), opts, None, read, pool)
+        rungs.start(1.0)
+        rungs.start(2**0.5)
+        ahead = [rungs._made[1.0], rungs._made[2**0.5]]
+    assert all(f.cancelled() or isinstance(f.exception(), Cancelled) for f in ahead)
+    assert rungs.done == {}
+    # the same ladder without a pool fits each rung when asked, to its end
+    alone = Ladder(X[:200], auto_length_scale(X[:200]), opts, None, read)
+    assert alone.rung(1.0).n_modes == 1
 
 
 def test_longer_rungs_use_a_cover_of_the_inducing_points_at_their_length_scale() -> None:

@@ -12,6 +12,7 @@ the one asked for fitted meanwhile on a thread pool when one is given
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._parallel import single_blas_thread, usable_threads
+from ..._parallel import cancelled_by, single_blas_thread, usable_threads
 from ..._validation import FloatArray
 from ._kernel import kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
@@ -54,20 +55,31 @@ def step_up(factor: float) -> float:
     return min((f for f in FACTORS if f > factor), default=factor)
 
 
+class LadderPool(ThreadPoolExecutor):
+    """The threads of a ladder's fits, with the event set when the ladder is done
+    (``closing``): a rung fitted ahead of need stops at its next variance evaluation
+    (:func:`~kernel_patterns._parallel.cancelled_by`)."""
+
+    def __init__(self, n_threads: int) -> None:
+        super().__init__(n_threads)
+        self.closing = threading.Event()
+
+
 @contextmanager
-def ladder_pool() -> Iterator[ThreadPoolExecutor | None]:
+def ladder_pool() -> Iterator[LadderPool | None]:
     """A pool of ``LADDER_THREADS`` threads (at most the usable cores) for a ladder's fits,
     each on one BLAS thread (set once for the whole ladder, so that the fits' own
     one-thread sections never race); None on one core. A rung started and not needed is
-    cancelled on exit."""
+    cancelled on exit: one not begun is dropped, one being fitted stops."""
     n_threads = min(LADDER_THREADS, usable_threads())
     if n_threads == 1:
         yield None
         return
-    with single_blas_thread(), ThreadPoolExecutor(n_threads) as pool:
+    with single_blas_thread(), LadderPool(n_threads) as pool:
         try:
             yield pool
         finally:
+            pool.closing.set()
             pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -85,13 +97,13 @@ class Ladder:
     plan : InducingPlan or None
     read : callable
         A landscape's groups of SEPs, the number of large ones and the level of the cut.
-    pool : ThreadPoolExecutor or None, default=None
+    pool : LadderPool or None, default=None
         Fits rungs ahead of need (:func:`ladder_pool`); None: each when asked for.
     """
 
     def __init__(self, X: FloatArray, ell0: float, opts: FlowOptions,
                  plan: InducingPlan | None, read: Reader,
-                 pool: ThreadPoolExecutor | None = None) -> None:
+                 pool: LadderPool | None = None) -> None:
         self._X, self._opts, self._plan = X, opts, plan
         #: the data-driven ℓ₀ every rung is a factor of
         self.ell0 = ell0
@@ -106,10 +118,15 @@ class Ladder:
         fit = fit_landscape(kernel_at(ell), self._X, self._opts, plan)
         return Rung(fit, *self._read(fit))
 
+    def _fit_ahead(self, closing: threading.Event, factor: float) -> Rung:
+        """:meth:`_fit` on the pool, stopped when the ladder is done (``closing``)."""
+        with cancelled_by(closing):
+            return self._fit(factor)
+
     def start(self, factor: float) -> None:
         """Fit the rung at ``factor`` on the pool, ahead of need (nothing without one)."""
         if self._pool is not None and factor not in self._made and factor not in self.done:
-            self._made[factor] = self._pool.submit(self._fit, factor)
+            self._made[factor] = self._pool.submit(self._fit_ahead, self._pool.closing, factor)
 
     def rung(self, factor: float) -> Rung:
         """The rung at ``factor`` (the one above it started meanwhile: it is nearly always

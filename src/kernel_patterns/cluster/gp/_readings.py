@@ -11,7 +11,6 @@ the ladder; its docstring gives the order. :func:`noise_groups` turns groups sma
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -24,7 +23,7 @@ from sklearn.metrics import adjusted_rand_score
 from ..._validation import FloatArray
 from ._cuts import count_components, data_level_components
 from ._graph import segment_levels, single_linkage
-from ._ladder import FACTORS, Ladder, factors_between, ladder_pool
+from ._ladder import FACTORS, Ladder, LadderPool, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
 from ._results import GPCountTrace
 from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
@@ -139,7 +138,7 @@ def auto_partition(
 def _read_ladder(
     X: FloatArray, X_scale: FloatArray, ell0: float, opts: FlowOptions,
     plan: InducingPlan | None, min_cluster_size: int, below_points: bool,
-    split_shoulders: bool, random_state: Any, pool: ThreadPoolExecutor | None,
+    split_shoulders: bool, random_state: Any, pool: LadderPool | None,
 ) -> Partition:
     """:func:`auto_partition` with its landscapes fitted on ``pool`` (None: here, when
     needed)."""

@@ -26,7 +26,7 @@ from scipy.linalg import LinAlgError, cholesky
 from scipy.linalg.blas import dtrsm
 from scipy.linalg.lapack import dpotri
 
-from ..._parallel import single_blas_thread
+from ..._parallel import check_cancelled, single_blas_thread
 from ..._validation import FloatArray
 from ...kernels import Kernel, make_operator
 
@@ -110,6 +110,7 @@ class BlockedVariance(ABC):
         out = np.empty(Q.shape[0])
         step = self._block_rows
         for a in range(0, Q.shape[0], step):
+            check_cancelled()  # a ladder's rung not needed any more stops here
             Qb = Q[a : a + step]
             out[a : a + step] = self._kappa(Qb) - self._explained(Qb)
         np.maximum(out, 0.0, out=out)
@@ -122,6 +123,7 @@ class BlockedVariance(ABC):
         grad = np.empty(Q.shape)
         step = self._block_rows
         for a in range(0, n, step):
+            check_cancelled()
             Qb = Q[a : a + step]
             explained, g = self._block_value_and_gradient(Qb)
             val[a : a + step] = self._kappa(Qb) - explained
@@ -234,6 +236,7 @@ class GPVarianceModel(BlockedVariance):
         grad = np.empty(X.shape)
         step = self._block_rows
         for a in range(0, n, step):
+            check_cancelled()
             b = min(a + step, n)
             Kq = np.asarray(self.kernel.pairwise(X[a:b], X, same=False), dtype=np.float64)
             A = self.Cinv[a:b] * -nu
