@@ -63,6 +63,7 @@ from ._assign import (
 from ._cuts import (
     components_at,
     data_level_components,
+    effective_count,
     group_persistence,
     level_for_n_clusters,
     persistent_components,
@@ -81,7 +82,7 @@ from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._line import LINE_WIDTH, principal_axis
 from ._results import GPCountTrace, GPHierarchy, GPLandscape
-from ._selection import Selection, effective_count, excess_of_mass, join_within_noise
+from ._selection import Selection, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
 from ._uniform import HopkinsTest, hopkins_test
 from ._unimodal import (

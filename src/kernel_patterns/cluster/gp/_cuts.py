@@ -16,6 +16,40 @@ from numpy.typing import NDArray
 from ..._validation import FloatArray
 
 
+def effective_count(variance: FloatArray, noise: float) -> FloatArray:
+    """The GP's effective count of points within a length scale, ``v2 / (σ² − v2)``.
+
+    Parameters
+    ----------
+    variance : ndarray
+        Predictive variances σ² (the noise ``v2`` included, as :class:`GPClustering` uses).
+    noise : float
+        The kernel's noise variance ``v2`` (> 0).
+
+    Returns
+    -------
+    ndarray
+        λ, of the shape of ``variance`` (large where the data are dense).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import effective_count
+    >>> effective_count(np.array([1.5, 1.1, 1.01]), 1.0)
+    array([  2.,  10., 100.])
+    """
+    excess = np.asarray(variance, dtype=np.float64) - noise
+    return noise / np.maximum(excess, noise * 1e-12)
+
+
+def prominence_z(peak: float, saddle: float, noise: float, weight: float = 1.0) -> float:
+    """Poisson standard deviations by which a branch whose peak count is ``peak`` stands
+    above the saddle variance ``saddle``: ``(λ_peak − λ_saddle) / √(w λ_peak)`` (a count of
+    points of weight ``w``; :func:`effective_count`)."""
+    lam_h = float(effective_count(np.asarray(saddle), noise))
+    return float((peak - lam_h) / np.sqrt(weight * peak))
+
+
 def components_at(Z: FloatArray, p: int, level: float) -> NDArray[np.intp]:
     """Cluster of every SEP when the linkage is cut at ``level`` (merges with height ≤ level).
 
@@ -185,14 +219,21 @@ def group_persistence(
     basins: NDArray[np.intp],
     sep_variance: FloatArray,
     min_cluster_size: int,
+    noise: float | None = None,
 ) -> FloatArray:
     """Persistence of every group of SEPs that dies in the saddle hierarchy, largest first.
 
     The saddle hierarchy is the 0-dimensional persistence of the sublevel sets of σ²: a
     group is born at its lowest SEP variance, and when two groups of at least
-    ``min_cluster_size`` points meet at saddle level h, the younger (higher minimum) dies,
-    with persistence h − its birth (the elder rule; groups smaller than that are absorbed
-    without a record, as HDBSCAN condenses its tree). The oldest group never dies, so k
+    ``min_cluster_size`` points meet at saddle level h, the younger (higher minimum) dies
+    (the elder rule; groups smaller than that are absorbed without a record, as HDBSCAN
+    condenses its tree). Its persistence is h − its birth, or, with the kernel's ``noise``
+    variance v2, the prominence of its peak in the effective count of points λ
+    (:func:`effective_count`, the density the excess of mass reads), in Poisson standard
+    deviations: ``(λ(birth) − λ(h)) / √λ(birth)``, the statistic of the excess of mass's
+    noise test. That is ToMATo's prominence of a density peak, on the scale of its noise
+    (a group of the densest region does not outlast the gap between two sparser ones by
+    the count's larger fluctuations there). The oldest group never dies, so k
     clusters are the oldest and the k − 1 most persistent (persistence-based clustering,
     ToMATo: Chazal, Guibas, Oudot & Skraba, J. ACM 2013).
 
@@ -208,6 +249,9 @@ def group_persistence(
         σ² at every SEP.
     min_cluster_size : int
         Groups with fewer training points merge without a record.
+    noise : float or None, default=None
+        The kernel's noise variance v2 (> 0): persistence in Poisson standard deviations of
+        the effective count λ; None: in σ².
 
     Returns
     -------
@@ -228,7 +272,7 @@ def group_persistence(
     >>> np.round(group_persistence(Z, edges, basins, sep_variance, 5), 2)
     array([0.99, 0.05, 0.04, 0.02, 0.01])
     """
-    return _deaths(Z, edges, basins, sep_variance, min_cluster_size)[0]
+    return _deaths(Z, edges, basins, sep_variance, min_cluster_size, noise)[0]
 
 
 def _deaths(
@@ -237,6 +281,7 @@ def _deaths(
     basins: NDArray[np.intp],
     sep_variance: FloatArray,
     min_cluster_size: int,
+    noise: float | None = None,
 ) -> tuple[FloatArray, NDArray[np.intp]]:
     """The persistences of :func:`group_persistence` (decreasing) and the merge (row of
     ``Z``) where each of those groups died; ties keep the earlier merge first."""
@@ -251,7 +296,11 @@ def _deaths(
         if birth[b] < birth[a]:
             a, b = b, a  # a: the elder
         if size[a] >= min_cluster_size and size[b] >= min_cluster_size:
-            dead.append(float(Z[r, 2]) - float(birth[b]))
+            if noise is None:
+                dead.append(float(Z[r, 2]) - float(birth[b]))
+            else:  # λ falls as σ² rises: the elder rule is the same in either
+                peak = float(effective_count(birth[b], noise))
+                dead.append(prominence_z(peak, float(Z[r, 2]), noise))
             rows.append(r)
         parent[b] = a
         size[a] += size[b]
@@ -267,6 +316,7 @@ def persistent_components(
     n_clusters: int,
     min_cluster_size: int,
     sep_variance: FloatArray,
+    noise: float | None = None,
 ) -> tuple[NDArray[np.intp], int, float]:
     """Clusters of the SEPs for a requested count: the ``n_clusters`` most persistent groups.
 
@@ -296,6 +346,10 @@ def persistent_components(
         points are noise.
     sep_variance : ndarray of shape (n_equilibria,)
         σ² at every SEP.
+    noise : float or None, default=None
+        The kernel's noise variance v2 (> 0): persistence is the prominence of a group's
+        peak in Poisson standard deviations of the effective count λ
+        (:func:`group_persistence`); None: its depth in σ².
 
     Returns
     -------
@@ -326,7 +380,7 @@ def persistent_components(
     (array([0, 0, 0, 1, 1, 1]), 2)
     """
     p = Z.shape[0] + 1
-    _, rows = _deaths(Z, edges, basins, sep_variance, min_cluster_size)
+    _, rows = _deaths(Z, edges, basins, sep_variance, min_cluster_size, noise)
     kept_apart = np.zeros(Z.shape[0], dtype=bool)
     kept_apart[rows[: max(int(n_clusters) - 1, 0)]] = True
     parent = np.arange(p)

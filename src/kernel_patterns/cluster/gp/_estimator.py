@@ -65,8 +65,11 @@ class GPClustering(ClusterMixin, BaseEstimator):
         scales (up to seven landscape fits, two at a time); ``count_trace_`` names the
         reading kept, and the user guide gives their order.
     n_clusters : int, default=None
-        The ``n_clusters`` most persistent groups of the saddle hierarchy
-        (:func:`~kernel_patterns.cluster.gp.persistent_components`). Only groups of at least
+        The ``n_clusters`` most persistent groups of the saddle hierarchy, a group's
+        persistence the prominence of its peak over the saddle where it joins an older one,
+        in Poisson standard deviations of the GP's effective count
+        (:func:`~kernel_patterns.cluster.gp.persistent_components`; in σ² for a kernel
+        without noise). Only groups of at least
         ``max(min_cluster_size, N / (10 n_clusters))`` points count as clusters; smaller
         basins merge into the cluster they open into, or are noise (-1). When the landscape
         has too few such groups, a warning names what to change and fewer clusters are

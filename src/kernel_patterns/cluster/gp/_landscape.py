@@ -174,6 +174,11 @@ class Landscape:
     point_variance: FloatArray
     plan: InducingPlan | None = None
 
+    @property
+    def noise(self) -> float:
+        """The noise variance v2 of the landscape's kernel (0 for a kernel without one)."""
+        return float(self.model.kernel.diagonal_noise())
+
 
 @dataclass(frozen=True)
 class Rung:

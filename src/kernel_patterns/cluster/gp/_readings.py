@@ -161,7 +161,7 @@ def _read_ladder(
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
         fit = reading(factor).fit
         sel = excess_of_mass(fit.Z, fit.edges, fit.flow.assignment, fit.point_variance,
-                             fit.sep_var, fit.r_star, _noise(fit), min_cluster_size,
+                             fit.sep_var, fit.r_star, fit.noise, min_cluster_size,
                              weight=weight, family_wise=family_wise)
         return _own_groups(sel.groups)
 
@@ -317,7 +317,7 @@ def _read_ladder(
     cut, groups = data_level(fit, basins, plan, min_cluster_size, below_points)
     # pieces apart above the cut are clusters only when their split clears the noise
     groups = join_within_noise(fit.Z, fit.edges, groups, weighted_counts(groups, basins, plan),
-                               fit.sep_var, cut, _noise(fit), min_cluster_size, weight=weight)
+                               fit.sep_var, cut, fit.noise, min_cluster_size, weight=weight)
     counts = weighted_counts(groups, basins, plan)  # in the landscape's units
 
     def finer(pieces: NDArray[np.intp]) -> bool:
@@ -406,11 +406,6 @@ def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], f
         if Z[:, 2].max() > fit.r_star:
             return False
     return True
-
-
-def _noise(fit: Landscape) -> float:
-    """The noise variance v2 of the landscape's kernel (the data-driven GPCovariance)."""
-    return float(fit.model.kernel.diagonal_noise())
 
 
 def _own_groups(groups: NDArray[np.intp]) -> NDArray[np.intp]:

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from scipy.stats import norm
 
 from ..._validation import FloatArray
-from ._cuts import find_root
+from ._cuts import effective_count, find_root, prominence_z
 
 #: Poisson standard deviations by which a branch's peak count must exceed its saddle's
 #: for the split to count (a two-sided 95 % test).
@@ -70,32 +70,6 @@ class Selection:
     groups: NDArray[np.intp]
     n_clusters: int
     stability: FloatArray
-
-
-def effective_count(variance: FloatArray, noise: float) -> FloatArray:
-    """The GP's effective count of points within a length scale, ``v2 / (σ² − v2)``.
-
-    Parameters
-    ----------
-    variance : ndarray
-        Predictive variances σ² (the noise ``v2`` included, as :class:`GPClustering` uses).
-    noise : float
-        The kernel's noise variance ``v2`` (> 0).
-
-    Returns
-    -------
-    ndarray
-        λ, of the shape of ``variance`` (large where the data are dense).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import effective_count
-    >>> effective_count(np.array([1.5, 1.1, 1.01]), 1.0)
-    array([  2.,  10., 100.])
-    """
-    excess = np.asarray(variance, dtype=np.float64) - noise
-    return noise / np.maximum(excess, noise * 1e-12)
 
 
 def excess_of_mass(
@@ -259,8 +233,8 @@ def excess_of_mass(
         big_a, big_b = tree.size[a] >= min_cluster_size, tree.size[b] >= min_cluster_size
         if big_a and big_b:
             # the younger branch's peak against the saddle
-            z_tested.append(_split_z(min(lam_low[a], lam_low[b]), tree.height[node], noise,
-                                    weight))
+            z_tested.append(prominence_z(min(lam_low[a], lam_low[b]), tree.height[node],
+                                         noise, weight))
             if z_tested[-1] < significance:
                 stack.extend([(a, c), (b, c)])  # a split within the noise: no split
                 continue
@@ -314,14 +288,6 @@ def excess_of_mass(
     groups = np.where(groups >= 0, number[np.maximum(groups, 0)], -1).astype(np.intp)
     return Selection(groups=groups, n_clusters=int(in_order.size),
                      stability=np.asarray([stability[k] for k in in_order], dtype=np.float64))
-
-
-def _split_z(peak: float, saddle: float, noise: float, weight: float) -> float:
-    """Poisson standard deviations by which a branch whose peak count is ``peak`` stands
-    above the saddle variance ``saddle``: ``(λ_peak − λ_saddle) / √(w λ_peak)`` (a count of
-    points of weight ``w``)."""
-    lam_h = float(effective_count(np.asarray(saddle), noise))
-    return float((peak - lam_h) / np.sqrt(weight * peak))
 
 
 def join_within_noise(
@@ -402,7 +368,7 @@ def join_within_noise(
         b = find_root(parent, int(groups[edges[r, 1]]))
         if a == b or min(size[a], size[b]) < min_cluster_size:
             continue
-        if _split_z(min(peak[a], peak[b]), h, noise, weight) >= significance:
+        if prominence_z(min(peak[a], peak[b]), h, noise, weight) >= significance:
             continue  # a split above the noise: apart
         a, b = min(a, b), max(a, b)
         parent[b] = a
