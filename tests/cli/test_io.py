@@ -196,11 +196,11 @@ def test_a_windows_1252_file_is_read_with_its_accents(tmp_path) -> None:
 
 
 def test_a_byte_past_the_sample_that_is_not_utf8_still_reads(tmp_path) -> None:
-    from kernel_patterns.cli import _io
+    from kernel_patterns.cli import _sniff
 
     rows = "".join(f"r{i},{i % 5}.5,{i % 3}\n" for i in range(8000))  # past the 64 KB sample
     (tmp_path / "late.csv").write_bytes(("name,a,b\n" + rows + "é,1.0,2\n").encode("cp1252"))
-    assert (tmp_path / "late.csv").stat().st_size > _io._SNIFF_BYTES
+    assert (tmp_path / "late.csv").stat().st_size > _sniff._SNIFF_BYTES
     table = read_table(tmp_path / "late.csv")
     assert table.X.shape == (8001, 2)
     assert table.read_notes == ["the file is not UTF-8: read as cp1252"]

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, TableInfo, choose_columns, csv_options, missing_values_error
+from ._io import _READERS, Table, TableInfo, choose_columns, missing_values_error
 from ._registry import UsageError
+from ._sniff import csv_options
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
@@ -65,7 +66,7 @@ def _files(path: str) -> list[str]:
 def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list[str]]:
     """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported) and
     the notes on how it was read (a European CSV, another encoding, no header row: told from
-    the first file's first bytes, as the local reader does, :func:`~._io.csv_options`)."""
+    the first file's first bytes, as the local reader does, :func:`~._sniff.csv_options`)."""
     import dask.dataframe as dd
 
     files = _files(path)

@@ -4,7 +4,7 @@
   read. A European ``.csv`` (``;`` between fields, ``,`` as the decimal mark), a file that is not
   UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
   header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
-  (:attr:`Table.read_notes`); :func:`csv_options` tells them, for the Dask reader too.
+  (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for the Dask reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -20,10 +20,7 @@
 from __future__ import annotations
 
 import contextlib
-import csv
-import io
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -34,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ._registry import UsageError
+from ._sniff import csv_options
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
 
@@ -62,76 +60,6 @@ class Table(TableInfo):
     X: np.ndarray
     ids: np.ndarray
     labels: np.ndarray | None = None
-
-
-#: bytes of a CSV read to tell its separator and decimal mark
-_SNIFF_BYTES = 65536
-_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
-
-
-def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
-    """Separator, decimal mark and a note for the first lines of a ``.csv`` file: ``;`` when
-    they all split into the same number (> 1) of fields at ``;`` (quotes respected) and at
-    ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as the decimal mark
-    when a field is a number written with one; else ``,`` and ``.``."""
-    rows = {d: list(csv.reader(io.StringIO("\n".join(lines)), delimiter=d)) for d in ",;"}
-    semi = {len(r) for r in rows[";"]}
-    comma = {len(r) for r in rows[","]}
-    if not lines or len(semi) != 1 or min(semi) < 2 or (len(comma) == 1 and
-                                                        min(comma) >= min(semi)):
-        return ",", ".", []
-    decimal = any(_DECIMAL_COMMA.match(f) for row in rows[";"][1:] for f in row)
-    note = "read with ';' between fields" + (" and ',' as the decimal mark" if decimal else "")
-    return ";", "," if decimal else ".", [note]
-
-
-def _is_number(text: Any) -> bool:
-    try:
-        float(str(text).replace(",", "."))
-    except ValueError:
-        return False
-    return True
-
-
-def _sample_encoding(sample: bytes) -> str:
-    """UTF-8 when the sample decodes as it (a character cut at its end allowed), else
-    Windows-1252 (as spreadsheets export in Western Europe), else Latin-1 (any byte)."""
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            sample.decode(encoding)
-            return encoding
-        except UnicodeDecodeError as exc:
-            if encoding == "utf-8" and exc.start >= len(sample) - 3:
-                return encoding
-    return "latin-1"
-
-
-def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
-    """``pandas.read_csv`` / ``dask.dataframe.read_csv`` options for a CSV or TSV told from
-    its first bytes, and a note for each that is not the default: the European dialect
-    (``;`` and decimal commas), the encoding when not UTF-8, and ``header=None`` when the first
-    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …). The
-    sample is read once, in binary, and decoded in the encoding found."""
-    with open(p, "rb") as fh:
-        sample = fh.read(_SNIFF_BYTES)
-    encoding = _sample_encoding(sample)
-    text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
-    decimal = "."
-    notes: list[str] = []
-    if sep == ",":  # a .csv: perhaps the European dialect
-        lines = [ln for ln in text.splitlines()[:20] if ln.strip()]
-        if len(lines) > 1:
-            lines = lines[:-1]  # the last may be cut by the sample
-        sep, decimal, notes = _dialect(lines)
-    if encoding != "utf-8":
-        notes.append(f"the file is not UTF-8: read as {encoding}")
-    opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
-    first = next(csv.reader(io.StringIO(text), delimiter=sep), [])
-    if first and all(_is_number(f) for f in first):
-        opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
-        notes.append("the first row is all numbers: read as data, the columns named "
-                     f"x0 … x{len(first) - 1} (give the file a header row to name them)")
-    return opts, notes
 
 
 def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
