@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ._registry import UsageError
+
 #: bytes of a CSV read to tell its separator and decimal mark
 _SNIFF_BYTES = 65536
 _DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
@@ -77,4 +79,43 @@ def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
         opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
         notes.append("the first row is all numbers: read as data, the columns named "
                      f"x0 … x{len(first) - 1} (give the file a header row to name them)")
+    else:
+        opts, notes = _longer_rows(p, text, opts, notes)
     return opts, notes
+
+
+def _longer_rows(
+    p: Path, text: str, opts: dict[str, Any], notes: list[str],
+) -> tuple[dict[str, Any], list[str]]:
+    """The options and notes for data rows with more fields than the header has names, which
+    pandas would read by taking the first fields as the index and shifting every name onto
+    the column after it. Empty fields at the end of the rows (a separator ending every data
+    line) are left out; one more field in every row is R's ``write.table`` row names (the
+    header has no name for them): a column ``rownames``; anything else is a UsageError."""
+    sep = opts["sep"]
+    lines = [ln for ln in text.splitlines()[:21] if ln.strip()]
+    if len(lines) > 2:
+        lines = lines[:-1]  # the last may be cut by the sample
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=sep))
+    if len(rows) < 2:
+        return opts, notes
+    header, n_head = rows[0], len(rows[0])
+    longer = [(i, r) for i, r in enumerate(rows[1:], 2) if len(r) > n_head]
+    if not longer:
+        return opts, notes
+    what = "a tab" if sep == "\t" else f"'{sep}'"
+    if all(not f.strip() for _, r in longer for f in r[n_head:]):
+        notes.append(f"data rows end with {what} and an empty field the header has no name "
+                     "for: the empty fields are left out")
+        return opts | {"usecols": list(range(n_head))}, notes
+    if {len(r) for r in rows[1:]} == {n_head + 1}:
+        name = next(n for n in ("rownames", "rownames_", "_rownames") if n not in header)
+        notes.append("the header has one name fewer than the data rows have fields (row "
+                     "names, as R's write.table writes them): the first column is read as "
+                     f"the row names, '{name}'")
+        return opts | {"header": 0, "names": [name, *header]}, notes
+    line, row = longer[0]
+    columns = f"{n_head} column" + "s" * (n_head != 1)
+    raise UsageError(f"input '{p}': line {line} has {len(row)} fields but the header names "
+                     f"{columns}; give every column a name in the header (or remove the extra "
+                     "fields)")

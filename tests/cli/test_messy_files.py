@@ -1,0 +1,53 @@
+"""Users' files as they come (found by fuzzing the reader): trailing separators, header rows
+shorter than the data, other encodings and separators, comment lines, empty columns and
+numbers written as text. Each is read as meant with a note, or is one clear error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernel_patterns.cli import main
+from kernel_patterns.cli._io import read_table
+from kernel_patterns.cli._registry import UsageError
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+# rows with more fields than the header -------------------------------------------------------
+
+def test_a_separator_ending_every_data_row_does_not_shift_the_columns(tmp_path) -> None:
+    # pandas would take 'id' as the index and read a's values under 'id', b's under 'a'
+    src = _write(tmp_path, "t.csv", "id,a,b\nr0,1,2,\nr1,3,4,\nr2,5,7,\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert table.read_notes == ["data rows end with ',' and an empty field the header has no "
+                                "name for: the empty fields are left out"]
+
+
+def test_a_header_without_a_name_for_the_row_names_reads_them_as_rownames(tmp_path) -> None:
+    # R's write.table(x, sep=",") with row names: the header has one name fewer
+    src = _write(tmp_path, "r.csv", "a,b\nr0,1,2\nr1,3,4\nr2,5,7\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"] and table.id_column == "rownames"
+    assert table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert "the first column is read as the row names" in table.read_notes[0]
+
+
+@pytest.mark.parametrize("text, line", [("b\nr0,1,2\nr1,3,4\nr2,5,7\n", 2),
+                                        ("id,a,b\nr0,1,2\nr1,3,4,9\nr2,5,7\n", 3)])
+def test_rows_longer_than_the_header_otherwise_are_an_error(tmp_path, capsys, text,
+                                                            line) -> None:
+    src = _write(tmp_path, "h.csv", text)
+    with pytest.raises(UsageError, match=rf"line {line} has \d fields but the header names "
+                       r"\d columns?; give every column a name"):
+        read_table(src)
+    assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
