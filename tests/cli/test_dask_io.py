@@ -75,6 +75,16 @@ def test_windows_1252_and_header_less_files_read_as_the_local_path_reads_them(
     assert local.feature_names == ["x0", "x1"] and local.X.shape == (40, 2)
 
 
+def test_a_column_empty_in_the_sample_is_left_out_only_when_empty_everywhere(
+    client, tmp_path
+) -> None:
+    rows = [f"r{i},{i % 7},,{'' if i < 1500 else i % 3}\n" for i in range(1600)]
+    (tmp_path / "e.csv").write_text("id,a,notes,late\n" + "".join(rows))
+    t = _dask_io.read_table(str(tmp_path / "e.csv"), _args(drop_na=True), client, None)
+    assert t.dropped_columns == {"notes": "empty"}  # 'late' has values past the sample
+    assert t.feature_names == ["a", "late"] and t.n_rows == 100
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)

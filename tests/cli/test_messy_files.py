@@ -51,3 +51,18 @@ def test_rows_longer_than_the_header_otherwise_are_an_error(tmp_path, capsys, te
     assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# empty columns ---------------------------------------------------------------------------------
+
+def test_an_empty_column_is_left_out_with_a_note(tmp_path, capsys) -> None:
+    # a column the user left blank, and the empty column of a separator ending every line
+    src = _write(tmp_path, "e.csv", "id,a,notes,b,\nr0,1,,2,\nr1,3,,4,\nr2,5,,7,\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    assert table.dropped_columns == {"notes": "empty", "Unnamed: 4": "empty"}
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert main(["-q", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                 "--out", str(tmp_path / "o")]) == 0
+    assert "left out of the features: 'notes' (empty), 'Unnamed: 4' (empty)" in (
+        capsys.readouterr().err)

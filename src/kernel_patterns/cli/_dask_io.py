@@ -178,6 +178,7 @@ def read_table(
         label_option=label_option,
         is_row_number=lambda c: _is_row_number(ddf, client, c),
         has_unique_values=lambda c: _has_unique_values(ddf, client, c),
+        is_empty=lambda c: client.compute(ddf[c].count()).result() == 0,
     )
     meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column)
     conv = client.persist(ddf.map_partitions(

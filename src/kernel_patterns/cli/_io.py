@@ -8,8 +8,8 @@
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
-* Without ``--columns`` the features are the numeric columns; text columns and integer row
-  numbers (1..n or 0..n-1, as R's ``rownames``) are left out and named in
+* Without ``--columns`` the features are the numeric columns; text columns, empty columns and
+  integer row numbers (1..n or 0..n-1, as R's ``rownames``) are left out and named in
   :attr:`Table.dropped_columns`. Without ``--id-column`` a column named id/ID/rownames, else
   the first text column of unique values, is the id column.
 * Outputs are staged in a temporary folder beside ``--out`` and renamed into place at the end,
@@ -145,18 +145,21 @@ def choose_columns(
     label_option: str = "--label-column",
     is_row_number: Callable[[Any], bool] | None = None,
     has_unique_values: Callable[[Any], bool] | None = None,
+    is_empty: Callable[[Any], bool] | None = None,
 ) -> ColumnChoice:
     """The CLI's column rules, on a pandas DataFrame's columns and dtypes.
 
-    Features are ``columns``, default every numeric column but the label, the id and
-    row-number columns (the others are named in ``dropped_columns``); without ``id_column``,
-    a column named id/ID/rownames, else the first text column of unique values. The two rules
-    that look at the values are ``is_row_number(name)`` and ``has_unique_values(name)``: by
-    default on ``df`` itself; the ``--scheduler`` path passes checks over the whole Dask
-    frame and a sample of its rows as ``df``.
+    Features are ``columns``, default every numeric column but the label, the id, empty
+    (every value missing) and row-number columns (the others are named in
+    ``dropped_columns``); without ``id_column``, a column named id/ID/rownames, else the first
+    text column of unique values. The rules that look at the values are
+    ``is_row_number(name)``, ``has_unique_values(name)`` and ``is_empty(name)`` (asked only of
+    a column empty in ``df``): by default on ``df`` itself; the ``--scheduler`` path passes
+    checks over the whole Dask frame and a sample of its rows as ``df``.
     """
     is_row_number = is_row_number or (lambda c: _is_row_number(df[c]))
     has_unique_values = has_unique_values or (lambda c: _has_unique_values(df[c]))
+    is_empty = is_empty or (lambda c: True)
     for opt, col in ((label_option, label_column), ("--id-column", id_column)):
         if col is not None and col not in df.columns:
             raise UsageError(
@@ -176,7 +179,9 @@ def choose_columns(
         for c in df.columns:
             if c in excluded:
                 continue
-            if not _is_numeric(df[c]):
+            if df[c].isna().all() and is_empty(c):
+                dropped_cols[str(c)] = "empty"
+            elif not _is_numeric(df[c]):
                 dropped_cols[str(c)] = "not numeric"
             elif is_row_number(c):
                 dropped_cols[str(c)] = "row numbers"
