@@ -66,3 +66,41 @@ def test_an_empty_column_is_left_out_with_a_note(tmp_path, capsys) -> None:
                  "--out", str(tmp_path / "o")]) == 0
     assert "left out of the features: 'notes' (empty), 'Unnamed: 4' (empty)" in (
         capsys.readouterr().err)
+
+
+# encodings and files that are not text -----------------------------------------------------
+
+def test_a_utf16_file_is_read_with_a_note(tmp_path) -> None:
+    # Excel's "Unicode text": UTF-16 with a byte-order mark, tabs, CRLF
+    src = tmp_path / "u.tsv"
+    src.write_bytes("id\tpétale\tb\r\nr0\t1.5\t2\r\nr1\t3\t4\r\nr2\t5\t7\r\n"
+                    .encode("utf-16"))
+    table = read_table(src)
+    assert table.feature_names == ["pétale", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 7]])
+    assert table.read_notes == ["the file is not UTF-8: read as utf-16"]
+
+
+@pytest.mark.parametrize("head, name, what", [
+    (b"PK\x03\x04\x14\x00\x06\x00", "book.csv", r"a zip archive \(an Excel .xlsx workbook\?\)"),
+    (b"\x1f\x8b\x08\x00\x00\x00", "data.csv", "gzip-compressed: decompress it first"),
+    (b"PAR1\x15\x04\x15", "data.csv", "a Parquet file: name it .parquet"),
+    (b"a,b\n1,\x00\x002\n3,4\n", "nul.csv", "not a text table: it holds NUL bytes"),
+])
+def test_a_file_that_is_not_text_is_one_clear_error(tmp_path, capsys, head, name,
+                                                    what) -> None:
+    src = tmp_path / name
+    src.write_bytes(head + bytes(range(256)))
+    with pytest.raises(UsageError, match=rf"input '.*{name}' is {what}"):
+        read_table(src)
+    assert main(["-q", "embed", str(src), "--method", "mds", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_spreadsheet_is_refused_with_what_to_do(tmp_path) -> None:
+    src = tmp_path / "book.xlsx"
+    src.write_bytes(b"PK\x03\x04")
+    with pytest.raises(UsageError, match=r"unsupported type '.xlsx'; use .csv, .tsv or "
+                       r".parquet; save the sheet as CSV"):
+        read_table(src)

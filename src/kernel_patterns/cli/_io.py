@@ -34,6 +34,7 @@ from ._registry import UsageError
 from ._sniff import csv_options
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
+_SPREADSHEETS = {".xlsx", ".xlsm", ".xls", ".ods", ".numbers"}
 
 
 @dataclass(kw_only=True)
@@ -95,6 +96,7 @@ def read_frame(path: str | Path) -> Any:
     if suffix not in _READERS:
         raise UsageError(
             f"input '{p}' has an unsupported type '{suffix}'; use .csv, .tsv or .parquet"
+            + ("; save the sheet as CSV" if suffix in _SPREADSHEETS else "")
         )
     if p.stat().st_size == 0:
         raise UsageError(f"input file '{p}' is empty")

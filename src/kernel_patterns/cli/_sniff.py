@@ -41,9 +41,21 @@ def _is_number(text: Any) -> bool:
     return True
 
 
+#: the first bytes of files that are not text tables, and what they are
+_MAGIC = {
+    b"PK\x03\x04": "a zip archive (an Excel .xlsx workbook?): save the sheet as CSV",
+    b"\xd0\xcf\x11\xe0": "an Excel .xls workbook: save the sheet as CSV",
+    b"\x1f\x8b": "gzip-compressed: decompress it first (gunzip)",
+    b"PAR1": "a Parquet file: name it .parquet",
+}
+
+
 def _sample_encoding(sample: bytes) -> str:
-    """UTF-8 when the sample decodes as it (a character cut at its end allowed), else
+    """UTF-16 when the sample starts with its byte-order mark (Excel's "Unicode text"), else
+    UTF-8 when the sample decodes as it (a character cut at its end allowed), else
     Windows-1252 (as spreadsheets export in Western Europe), else Latin-1 (any byte)."""
+    if sample[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
     for encoding in ("utf-8", "cp1252"):
         try:
             sample.decode(encoding)
@@ -59,10 +71,25 @@ def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
     its first bytes, and a note for each that is not the default: the European dialect
     (``;`` and decimal commas), the encoding when not UTF-8, and ``header=None`` when the first
     row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …). The
-    sample is read once, in binary, and decoded in the encoding found."""
+    sample is read once, in binary, and decoded in the encoding found. A file that is not
+    text (a spreadsheet workbook, a compressed or Parquet file, NUL bytes) is a UsageError
+    saying what it is."""
     with open(p, "rb") as fh:
         sample = fh.read(_SNIFF_BYTES)
+    for magic, what in _MAGIC.items():
+        if sample.startswith(magic):
+            raise UsageError(f"input '{p}' is {what}")
     encoding = _sample_encoding(sample)
+    if encoding != "utf-16" and b"\x00" in sample:
+        raise UsageError(f"input '{p}' is not a text table: it holds NUL bytes")
+    try:
+        return _options(p, sample, sep, encoding)
+    except csv.Error as exc:  # a field the csv module cannot split
+        raise UsageError(f"could not read '{p}': {exc}") from None
+
+
+def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str, Any], list[str]]:
+    """:func:`csv_options` for the first bytes ``sample`` of ``p`` decoded as ``encoding``."""
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
     decimal = "."
     notes: list[str] = []
