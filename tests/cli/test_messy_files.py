@@ -104,3 +104,37 @@ def test_a_spreadsheet_is_refused_with_what_to_do(tmp_path) -> None:
     with pytest.raises(UsageError, match=r"unsupported type '.xlsx'; use .csv, .tsv or "
                        r".parquet; save the sheet as CSV"):
         read_table(src)
+
+
+# separators the file's name does not say ---------------------------------------------------
+
+@pytest.mark.parametrize("name, text, note", [
+    ("t.csv", "id\ta\tb\nr0\t1\t2\nr1\t3\t4\nr2\t5\t7\n",
+     "read with tabs between fields (its lines split there, though the file is named .csv)"),
+    ("c.tsv", "id,a,b\nr0,1,2\nr1,3,4\nr2,5,7\n",
+     "read with ',' between fields (its lines split there, though the file is named .tsv)"),
+    ("e.tsv", "id;a;b\nr0;1,0;2\nr1;3;4\nr2;5;7\n",
+     "read with ';' between fields and ',' as the decimal mark (its lines split there, "
+     "though the file is named .tsv)"),
+])
+def test_a_separator_other_than_the_name_says_is_found_with_a_note(tmp_path, name, text,
+                                                                   note) -> None:
+    table = read_table(_write(tmp_path, name, text))
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert table.read_notes == [note]
+
+
+def test_excel_unicode_text_named_tsv_reads(tmp_path, capsys) -> None:
+    src = tmp_path / "export.tsv"  # Excel's "Unicode text": UTF-16, tabs, CRLF
+    rows = "".join(f"p{i}\t{i % 5}.5\t{i % 3}\r\n" for i in range(12))
+    src.write_bytes(("name\ta\tb\r\n" + rows).encode("utf-16"))
+    assert main(["-q", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                 "--out", str(tmp_path / "o")]) == 0
+    assert ("note: the file is not UTF-8: read as utf-16; row ids from column 'name'"
+            in capsys.readouterr().err)
+    # as Excel names it, .txt: refused, saying what to do
+    src.rename(tmp_path / "export.txt")
+    with pytest.raises(UsageError, match=r"unsupported type '.txt'; use .csv, .tsv or "
+                       r".parquet; a text table: name it .csv or .tsv"):
+        read_table(tmp_path / "export.txt")

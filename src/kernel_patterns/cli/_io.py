@@ -97,6 +97,7 @@ def read_frame(path: str | Path) -> Any:
         raise UsageError(
             f"input '{p}' has an unsupported type '{suffix}'; use .csv, .tsv or .parquet"
             + ("; save the sheet as CSV" if suffix in _SPREADSHEETS else "")
+            + ("; a text table: name it .csv or .tsv" if suffix == ".txt" else "")
         )
     if p.stat().st_size == 0:
         raise UsageError(f"input file '{p}' is empty")

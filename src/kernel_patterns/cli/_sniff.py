@@ -33,6 +33,35 @@ def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
     return ";", "," if decimal else ".", [note]
 
 
+def _widths(lines: list[str], sep: str) -> list[int]:
+    """The number of fields of each of ``lines`` split at ``sep`` (quotes respected)."""
+    return [len(r) for r in csv.reader(io.StringIO("\n".join(lines)), delimiter=sep)]
+
+
+def _name(sep: str) -> str:
+    return "tabs" if sep == "\t" else f"'{sep}'"
+
+
+def _other_separator(
+    p: Path, lines: list[str], sep: str, decimal: str, notes: list[str],
+) -> tuple[str, str, list[str]]:
+    """For a file whose lines the separator its name says (``sep``) does not split: the first
+    of tab, ``,`` (or the European dialect, :func:`_dialect`) and ``;`` that splits every
+    line, with a note; else ``sep`` as it was (one column)."""
+    for other in ("\t", ",", ";"):
+        if lines and min(_widths(lines, other)) >= 2:
+            found, mark, _ = (other, ".", []) if other == "\t" else _dialect(lines)
+            break
+    else:
+        return sep, decimal, notes
+    if found == sep:
+        return sep, decimal, notes
+    what = f"{_name(found)} between fields" + (" and ',' as the decimal mark" if mark == ","
+                                               else "")
+    return found, mark, [f"read with {what} (its lines split there, though the file is named "
+                         f"{p.suffix})"]
+
+
 def _is_number(text: Any) -> bool:
     try:
         float(str(text).replace(",", "."))
@@ -93,11 +122,13 @@ def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str,
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
     decimal = "."
     notes: list[str] = []
+    lines = [ln for ln in text.splitlines()[:20] if ln.strip()]
+    if len(lines) > 1:
+        lines = lines[:-1]  # the last may be cut by the sample
     if sep == ",":  # a .csv: perhaps the European dialect
-        lines = [ln for ln in text.splitlines()[:20] if ln.strip()]
-        if len(lines) > 1:
-            lines = lines[:-1]  # the last may be cut by the sample
         sep, decimal, notes = _dialect(lines)
+    if lines and max(_widths(lines, sep)) == 1:
+        sep, decimal, notes = _other_separator(p, lines, sep, decimal, notes)
     if encoding != "utf-8":
         notes.append(f"the file is not UTF-8: read as {encoding}")
     opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
