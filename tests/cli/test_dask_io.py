@@ -85,6 +85,25 @@ def test_a_column_empty_in_the_sample_is_left_out_only_when_empty_everywhere(
     assert t.feature_names == ["a", "late"] and t.n_rows == 100
 
 
+# Dask warns of skiprows (the comment lines) with blocks smaller than its sample, 256 kB
+@pytest.mark.filterwarnings("ignore:Unexpected behavior can result from passing skiprows")
+@pytest.mark.parametrize("head, row", [
+    ("# exported by X\n# units: mm\nid,a,b\n", "r{i},{a},{b}\n"),  # comment lines
+    ("id,a,b\n", "r{i},{a},{b},\n"),                                # a trailing separator
+    ("a,b\n", "r{i},{a},{b}\n"),                                     # R's row names
+])
+def test_messy_headers_read_as_the_local_path_reads_them(client, tmp_path, head, row) -> None:
+    rows = "".join(row.format(i=i, a=i % 7, b=(i * 3) % 5) for i in range(2000))
+    (tmp_path / "m.csv").write_text(head + rows)
+    local = read_table(tmp_path / "m.csv")
+    t = _dask_io.read_table(str(tmp_path / "m.csv"), _args(blocksize=4000), client, None)
+    assert t.read_notes == local.read_notes and len(t.read_notes) == 1
+    assert _dask_io.read_frame(str(tmp_path / "m.csv"), 4000)[0].npartitions > 1
+    assert t.feature_names == local.feature_names == ["a", "b"]
+    np.testing.assert_allclose(np.asarray(t.X.compute()), local.X)
+    assert t.n_rows == 2000 and t.id_column == local.id_column
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)

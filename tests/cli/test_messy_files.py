@@ -138,3 +138,19 @@ def test_excel_unicode_text_named_tsv_reads(tmp_path, capsys) -> None:
     with pytest.raises(UsageError, match=r"unsupported type '.txt'; use .csv, .tsv or "
                        r".parquet; a text table: name it .csv or .tsv"):
         read_table(tmp_path / "export.txt")
+
+
+# comment lines -----------------------------------------------------------------------------
+
+def test_comment_lines_above_the_header_are_skipped_with_a_note(tmp_path, capsys) -> None:
+    src = _write(tmp_path, "c.csv", "# exported by the plate reader\n\n# units: mm\n"
+                 "id,a,b\nr0,1,2\nr1,3,4\nr2,5,7\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert table.read_notes == ["skipped the first 3 line(s): comments, starting with '#'"]
+    # a longer row is named by its line in the file, the comments counted
+    _write(tmp_path, "d.csv", "# units: mm\nid,a,b\nr0,1,2\nr1,3,4,9\nr2,5,7\n")
+    with pytest.raises(UsageError, match="line 4 has 4 fields"):
+        read_table(tmp_path / "d.csv")
+

@@ -122,6 +122,9 @@ def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str,
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
     decimal = "."
     notes: list[str] = []
+    skip = _comment_lines(text)
+    if skip:
+        text = "".join(text.splitlines(keepends=True)[skip:])
     lines = [ln for ln in text.splitlines()[:20] if ln.strip()]
     if len(lines) > 1:
         lines = lines[:-1]  # the last may be cut by the sample
@@ -129,21 +132,35 @@ def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str,
         sep, decimal, notes = _dialect(lines)
     if lines and max(_widths(lines, sep)) == 1:
         sep, decimal, notes = _other_separator(p, lines, sep, decimal, notes)
+    if skip:
+        notes.insert(0, f"skipped the first {skip} line(s): comments, starting with '#'")
     if encoding != "utf-8":
         notes.append(f"the file is not UTF-8: read as {encoding}")
     opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
+    if skip:
+        opts["skiprows"] = skip
     first = next(csv.reader(io.StringIO(text), delimiter=sep), [])
     if first and all(_is_number(f) for f in first):
         opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
         notes.append("the first row is all numbers: read as data, the columns named "
                      f"x0 … x{len(first) - 1} (give the file a header row to name them)")
     else:
-        opts, notes = _longer_rows(p, text, opts, notes)
+        opts, notes = _longer_rows(p, text, opts, notes, skip)
     return opts, notes
 
 
+def _comment_lines(text: str) -> int:
+    """The number of lines at the top of ``text`` that start with ``#`` (comments, as many
+    instruments and scripts write above the header), blank lines among them counted."""
+    lines = text.splitlines()
+    n = 0
+    while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
+        n += 1
+    return n if any(ln.lstrip().startswith("#") for ln in lines[:n]) else 0
+
+
 def _longer_rows(
-    p: Path, text: str, opts: dict[str, Any], notes: list[str],
+    p: Path, text: str, opts: dict[str, Any], notes: list[str], skipped: int = 0,
 ) -> tuple[dict[str, Any], list[str]]:
     """The options and notes for data rows with more fields than the header has names, which
     pandas would read by taking the first fields as the index and shifting every name onto
@@ -158,7 +175,7 @@ def _longer_rows(
     if len(rows) < 2:
         return opts, notes
     header, n_head = rows[0], len(rows[0])
-    longer = [(i, r) for i, r in enumerate(rows[1:], 2) if len(r) > n_head]
+    longer = [(i, r) for i, r in enumerate(rows[1:], 2 + skipped) if len(r) > n_head]
     if not longer:
         return opts, notes
     what = "a tab" if sep == "\t" else f"'{sep}'"
