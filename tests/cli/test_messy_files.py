@@ -154,3 +154,24 @@ def test_comment_lines_above_the_header_are_skipped_with_a_note(tmp_path, capsys
     with pytest.raises(UsageError, match="line 4 has 4 fields"):
         read_table(tmp_path / "d.csv")
 
+
+# numbers written as text -------------------------------------------------------------------
+
+def test_a_column_of_numbers_written_as_text_is_named_with_the_value(tmp_path, capsys) -> None:
+    # a currency, a percent, a missing-value mark pandas does not know, thousands separators
+    src = _write(tmp_path, "m.csv", 'id,a,price,share,n,b,ok\n'
+                 'r0,1,$3.50,12%,"1,234",2,TRUE\nr1,3,$4.00,7%,"2,345",?,FALSE\n'
+                 'r2,5,$1.25,9%,"3,456",7,TRUE\n')
+    table = read_table(src)
+    assert table.feature_names == ["a"]
+    assert table.dropped_columns == {
+        "price": "not numeric: 3 values are not numbers, e.g. '$3.50'",
+        "share": "not numeric: 3 values are not numbers, e.g. '12%'",
+        "n": "not numeric: 3 values are not numbers, e.g. '1,234'",
+        "b": "not numeric: 1 value is not a number, '?'",
+        "ok": "not numeric: true/false",
+    }
+    assert main(["-q", "cluster", str(src), "--columns", "a,b", "--out",
+                 str(tmp_path / "o")]) == 2
+    assert ("error: feature column(s) ['b'] are not numeric ('b': 1 value is not a number, "
+            "'?'); choose numeric features with --columns") in capsys.readouterr().err

@@ -185,7 +185,7 @@ def choose_columns(
             if df[c].isna().all() and is_empty(c):
                 dropped_cols[str(c)] = "empty"
             elif not _is_numeric(df[c]):
-                dropped_cols[str(c)] = "not numeric"
+                dropped_cols[str(c)] = _not_numeric(df[c])
             elif is_row_number(c):
                 dropped_cols[str(c)] = "row numbers"
             else:
@@ -203,9 +203,10 @@ def choose_columns(
                          + (f" (left out: {dropped_cols})" if dropped_cols else ""))
     bad = [c for c in wanted if not _is_numeric(df[c])]
     if bad:
-        raise UsageError(
-            f"feature column(s) {bad} are not numeric; choose numeric features with --columns"
-        )
+        why = "; ".join(f"'{c}': {r.removeprefix('not numeric: ')}" for c in bad
+                        if (r := _not_numeric(df[c])) != "not numeric")
+        raise UsageError(f"feature column(s) {bad} are not numeric" + (f" ({why})" if why else "")
+                         + "; choose numeric features with --columns")
     return ColumnChoice(wanted, id_column, label_column, dropped_cols)
 
 
@@ -311,6 +312,35 @@ def _is_row_number(series: Any) -> bool:
 def _row_name(i: Any, ids: np.ndarray) -> Any:
     v = ids[i]
     return v.item() if isinstance(v, np.generic) else v
+
+
+#: signs around numbers in a spreadsheet's text (currency, percent, thousands, spaces)
+_DECORATION = r"[\s$€£¥%,'\u00a0\u202f]"
+
+
+def _not_numeric(series: Any) -> str:
+    """Why a column is not a feature: ``true/false`` for booleans; for text of numbers (at
+    least half its values are numbers once currency and percent signs, thousands separators
+    and spaces are taken out), how many values are not numbers and the first of them
+    (``'$3.50'``, a missing-value mark such as ``'?'``); else ``not numeric``."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(series):
+        return "not numeric: true/false"
+    text = series.dropna().astype(str)
+    head = text.iloc[:1000].str.replace(_DECORATION, "", regex=True).str.replace("\u2212", "-")
+    if not len(head) or pd.to_numeric(head, errors="coerce").notna().mean() < 0.5:
+        return "not numeric"
+    plain = pd.to_numeric(text.str.strip(), errors="coerce").isna()
+    # a number with a decimal comma is one (the file's decimal mark may be ',')
+    bad = text[plain & pd.to_numeric(text.str.strip().str.replace(",", "."),
+                                     errors="coerce").isna()]
+    bad = bad if len(bad) else text[plain]
+    if not len(bad):
+        return "not numeric"
+    if len(bad) == 1:
+        return f"not numeric: 1 value is not a number, {bad.iloc[0]!r}"
+    return f"not numeric: {len(bad)} values are not numbers, e.g. {bad.iloc[0]!r}"
 
 
 def _is_numeric(series: Any) -> bool:
