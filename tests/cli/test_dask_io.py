@@ -104,6 +104,23 @@ def test_messy_headers_read_as_the_local_path_reads_them(client, tmp_path, head,
     assert t.n_rows == 2000 and t.id_column == local.id_column
 
 
+def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, capsys,
+                                                    monkeypatch) -> None:
+    from kernel_patterns.cli import main
+
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    reads = []
+    read_table = _dask_io.read_table
+    monkeypatch.setattr(_dask_io, "read_table", lambda *a, **k: reads.append(a) or
+                        read_table(*a, **k))
+    assert main(["-q", "cluster", str(path), "--method", "kernel-kmeans", "--n-clusters", "3",
+                 "--label-column", "truth", "--scheduler", client.scheduler.address,
+                 "--out", str(tmp_path / "o")]) == 0
+    notes = [ln for ln in capsys.readouterr().err.splitlines() if "left out of" in ln]
+    assert len(reads) == 1 and len(notes) == 1, notes
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)

@@ -172,7 +172,7 @@ def _run(args: argparse.Namespace) -> int:
             reason = _dask.nystrom_reason(est, args, dtable.n_rows)
             if reason is not None:
                 return _run_nystrom(args, out, timer, dtable, Xd, est, method, where, reason)
-            table = _dask.gather_input(args, timer, args.label_column)
+            table = _dask.gather_input(args, timer, args.label_column, read=(dtable, Xd))
             X = table.X
         else:
             table, _, X = common.read_input(args, args.input, timer, args.label_column)

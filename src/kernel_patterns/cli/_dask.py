@@ -175,13 +175,16 @@ def read_input(args: argparse.Namespace, timer: Any, label_column: str | None) -
     return table, X
 
 
-def gather_input(args: argparse.Namespace, timer: Any, label_column: str | None) -> Any:
-    """On a scheduler, for a fit that needs the table here: read by the workers, then
-    gathered partition by partition (a :class:`~kernel_patterns.cli._io.Table` with the
-    scaled features as ``X``)."""
+def gather_input(
+    args: argparse.Namespace, timer: Any, label_column: str | None,
+    read: tuple[Any, Any] | None = None,
+) -> Any:
+    """On a scheduler, for a fit that needs the table here: read by the workers (or the
+    ``(table, X)`` :func:`read_input` gave already), then gathered partition by partition (a
+    :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``)."""
     from . import _dask_io
 
-    table, X = read_input(args, timer, label_column)
+    table, X = read if read is not None else read_input(args, timer, label_column)
     with timer("read"):
         local = _dask_io.to_local(client(), table, X)
     note(args, f"the fit runs in this process on the gathered table ({local.X.shape[0]} x "
