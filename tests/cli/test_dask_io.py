@@ -121,6 +121,21 @@ def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, ca
     assert len(reads) == 1 and len(notes) == 1, notes
 
 
+def test_a_gzip_csv_is_read_as_the_local_path_reads_it(client, frame, tmp_path) -> None:
+    path = tmp_path / "t.csv.gz"
+    frame.to_csv(path, index=False)  # pandas compresses it, as the suffix says
+    local = read_table(path, label_column="truth")
+    t = _dask_io.read_table(str(path), _args(), client, "truth")  # blocksize 600: ignored
+    assert t.feature_names == local.feature_names == ["block", "a", "b"]
+    np.testing.assert_allclose(np.asarray(t.X.compute()), local.X)
+    # cut short (a download interrupted): pandas' words, not Dask's wrapper's
+    whole = path.read_bytes()
+    path.write_bytes(whole[:len(whole) // 2])
+    with pytest.raises(UsageError, match=r"could not read '.*t.csv.gz': Compressed file ended "
+                       "before the end-of-stream marker was reached"):
+        _dask_io.read_table(str(path), _args(), client, "truth")
+
+
 def test_same_column_choice_as_the_local_path(client, frame, tmp_path) -> None:
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)

@@ -83,7 +83,7 @@ def test_a_utf16_file_is_read_with_a_note(tmp_path) -> None:
 
 @pytest.mark.parametrize("head, name, what", [
     (b"PK\x03\x04\x14\x00\x06\x00", "book.csv", r"a zip archive \(an Excel .xlsx workbook\?\)"),
-    (b"\x1f\x8b\x08\x00\x00\x00", "data.csv", "gzip-compressed: decompress it first"),
+    (b"\x1f\x8b\x08\x00\x00\x00", "data.csv", "gzip-compressed: name it .csv.gz or .tsv.gz"),
     (b"PAR1\x15\x04\x15", "data.csv", "a Parquet file: name it .parquet"),
     (b"a,b\n1,\x00\x002\n3,4\n", "nul.csv", "not a text table: it holds NUL bytes"),
 ])
@@ -175,3 +175,34 @@ def test_a_column_of_numbers_written_as_text_is_named_with_the_value(tmp_path, c
                  str(tmp_path / "o")]) == 2
     assert ("error: feature column(s) ['b'] are not numeric ('b': 1 value is not a number, "
             "'?'); choose numeric features with --columns") in capsys.readouterr().err
+
+
+# compressed files --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, opener", [("d.csv.gz", "gzip"), ("d.tsv.bz2", "bz2"),
+                                          ("d.CSV.xz", "lzma")])
+def test_a_compressed_csv_or_tsv_is_read(tmp_path, name, opener) -> None:
+    import importlib
+
+    text = "id;a;b\nr0;1,5;2\nr1;3;4\nr2;5;7\n" if ".csv" in name.lower() else (
+        "id\ta\tb\nr0\t1.5\t2\nr1\t3\t4\nr2\t5\t7\n")
+    with importlib.import_module(opener).open(tmp_path / name, "wt") as fh:
+        fh.write(text)
+    table = read_table(tmp_path / name)
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 7]])
+
+
+def test_a_damaged_or_unnamed_compressed_file_is_one_clear_error(tmp_path) -> None:
+    import gzip
+
+    rows = "".join(f"{i},{(i * 7919) % 104729}\n" for i in range(50000))
+    whole = gzip.compress(("a,b\n" + rows).encode())
+    (tmp_path / "cut.csv.gz").write_bytes(whole[:len(whole) // 2])  # a download cut short
+    with pytest.raises(UsageError, match=r"could not read '.*cut.csv.gz': Compressed file "
+                       "ended before the end-of-stream marker"):
+        read_table(tmp_path / "cut.csv.gz")
+    (tmp_path / "data.gz").write_bytes(gzip.compress(b"a,b\n1,2\n3,4\n"))
+    with pytest.raises(UsageError, match=r"unsupported type '.gz'; use .csv, .tsv or .parquet; "
+                       r"a compressed table: name it .csv.gz or .tsv.gz"):
+        read_table(tmp_path / "data.gz")

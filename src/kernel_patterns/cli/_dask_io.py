@@ -1,7 +1,8 @@
 """Reading a table partition by partition with ``dask.dataframe`` (``--scheduler``).
 
 Supported inputs: one CSV/TSV file (split into blocks of ``--blocksize`` bytes, Dask's 64 MB by
-default), a glob of CSV/TSV files (``'parts/*.csv'``, quoted, read in sorted order), and a
+default; a compressed one, ``.csv.gz``, is one partition), a glob of CSV/TSV files
+(``'parts/*.csv'``, quoted, read in sorted order), and a
 Parquet file, glob or folder (one partition per file / row group). The column rules are those
 of the local path (:func:`~kernel_patterns.cli._io.choose_columns`): the choice is made on the
 frame's dtypes and its first rows, and the two rules that look at values (integer row numbers,
@@ -26,7 +27,7 @@ import numpy as np
 from .. import _progress
 from ._io import _READERS, Table, TableInfo, choose_columns, missing_values_error
 from ._registry import UsageError
-from ._sniff import csv_options
+from ._sniff import COMPRESSED, csv_options, table_suffix
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
@@ -70,7 +71,7 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
     import dask.dataframe as dd
 
     files = _files(path)
-    suffixes = {Path(f).suffix.lower() for f in files}
+    suffixes = {table_suffix(Path(f)) for f in files}
     bad = sorted(suffixes - set(_READERS))
     if bad or len({_READERS[s] for s in suffixes}) > 1:
         raise UsageError(f"input '{path}' has unsupported or mixed types {sorted(suffixes)}; "
@@ -83,10 +84,20 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
         if sep is None:
             return dd.read_parquet(files), []
         opts, notes = csv_options(Path(files[0]), sep)
-        return dd.read_csv(files, blocksize=blocksize or "default", **opts), notes
-    except (ValueError, OSError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"could not read '{path}': {first}") from None
+        if any(Path(f).suffix.lower() in COMPRESSED for f in files):
+            blocksize = None  # a compressed file is one partition (it cannot be split)
+        else:
+            blocksize = blocksize or "default"
+        return dd.read_csv(files, blocksize=blocksize, **opts), notes
+    except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
+        raise UsageError(f"could not read '{path}': {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of what went wrong, from Dask's wrapper of a pandas error its
+    ``Original Message``."""
+    text = str(exc).split("Original Message:", 1)[-1].strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _run_stats(col: Any) -> Any:
@@ -166,9 +177,8 @@ def read_table(
     ddf, notes = read_frame(path, getattr(args, "blocksize", None))
     try:  # the first partition (the cluster reads it)
         sample = client.compute(ddf.partitions[0]).result().head(SAMPLE_ROWS)
-    except (ValueError, OSError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"could not read '{path}': {first}") from None
+    except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
+        raise UsageError(f"could not read '{path}': {_reason(exc)}") from None
     if sample.shape[1] == 0:
         raise UsageError(f"input '{path}' has no columns")
     if len(sample) == 0:

@@ -1,10 +1,13 @@
 """Reading a user's table and writing a results folder, with the CLI's rules.
 
-* CSV, TSV and Parquet (pandas and pyarrow, core dependencies); the input file is only ever
-  read. A European ``.csv`` (``;`` between fields, ``,`` as the decimal mark), a file that is not
-  UTF-8 (read as Windows-1252, else Latin-1) and a first row of numbers only (data, not a
-  header: columns ``x0``, ``x1``, …) are read as meant, each told in a note
-  (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for the Dask reader too.
+* CSV, TSV (also compressed: ``.csv.gz``, ``.tsv.bz2``, ``.csv.xz``) and Parquet (pandas and
+  pyarrow, core dependencies); the input file is only ever read. A European ``.csv`` (``;``
+  between fields, ``,`` as the decimal mark), a file that is not UTF-8 (read as
+  Windows-1252, else Latin-1, or UTF-16 by its byte-order mark), a first row of numbers only
+  (data, not a header: columns ``x0``, ``x1``, …), comment lines above the header, a
+  separator other than the name says and data rows longer than the header are read as
+  meant, each told in a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells
+  them, for the Dask reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -31,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ._registry import UsageError
-from ._sniff import csv_options
+from ._sniff import COMPRESSED, csv_options, table_suffix
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
 _SPREADSHEETS = {".xlsx", ".xlsm", ".xls", ".ods", ".numbers"}
@@ -92,12 +95,14 @@ def read_frame(path: str | Path) -> Any:
         raise UsageError(f"input file '{p}' does not exist")
     if p.is_dir():
         raise UsageError(f"input '{p}' is a folder, not a file")
-    suffix = p.suffix.lower()
+    suffix = table_suffix(p)
     if suffix not in _READERS:
         raise UsageError(
             f"input '{p}' has an unsupported type '{suffix}'; use .csv, .tsv or .parquet"
             + ("; save the sheet as CSV" if suffix in _SPREADSHEETS else "")
             + ("; a text table: name it .csv or .tsv" if suffix == ".txt" else "")
+            + ("; a compressed table: name it .csv" + suffix + " or .tsv" + suffix
+               if suffix in COMPRESSED else "")
         )
     if p.stat().st_size == 0:
         raise UsageError(f"input file '{p}' is empty")
@@ -109,7 +114,7 @@ def read_frame(path: str | Path) -> Any:
             df, notes = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as exc:
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"could not read '{p}': {first}") from None
     if df.shape[1] == 0:

@@ -4,13 +4,31 @@ reader, ``_io``, and the Dask reader, ``_dask_io``)."""
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
 import io
+import lzma
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ._registry import UsageError
+
+#: the compressions of a CSV/TSV the readers take, by suffix (pandas and Dask read them too)
+COMPRESSED: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+
+
+def table_suffix(p: Path) -> str:
+    """The suffix that says what table ``p`` holds: ``.csv`` for ``data.csv.gz`` (a text
+    table compressed), else its last suffix in lower case."""
+    suffixes = [s.lower() for s in p.suffixes]
+    if len(suffixes) > 1 and suffixes[-1] in COMPRESSED and suffixes[-2] in (".csv", ".tsv",
+                                                                             ".tab"):
+        return suffixes[-2]
+    return p.suffix.lower()
+
 
 #: bytes of a CSV read to tell its separator and decimal mark
 _SNIFF_BYTES = 65536
@@ -74,7 +92,7 @@ def _is_number(text: Any) -> bool:
 _MAGIC = {
     b"PK\x03\x04": "a zip archive (an Excel .xlsx workbook?): save the sheet as CSV",
     b"\xd0\xcf\x11\xe0": "an Excel .xls workbook: save the sheet as CSV",
-    b"\x1f\x8b": "gzip-compressed: decompress it first (gunzip)",
+    b"\x1f\x8b": "gzip-compressed: name it .csv.gz or .tsv.gz",
     b"PAR1": "a Parquet file: name it .parquet",
 }
 
@@ -103,8 +121,11 @@ def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
     sample is read once, in binary, and decoded in the encoding found. A file that is not
     text (a spreadsheet workbook, a compressed or Parquet file, NUL bytes) is a UsageError
     saying what it is."""
-    with open(p, "rb") as fh:
-        sample = fh.read(_SNIFF_BYTES)
+    try:
+        with COMPRESSED.get(p.suffix.lower(), open)(p, "rb") as fh:
+            sample = fh.read(_SNIFF_BYTES)
+    except (OSError, EOFError, lzma.LZMAError) as exc:  # a damaged compressed file
+        raise UsageError(f"could not read '{p}': {exc}") from None
     for magic, what in _MAGIC.items():
         if sample.startswith(magic):
             raise UsageError(f"input '{p}' is {what}")
