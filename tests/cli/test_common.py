@@ -60,3 +60,13 @@ def test_a_feature_named_like_labels_is_noted_with_the_option_that_uses_it(
     for extra in (["--label-column", name], ["--columns", f"a,b,{name}"]):
         assert main([*args, *extra, "--out", str(tmp_path / "o2"), "--force"]) == 0
         assert "reads like labels" not in capsys.readouterr().err
+
+
+def test_first_line_of_an_error_is_its_message_or_its_type() -> None:
+    from kernel_patterns.cli._registry import first_line
+
+    assert first_line(ValueError("bad value\nmore detail")) == "bad value"
+    assert first_line(OSError()) == "OSError"
+    wrapped = ValueError("An error occurred while calling the read_csv method registered to "
+                         "the pandas backend.\nOriginal Message: Error tokenizing data.\nmore")
+    assert first_line(wrapped) == "Error tokenizing data."

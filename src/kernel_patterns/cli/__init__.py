@@ -24,7 +24,7 @@ from .. import __version__, _progress
 from ..io import write_json_atomic, write_text_atomic
 from . import _cluster, _demo, _embed, _rank, _reproduce  # noqa: F401  (they register)
 from ._common import warning_line
-from ._registry import COMMANDS, UsageError
+from ._registry import COMMANDS, UsageError, first_line
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "write_json_atomic",
            "write_text_atomic"]
@@ -79,8 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, OSError, ImportError) as exc:
         if args.debug:
             raise
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"kernel-patterns {args.command}: error: {msg}", file=sys.stderr)
+        print(f"kernel-patterns {args.command}: error: {first_line(exc)}", file=sys.stderr)
         return 2
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import _progress
 from ._io import _READERS, Table, TableInfo, choose_columns, missing_values_error
-from ._registry import UsageError
+from ._registry import UsageError, first_line
 from ._sniff import COMPRESSED, csv_options, table_suffix
 
 #: rows of the first partition the column choice looks at (dtypes, names).
@@ -90,14 +90,7 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
             blocksize = blocksize or "default"
         return dd.read_csv(files, blocksize=blocksize, **opts), notes
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
-        raise UsageError(f"could not read '{path}': {_reason(exc)}") from None
-
-
-def _reason(exc: BaseException) -> str:
-    """The first line of what went wrong, from Dask's wrapper of a pandas error its
-    ``Original Message``."""
-    text = str(exc).split("Original Message:", 1)[-1].strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+        raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
 
 
 def _run_stats(col: Any) -> Any:
@@ -178,7 +171,7 @@ def read_table(
     try:  # the first partition (the cluster reads it)
         sample = client.compute(ddf.partitions[0]).result().head(SAMPLE_ROWS)
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
-        raise UsageError(f"could not read '{path}': {_reason(exc)}") from None
+        raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
     if sample.shape[1] == 0:
         raise UsageError(f"input '{path}' has no columns")
     if len(sample) == 0:

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ._registry import UsageError
+from ._registry import UsageError, first_line
 from ._sniff import COMPRESSED, csv_options, table_suffix
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
@@ -115,8 +115,7 @@ def read_frame(path: str | Path) -> Any:
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"could not read '{p}': {first}") from None
+        raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     if df.shape[1] == 0:
         raise UsageError(f"input file '{p}' has no columns")
     if df.shape[0] == 0:

@@ -11,6 +11,13 @@ class UsageError(Exception):
     """Bad usage or bad input: exit code 2 with a one-line message."""
 
 
+def first_line(exc: BaseException) -> str:
+    """The first line of what went wrong: of the error's message (of the pandas error's,
+    when Dask wraps it with its ``Original Message``), else the error's type."""
+    text = str(exc).split("Original Message:", 1)[-1].strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 @dataclass
 class Command:
     help: str
