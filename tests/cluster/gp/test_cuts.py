@@ -193,6 +193,8 @@ def test_persistence_in_the_effective_count_keeps_a_dense_split() -> None:
     np.testing.assert_allclose(group_persistence(Z, edges, basins, births, 5, noise=1.0), z)
     assert persistent(Z, edges, basins, 2, 5, births)[0].tolist() == [0, 0, 1]
     assert persistent(Z, edges, basins, 2, 5, births, noise=1.0)[0].tolist() == [0, 1, 1]
+    # a kernel without noise (an RBF): λ is not defined, the depth in σ² is read
+    assert persistent(Z, edges, basins, 2, 5, births, noise=0.0)[0].tolist() == [0, 0, 1]
 
 
 def test_n_clusters_keeps_a_dense_blob_beside_a_sparse_one() -> None:

@@ -250,8 +250,8 @@ def group_persistence(
     min_cluster_size : int
         Groups with fewer training points merge without a record.
     noise : float or None, default=None
-        The kernel's noise variance v2 (> 0): persistence in Poisson standard deviations of
-        the effective count λ; None: in σ².
+        The kernel's noise variance v2: persistence in Poisson standard deviations of the
+        effective count λ; None or 0 (a kernel without noise): in σ².
 
     Returns
     -------
@@ -296,7 +296,7 @@ def _deaths(
         if birth[b] < birth[a]:
             a, b = b, a  # a: the elder
         if size[a] >= min_cluster_size and size[b] >= min_cluster_size:
-            if noise is None:
+            if not noise:  # None, or a kernel without noise: λ is not defined
                 dead.append(float(Z[r, 2]) - float(birth[b]))
             else:  # λ falls as σ² rises: the elder rule is the same in either
                 peak = float(effective_count(birth[b], noise))
@@ -347,9 +347,9 @@ def persistent_components(
     sep_variance : ndarray of shape (n_equilibria,)
         σ² at every SEP.
     noise : float or None, default=None
-        The kernel's noise variance v2 (> 0): persistence is the prominence of a group's
-        peak in Poisson standard deviations of the effective count λ
-        (:func:`group_persistence`); None: its depth in σ².
+        The kernel's noise variance v2: persistence is the prominence of a group's peak in
+        Poisson standard deviations of the effective count λ (:func:`group_persistence`);
+        None or 0 (a kernel without noise): its depth in σ².
 
     Returns
     -------

@@ -207,10 +207,8 @@ feature_transform, random_state
             fit = fit_landscape(kernel, Xv, opts, plan)
             if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
                 level_for_n_clusters(fit.Z[:, 2], fit.sep_var, k)
-            # persistence in the effective count, with a noise variance to define it
             groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
-                                                       k, min_count, fit.sep_var,
-                                                       fit.noise or None)
+                                                       k, min_count, fit.sep_var, fit.noise)
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
