@@ -104,6 +104,26 @@ def test_messy_headers_read_as_the_local_path_reads_them(client, tmp_path, head,
     assert t.n_rows == 2000 and t.id_column == local.id_column
 
 
+def test_rows_of_empty_fields_are_skipped_as_the_local_path_skips_them(client, tmp_path) -> None:
+    rows = [f"r{i},{i % 7},{(i * 3) % 5}\n" if i % 150 else ",,\n" for i in range(1200)]
+    (tmp_path / "b.csv").write_text("name,a,b\n" + "".join(rows))
+    local = read_table(tmp_path / "b.csv")
+    t = _dask_io.read_table(str(tmp_path / "b.csv"), _args(blocksize=4000), client, None)
+    assert _dask_io.read_frame(str(tmp_path / "b.csv"), 4000)[0].npartitions > 1
+    assert t.read_notes == local.read_notes == [
+        "skipped 8 row(s) whose fields are all empty, as blank lines"]
+    assert t.id_column == local.id_column == "name" and t.n_rows == 1192
+    gathered = _dask_io.to_local(client, t, t.X)
+    np.testing.assert_array_equal(gathered.X, local.X)
+    assert gathered.ids.tolist() == local.ids.tolist()
+    # without an id column the rows are numbered as locally, the blank ones not counted
+    (tmp_path / "n.csv").write_text("a,b\n" + "".join(r.split(",", 1)[1] for r in rows))
+    local = read_table(tmp_path / "n.csv")
+    t = _dask_io.read_table(str(tmp_path / "n.csv"), _args(blocksize=4000), client, None)
+    assert _dask_io.to_local(client, t, t.X).ids.tolist() == local.ids.tolist() == list(
+        range(1192))
+
+
 def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, capsys,
                                                     monkeypatch) -> None:
     from kernel_patterns.cli import main

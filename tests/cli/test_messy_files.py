@@ -53,6 +53,29 @@ def test_rows_longer_than_the_header_otherwise_are_an_error(tmp_path, capsys, te
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+# rows of empty fields ---------------------------------------------------------------------------
+
+def test_rows_whose_fields_are_all_empty_are_skipped_as_blank_lines(tmp_path, capsys) -> None:
+    # a spreadsheet's CSV export of a sheet with empty rows between the data: ",,"
+    src = _write(tmp_path, "b.csv", "name,a,b\nr0,1,2\n,,\nr1,3,4\nr2,5,7\n,,\n")
+    table = read_table(src)
+    assert table.id_column == "name" and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert table.read_notes == ["skipped 2 row(s) whose fields are all empty, as blank lines"]
+    assert main(["-q", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                 "--out", str(tmp_path / "o")]) == 0
+    assert ("note: skipped 2 row(s) whose fields are all empty, as blank lines; row ids from "
+            "column 'name'") in capsys.readouterr().err
+    # a row with some fields empty is a row with missing values, named by its id
+    _write(tmp_path, "m.csv", "name,a,b\nr0,1,2\nr1,,\nr2,5,7\n,,\n")
+    with pytest.raises(UsageError, match=r"1 row\(s\) have missing .*\(first: \['r1'\]"):
+        read_table(tmp_path / "m.csv")
+    # nothing but empty rows: no data
+    _write(tmp_path, "e.csv", "name,a,b\n,,\n,,\n")
+    with pytest.raises(UsageError, match=r"'.*e.csv' has a header but no data rows"):
+        read_table(tmp_path / "e.csv")
+
+
 # empty columns ---------------------------------------------------------------------------------
 
 def test_an_empty_column_is_left_out_with_a_note(tmp_path, capsys) -> None:

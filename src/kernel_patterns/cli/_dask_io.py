@@ -25,13 +25,21 @@ from typing import Any
 import numpy as np
 
 from .. import _progress
-from ._io import _READERS, Table, TableInfo, choose_columns, missing_values_error
+from ._io import (
+    _READERS,
+    Table,
+    TableInfo,
+    blank_rows_note,
+    choose_columns,
+    is_blank_row,
+    missing_values_error,
+)
 from ._registry import UsageError, first_line
 from ._sniff import COMPRESSED, csv_options, table_suffix
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
-_ID, _LABEL, _BAD = "__kp_id__", "__kp_label__", "__kp_bad__"
+_ID, _LABEL, _BAD, _BLANK = "__kp_id__", "__kp_label__", "__kp_bad__", "__kp_blank__"
 
 
 @dataclass(kw_only=True)
@@ -124,18 +132,25 @@ def _has_unique_values(ddf: Any, client: Any, name: Any) -> bool:
     return bool(n_na == 0 and n_unique == n > 1)
 
 
+def _without_blank_rows(part: Any) -> Any:
+    return part[~is_blank_row(part)]
+
+
 def _convert(part: Any, features: list[Any], id_column: Any, label_column: Any) -> Any:
-    """One partition as float features, its ids, truth and a bad-row flag (on a worker)."""
+    """One partition as float features, its ids, truth, a bad-row flag and a flag for the rows
+    of empty fields (blank lines, not bad rows: the reader drops them; on a worker)."""
     import pandas as pd
 
     X = part[features].to_numpy(dtype=np.float64)
     out = pd.DataFrame(X, columns=[str(c) for c in features], index=part.index)
-    bad = ~np.isfinite(X).all(axis=1)
+    blank = is_blank_row(part)
+    bad = ~np.isfinite(X).all(axis=1) & ~blank
     out[_ID] = part[id_column].to_numpy() if id_column is not None else np.zeros(len(part))
     if label_column is not None:
         out[_LABEL] = part[label_column].to_numpy()
-        bad |= part[label_column].isna().to_numpy()
+        bad |= part[label_column].isna().to_numpy() & ~blank
     out[_BAD] = bad
+    out[_BLANK] = blank
     return out.reset_index(drop=True)
 
 
@@ -146,11 +161,15 @@ def _number_rows(part: Any, offset: int) -> Any:
 
 
 def _stats(part: Any, names: list[str], label: bool) -> Any:
-    """One partition's rows, bad rows, missing labels and non-finite values per feature."""
+    """One partition's rows, bad rows, missing labels and non-finite values per feature, all
+    without its rows of empty fields, and the number of those."""
     import pandas as pd
 
+    blank = part[_BLANK].to_numpy()
+    part = part[~blank]
     counts = (~np.isfinite(part[names].to_numpy())).sum(axis=0)
-    return pd.DataFrame({"n": [len(part)], "bad": [int(part[_BAD].sum())],
+    return pd.DataFrame({"n": [len(part)], "blank": [int(blank.sum())],
+                         "bad": [int(part[_BAD].sum())],
                          "label_na": [int(part[_LABEL].isna().sum()) if label else 0],
                          **{f"f{j}": [int(c)] for j, c in enumerate(counts)}})
 
@@ -169,19 +188,21 @@ def read_table(
 
     ddf, notes = read_frame(path, getattr(args, "blocksize", None))
     try:  # the first partition (the cluster reads it)
-        sample = client.compute(ddf.partitions[0]).result().head(SAMPLE_ROWS)
+        sample = client.compute(ddf.partitions[0]).result()
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
         raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
     if sample.shape[1] == 0:
         raise UsageError(f"input '{path}' has no columns")
+    sample = sample[~is_blank_row(sample)].head(SAMPLE_ROWS)
+    rows = ddf.map_partitions(_without_blank_rows)  # the checks of values see no blank row
     if len(sample) == 0:
         raise UsageError(f"input '{path}' has a header but no data rows")
     choice = choose_columns(
         sample, columns=args.columns, label_column=label_column, id_column=args.id_column,
         label_option=label_option,
-        is_row_number=lambda c: _is_row_number(ddf, client, c),
-        has_unique_values=lambda c: _has_unique_values(ddf, client, c),
-        is_empty=lambda c: client.compute(ddf[c].count()).result() == 0,
+        is_row_number=lambda c: _is_row_number(rows, client, c),
+        has_unique_values=lambda c: _has_unique_values(rows, client, c),
+        is_empty=lambda c: client.compute(rows[c].count()).result() == 0,
     )
     meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column)
     conv = client.persist(ddf.map_partitions(
@@ -189,9 +210,13 @@ def read_table(
     names = [str(c) for c in choice.features]
     stats = client.compute(conv.map_partitions(
         _stats, names, label_column is not None,
-        meta={"n": "int64", "bad": "int64", "label_na": "int64",
+        meta={"n": "int64", "blank": "int64", "bad": "int64", "label_na": "int64",
               **{f"f{j}": "int64" for j in range(len(names))}})).result()
     sizes, bads = stats["n"].to_numpy(), stats["bad"].to_numpy()
+    n_blank = int(stats["blank"].sum())
+    if n_blank:  # rows of empty fields: blank lines, left out as locally
+        conv = client.persist(conv[~conv[_BLANK]])
+        notes = [*notes, blank_rows_note(n_blank)]
     if choice.id_column is None:  # row numbers of the whole file, as the local path
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         parts = [dask.delayed(_number_rows)(p, int(o))

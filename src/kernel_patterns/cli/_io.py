@@ -5,9 +5,10 @@
   between fields, ``,`` as the decimal mark), a file that is not UTF-8 (read as
   Windows-1252, else Latin-1, or UTF-16 by its byte-order mark), a first row of numbers only
   (data, not a header: columns ``x0``, ``x1``, …), comment lines above the header, a
-  separator other than the name says and data rows longer than the header are read as
-  meant, each told in a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells
-  them, for the Dask reader too.
+  separator other than the name says, data rows longer than the header and rows whose
+  fields are all empty (``,,,``: skipped, as blank lines) are read as meant, each told in
+  a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for the Dask
+  reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -118,10 +119,26 @@ def read_frame(path: str | Path) -> Any:
         raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     if df.shape[1] == 0:
         raise UsageError(f"input file '{p}' has no columns")
+    blank = is_blank_row(df)
+    if blank.any():  # rows of empty fields (",,,"): blank lines, as pandas skips those
+        df = df[~blank].reset_index(drop=True)
+        notes.append(blank_rows_note(int(blank.sum())))
     if df.shape[0] == 0:
         raise UsageError(f"input file '{p}' has a header but no data rows")
     df.attrs["read_notes"] = notes
     return df
+
+
+def is_blank_row(df: Any) -> np.ndarray:
+    """Which rows of ``df`` have every field empty (``,,,`` in a CSV; or a missing-value
+    mark such as ``NA``): they hold nothing, no id, feature or label, and are read as the
+    blank lines pandas skips. The local and the Dask readers (per partition) drop them."""
+    return np.asarray(df.isna().all(axis=1), dtype=bool)
+
+
+def blank_rows_note(n: int) -> str:
+    """The note for ``n`` rows of empty fields left out (:func:`is_blank_row`)."""
+    return f"skipped {n} row(s) whose fields are all empty, as blank lines"
 
 
 def _split_names(text: str | None) -> list[str] | None:
