@@ -124,6 +124,57 @@ def test_rows_of_empty_fields_are_skipped_as_the_local_path_skips_them(client, t
         range(1192))
 
 
+def _late(i: int, n: int, early: str, late: str) -> str:
+    return late if i == n else early
+
+
+def test_values_missing_past_dasks_sample_fail_as_locally(client, tmp_path) -> None:
+    # Dask takes each column's type from its first 10 rows: whole numbers, then a value
+    # missing at row 1500 (a later partition) was Dask's "Mismatched dtypes" error
+    rows = "".join(f"{i},{i + 1},{_late(i, 1500, str(i % 7), '')},{(i * 3) % 5},{i % 2}\n"
+                   for i in range(2000))
+    (tmp_path / "m.csv").write_text("idx,id,a,b,truth\n" + rows)
+    with pytest.raises(UsageError) as local:
+        read_table(tmp_path / "m.csv", label_column="truth")
+    with pytest.raises(UsageError) as dask:
+        _dask_io.read_table(str(tmp_path / "m.csv"), _args(blocksize=4000), client, "truth")
+    assert str(dask.value) == str(local.value) == (
+        "1 row(s) have missing or infinite values (first: [1501]; by feature: a (1)); fix "
+        "them, leave those features out with --columns, or pass --drop-na to drop the rows")
+    # with --drop-na: the same table, the ids and the truth integers, 'idx' row numbers
+    local = read_table(tmp_path / "m.csv", label_column="truth", drop_na=True)
+    t = _dask_io.read_table(str(tmp_path / "m.csv"), _args(blocksize=4000, drop_na=True),
+                            client, "truth")
+    assert _dask_io.read_frame(str(tmp_path / "m.csv"), 4000)[0].npartitions > 1
+    assert t.dropped_columns == local.dropped_columns == {"idx": "row numbers"}
+    assert t.dropped_rows == local.dropped_rows == [1501]
+    gathered = _dask_io.to_local(client, t, t.X)
+    np.testing.assert_array_equal(gathered.X, local.X)
+    assert gathered.ids.dtype.kind == gathered.labels.dtype.kind == "i"
+    assert gathered.ids.tolist() == local.ids.tolist()
+    assert gathered.labels.tolist() == local.labels.tolist()
+
+
+def test_text_past_dasks_sample_is_read_as_the_local_path_reads_it(client, tmp_path) -> None:
+    # numbers in Dask's first 10 rows, then a '?' (row 1500) or a name (row 20): text
+    rows = "".join(f"{_late(i, 15, str(i), 'k15')},{_late(i, 1500, str(i % 7), '?')},"
+                   f"{_late(i, 20, f'{i}.5', 'tbd')},{(i * 3) % 5}\n" for i in range(2000))
+    (tmp_path / "t.csv").write_text("key,a,f,b\n" + rows)
+    local = read_table(tmp_path / "t.csv")
+    t = _dask_io.read_table(str(tmp_path / "t.csv"), _args(blocksize=4000), client, None)
+    assert t.dropped_columns == local.dropped_columns == {
+        "a": "not numeric: 1 value is not a number, '?'",
+        "f": "not numeric: 1 value is not a number, 'tbd'"}
+    assert t.feature_names == local.feature_names == ["b"]
+    assert t.id_column == local.id_column == "key"
+    gathered = _dask_io.to_local(client, t, t.X)
+    assert gathered.ids.tolist() == local.ids.tolist()
+    with pytest.raises(UsageError, match=r"feature column\(s\) \['a'\] are not numeric \('a': 1 "
+                       r"value is not a number, '\?'\)"):
+        _dask_io.read_table(str(tmp_path / "t.csv"), _args(blocksize=4000, columns="a,b"),
+                            client, None)
+
+
 def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, capsys,
                                                     monkeypatch) -> None:
     from kernel_patterns.cli import main

@@ -3,10 +3,14 @@
 Supported inputs: one CSV/TSV file (split into blocks of ``--blocksize`` bytes, Dask's 64 MB by
 default; a compressed one, ``.csv.gz``, is one partition), a glob of CSV/TSV files
 (``'parts/*.csv'``, quoted, read in sorted order), and a
-Parquet file, glob or folder (one partition per file / row group). The column rules are those
-of the local path (:func:`~kernel_patterns.cli._io.choose_columns`): the choice is made on the
-frame's dtypes and its first rows, and the two rules that look at values (integer row numbers,
-a text column of unique ids) are checked over the whole frame by Dask. The conversion to float
+Parquet file, glob or folder (one partition per file / row group). Dask takes a CSV column's
+type from its first rows: whole numbers are read as floats (a value missing further down is
+then the local reader's missing-values error, not Dask's type error) and a column of numbers
+with text further down is read again as text (not numeric, as locally). The column rules are
+those of the local path (:func:`~kernel_patterns.cli._io.choose_columns`): the choice is made
+on the frame's dtypes and its first rows, and the rules that look at values (integer row
+numbers, a text column of unique ids, the values of such a column that are not numbers) are
+checked over the whole frame by Dask. The conversion to float
 features, the NaN check (``--drop-na``) and the scaling (``--scale``, from Dask's min/max or
 mean/variance of every row) run on the workers; the features stay there, persisted, one chunk
 per partition. Results come back partition by partition, in partition order, with a progress
@@ -33,6 +37,10 @@ from ._io import (
     choose_columns,
     is_blank_row,
     missing_values_error,
+    mostly_numbers,
+    non_numbers,
+    not_numbers_reason,
+    not_numeric,
 )
 from ._registry import UsageError, first_line
 from ._sniff import COMPRESSED, csv_options, table_suffix
@@ -72,11 +80,21 @@ def _files(path: str) -> list[str]:
     return [path]
 
 
-def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list[str]]:
-    """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported) and
-    the notes on how it was read (a European CSV, another encoding, no header row: told from
-    the first file's first bytes, as the local reader does, :func:`~._sniff.csv_options`)."""
+def read_frame(
+    path: str, blocksize: str | int | None = None, text: Sequence[str] = (),
+) -> tuple[Any, list[str], list[str]]:
+    """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported), the
+    notes on how it was read (a European CSV, another encoding, no header row: told from
+    the first file's first bytes, as the local reader does, :func:`~._sniff.csv_options`)
+    and the CSV's columns of whole numbers in Dask's sample, read as floats.
+
+    Dask takes each column's type from its sample (the first 10 rows) and fails on a
+    partition whose column does not fit it. A column of whole numbers with a value missing
+    further down is a column of floats in pandas; so those columns are read as floats
+    (:func:`_convert` gives the ids and the truth back as integers). The columns in ``text``
+    (numbers in the sample, text further down: :func:`_text_columns`) are read as text."""
     import dask.dataframe as dd
+    import pandas as pd
 
     files = _files(path)
     suffixes = {table_suffix(Path(f)) for f in files}
@@ -90,13 +108,21 @@ def read_frame(path: str, blocksize: str | int | None = None) -> tuple[Any, list
     sep = _READERS[suffixes.pop()]
     try:
         if sep is None:
-            return dd.read_parquet(files), []
+            return dd.read_parquet(files), [], []
         opts, notes = csv_options(Path(files[0]), sep)
         if any(Path(f).suffix.lower() in COMPRESSED for f in files):
             blocksize = None  # a compressed file is one partition (it cannot be split)
         else:
             blocksize = blocksize or "default"
-        return dd.read_csv(files, blocksize=blocksize, **opts), notes
+        ddf = dd.read_csv(files, blocksize=blocksize, **opts)
+        ints = [str(c) for c, t in ddf.dtypes.items()
+                if pd.api.types.is_integer_dtype(t) and str(c) not in text]
+        if ints or text:  # read again: Dask reads its sample only, not the file
+            # assume_missing: Dask turns the whole numbers to floats (a float64 dtype given
+            # to pandas fails on a text value without naming its column)
+            ddf = dd.read_csv(files, blocksize=blocksize, assume_missing=True,
+                              dtype=dict.fromkeys(text, object), **opts)
+        return ddf, notes, ints
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
         raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
 
@@ -111,11 +137,12 @@ def _run_stats(col: Any) -> Any:
                          "n": [len(v)], "ok": [ok]})
 
 
-def _is_row_number(ddf: Any, client: Any, name: Any) -> bool:
-    """The local rule over every partition: the integer column is 0..n-1 or 1..n in order."""
+def _is_row_number(ddf: Any, client: Any, name: Any, ints: list[str]) -> bool:
+    """The local rule over every partition: the integer column (or column of whole numbers
+    in the sample read as floats, ``ints``) is 0..n-1 or 1..n in order."""
     import pandas as pd
 
-    if not pd.api.types.is_integer_dtype(ddf[name].dtype):
+    if not pd.api.types.is_integer_dtype(ddf[name].dtype) and str(name) not in ints:
         return False
     meta = pd.DataFrame({"first": [0], "last": [0], "n": [0], "ok": [True]}).iloc[:0]
     s = client.compute(ddf[name].map_partitions(_run_stats, meta=meta)).result()
@@ -132,11 +159,49 @@ def _has_unique_values(ddf: Any, client: Any, name: Any) -> bool:
     return bool(n_na == 0 and n_unique == n > 1)
 
 
+def _non_number_stats(col: Any) -> Any:
+    """One partition's count and first of each kind of :func:`~._io.non_numbers`."""
+    import pandas as pd
+
+    strict, plain = non_numbers(col.dropna().astype(str))
+    return pd.DataFrame({"strict": [len(strict)], "plain": [len(plain)],
+                         "first_strict": [strict.iloc[0] if len(strict) else None],
+                         "first_plain": [plain.iloc[0] if len(plain) else None]})
+
+
+def _why_not_numeric(ddf: Any, client: Any, name: Any, sample: Any, text: list[str]) -> str:
+    """The local reason (:func:`~._io.not_numeric`) from the sample; for a column read as
+    text for values past Dask's sample (``text``), its values that are not numbers are
+    counted over every partition (the sample may hold none)."""
+    import pandas as pd
+
+    values = sample[name].dropna().astype(str)
+    if str(name) not in text or not mostly_numbers(values):
+        return not_numeric(sample[name])
+    meta = pd.DataFrame({"strict": [0], "plain": [0], "first_strict": [""],
+                         "first_plain": [""]}).astype({"first_strict": object,
+                                                       "first_plain": object}).iloc[:0]
+    s = client.compute(ddf[name].map_partitions(_non_number_stats, meta=meta)).result()
+    kind = "strict" if s["strict"].sum() else "plain"
+    first = s.loc[s[kind] > 0, f"first_{kind}"]
+    return not_numbers_reason(int(s[kind].sum()), first.iloc[0] if len(first) else None)
+
+
 def _without_blank_rows(part: Any) -> Any:
     return part[~is_blank_row(part)]
 
 
-def _convert(part: Any, features: list[Any], id_column: Any, label_column: Any) -> Any:
+def _as_read(col: Any, ints: list[str]) -> np.ndarray:
+    """The values of ``col``; of a column of whole numbers read as floats (``ints``), as
+    integers when they all are (as pandas reads them in one go)."""
+    v = col.to_numpy()
+    if str(col.name) in ints and np.isfinite(v).all() and (v == np.round(v)).all():
+        return v.astype(np.int64)
+    return v
+
+
+def _convert(part: Any, features: list[Any], id_column: Any, label_column: Any,
+             ints: list[str]) -> Any:
     """One partition as float features, its ids, truth, a bad-row flag and a flag for the rows
     of empty fields (blank lines, not bad rows: the reader drops them; on a worker)."""
     import pandas as pd
@@ -145,9 +210,10 @@ def _convert(part: Any, features: list[Any], id_column: Any, label_column: Any) 
     out = pd.DataFrame(X, columns=[str(c) for c in features], index=part.index)
     blank = is_blank_row(part)
     bad = ~np.isfinite(X).all(axis=1) & ~blank
-    out[_ID] = part[id_column].to_numpy() if id_column is not None else np.zeros(len(part))
+    out[_ID] = (_as_read(part[id_column], ints) if id_column is not None
+                else np.zeros(len(part)))
     if label_column is not None:
-        out[_LABEL] = part[label_column].to_numpy()
+        out[_LABEL] = _as_read(part[label_column], ints)
         bad |= part[label_column].isna().to_numpy() & ~blank
     out[_BAD] = bad
     out[_BLANK] = blank
@@ -178,18 +244,50 @@ def _bad_ids(part: Any) -> list[Any]:
     return [v.item() if isinstance(v, np.generic) else v for v in part.loc[part[_BAD], _ID]]
 
 
+def _text_columns(exc: BaseException) -> list[str]:
+    """The columns of Dask's "Mismatched dtypes" error: numbers in its sample, text in a
+    partition (a whole-number column missing a value is read as floats, :func:`read_frame`,
+    and makes none)."""
+    import re
+
+    text = str(exc)
+    if "Mismatched dtypes found" not in text:
+        return []
+    rows = re.findall(r"^\| (.+?) +\| \S+ +\| \S+ +\|$", text, flags=re.MULTILINE)
+    return [r for r in rows if r != "Column"]
+
+
 def read_table(
     path: str, args: Any, client: Any, label_column: str | None, *,
     label_option: str = "--label-column",
 ) -> DaskTable:
-    """The local ``read_table`` on the workers (same rules, same errors)."""
+    """The local ``read_table`` on the workers (same rules, same errors). A column of numbers
+    in Dask's sample with text further down is read again as text (as the local reader reads
+    it: not numeric), and so on until no partition fails."""
+    text: list[str] = []
+    while True:
+        try:
+            return _read_table(path, args, client, label_column, label_option, text)
+        except ValueError as exc:
+            found = [c for c in _text_columns(exc) if c not in text]
+            if not found:
+                raise
+            text += found
+
+
+def _read_table(
+    path: str, args: Any, client: Any, label_column: str | None, label_option: str,
+    text: list[str],
+) -> DaskTable:
     import dask
     import dask.dataframe as dd
 
-    ddf, notes = read_frame(path, getattr(args, "blocksize", None))
+    ddf, notes, ints = read_frame(path, getattr(args, "blocksize", None), text)
     try:  # the first partition (the cluster reads it)
         sample = client.compute(ddf.partitions[0]).result()
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
+        if _text_columns(exc):
+            raise  # read again (read_table)
         raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
     if sample.shape[1] == 0:
         raise UsageError(f"input '{path}' has no columns")
@@ -200,13 +298,14 @@ def read_table(
     choice = choose_columns(
         sample, columns=args.columns, label_column=label_column, id_column=args.id_column,
         label_option=label_option,
-        is_row_number=lambda c: _is_row_number(rows, client, c),
+        is_row_number=lambda c: _is_row_number(rows, client, c, ints),
         has_unique_values=lambda c: _has_unique_values(rows, client, c),
         is_empty=lambda c: client.compute(rows[c].count()).result() == 0,
+        why_not_numeric=lambda c: _why_not_numeric(rows, client, c, sample, text),
     )
-    meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column)
+    meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column, ints)
     conv = client.persist(ddf.map_partitions(
-        _convert, choice.features, choice.id_column, label_column, meta=meta))
+        _convert, choice.features, choice.id_column, label_column, ints, meta=meta))
     names = [str(c) for c in choice.features]
     stats = client.compute(conv.map_partitions(
         _stats, names, label_column is not None,

@@ -170,6 +170,7 @@ def choose_columns(
     is_row_number: Callable[[Any], bool] | None = None,
     has_unique_values: Callable[[Any], bool] | None = None,
     is_empty: Callable[[Any], bool] | None = None,
+    why_not_numeric: Callable[[Any], str] | None = None,
 ) -> ColumnChoice:
     """The CLI's column rules, on a pandas DataFrame's columns and dtypes.
 
@@ -178,12 +179,14 @@ def choose_columns(
     ``dropped_columns``); without ``id_column``, a column named id/ID/rownames, else the first
     text column of unique values. The rules that look at the values are
     ``is_row_number(name)``, ``has_unique_values(name)`` and ``is_empty(name)`` (asked only of
-    a column empty in ``df``): by default on ``df`` itself; the ``--scheduler`` path passes
-    checks over the whole Dask frame and a sample of its rows as ``df``.
+    a column empty in ``df``), and the reason a column is not numeric, ``why_not_numeric(name)``:
+    by default on ``df`` itself; the ``--scheduler`` path passes checks over the whole Dask
+    frame and a sample of its rows as ``df``.
     """
     is_row_number = is_row_number or (lambda c: _is_row_number(df[c]))
     has_unique_values = has_unique_values or (lambda c: _has_unique_values(df[c]))
     is_empty = is_empty or (lambda c: True)
+    why_not_numeric = why_not_numeric or (lambda c: not_numeric(df[c]))
     for opt, col in ((label_option, label_column), ("--id-column", id_column)):
         if col is not None and col not in df.columns:
             raise UsageError(
@@ -206,7 +209,7 @@ def choose_columns(
             if df[c].isna().all() and is_empty(c):
                 dropped_cols[str(c)] = "empty"
             elif not _is_numeric(df[c]):
-                dropped_cols[str(c)] = _not_numeric(df[c])
+                dropped_cols[str(c)] = why_not_numeric(c)
             elif is_row_number(c):
                 dropped_cols[str(c)] = "row numbers"
             else:
@@ -225,7 +228,7 @@ def choose_columns(
     bad = [c for c in wanted if not _is_numeric(df[c])]
     if bad:
         why = "; ".join(f"'{c}': {r.removeprefix('not numeric: ')}" for c in bad
-                        if (r := _not_numeric(df[c])) != "not numeric")
+                        if (r := why_not_numeric(c)) != "not numeric")
         raise UsageError(f"feature column(s) {bad} are not numeric" + (f" ({why})" if why else "")
                          + "; choose numeric features with --columns")
     return ColumnChoice(wanted, id_column, label_column, dropped_cols)
@@ -339,7 +342,7 @@ def _row_name(i: Any, ids: np.ndarray) -> Any:
 _DECORATION = r"[\s$€£¥%,'\u00a0\u202f]"
 
 
-def _not_numeric(series: Any) -> str:
+def not_numeric(series: Any) -> str:
     """Why a column is not a feature: ``true/false`` for booleans; for text of numbers (at
     least half its values are numbers once currency and percent signs, thousands separators
     and spaces are taken out), how many values are not numbers and the first of them
@@ -349,19 +352,42 @@ def _not_numeric(series: Any) -> str:
     if pd.api.types.is_bool_dtype(series):
         return "not numeric: true/false"
     text = series.dropna().astype(str)
+    if not mostly_numbers(text):
+        return "not numeric"
+    strict, plain = non_numbers(text)
+    bad = strict if len(strict) else plain
+    return not_numbers_reason(len(bad), bad.iloc[0] if len(bad) else None)
+
+
+def mostly_numbers(text: Any) -> bool:
+    """At least half of the first 1000 values of ``text`` (strings) are numbers once currency
+    and percent signs, thousands separators and spaces are taken out."""
+    import pandas as pd
+
     head = text.iloc[:1000].str.replace(_DECORATION, "", regex=True).str.replace("\u2212", "-")
-    if not len(head) or pd.to_numeric(head, errors="coerce").notna().mean() < 0.5:
+    return bool(len(head) and pd.to_numeric(head, errors="coerce").notna().mean() >= 0.5)
+
+
+def non_numbers(text: Any) -> tuple[Any, Any]:
+    """The values of ``text`` (strings) that are not numbers, a number with a decimal comma
+    counted as one (the file's decimal mark may be ','), and those that are not numbers
+    written with a '.': :func:`not_numeric` names the first if there are any, else the
+    second (the Dask reader adds them up over the partitions)."""
+    import pandas as pd
+
+    stripped = text.str.strip()
+    plain = pd.to_numeric(stripped, errors="coerce").isna()
+    comma = pd.to_numeric(stripped.str.replace(",", "."), errors="coerce").isna()
+    return text[plain & comma], text[plain]
+
+
+def not_numbers_reason(n: int, first: Any) -> str:
+    """``not numeric``, saying that ``n`` values are not numbers, the first ``first``."""
+    if not n:
         return "not numeric"
-    plain = pd.to_numeric(text.str.strip(), errors="coerce").isna()
-    # a number with a decimal comma is one (the file's decimal mark may be ',')
-    bad = text[plain & pd.to_numeric(text.str.strip().str.replace(",", "."),
-                                     errors="coerce").isna()]
-    bad = bad if len(bad) else text[plain]
-    if not len(bad):
-        return "not numeric"
-    if len(bad) == 1:
-        return f"not numeric: 1 value is not a number, {bad.iloc[0]!r}"
-    return f"not numeric: {len(bad)} values are not numbers, e.g. {bad.iloc[0]!r}"
+    if n == 1:
+        return f"not numeric: 1 value is not a number, {first!r}"
+    return f"not numeric: {n} values are not numbers, e.g. {first!r}"
 
 
 def _is_numeric(series: Any) -> bool:
