@@ -175,6 +175,21 @@ def test_text_past_dasks_sample_is_read_as_the_local_path_reads_it(client, tmp_p
                             client, None)
 
 
+def test_names_the_header_repeats_are_read_as_the_local_path_reads_them(client,
+                                                                       tmp_path) -> None:
+    rows = "".join(f"r{i},{i % 7},{(i * 3) % 5},{i % 2}\n" for i in range(1000))
+    (tmp_path / "d.csv").write_text("id,a,b,a\n" + rows)
+    local = read_table(tmp_path / "d.csv")
+    t = _dask_io.read_table(str(tmp_path / "d.csv"), _args(blocksize=4000), client, None)
+    assert t.read_notes == local.read_notes == [
+        "the header names 'a' twice (read as 'a' and 'a.1')"]
+    assert t.feature_names == local.feature_names == ["a", "b", "a.1"]
+    np.testing.assert_array_equal(np.asarray(t.X.compute()), local.X)
+    with pytest.raises(UsageError, match=r"--label-column 'a' is ambiguous: the header names 2 "
+                       r"columns 'a' \(read as 'a' and 'a.1'\)"):
+        _dask_io.read_table(str(tmp_path / "d.csv"), _args(blocksize=4000), client, "a")
+
+
 def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, capsys,
                                                     monkeypatch) -> None:
     from kernel_patterns.cli import main

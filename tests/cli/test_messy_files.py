@@ -76,6 +76,47 @@ def test_rows_whose_fields_are_all_empty_are_skipped_as_blank_lines(tmp_path, ca
         read_table(tmp_path / "e.csv")
 
 
+# names the header repeats -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "id,a,b,a\nr0,1,2,3\nr1,3,4,5\nr2,5,7,1\n",
+    "id,a,b,a,\nr0,1,2,3,\nr1,3,4,5,\nr2,5,7,1,\n",  # and a separator ending the rows
+    "a,b,a\nr0,1,2,3\nr1,3,4,5\nr2,5,7,1\n",  # and R's row names (pandas refused these)
+])
+def test_a_name_the_header_repeats_is_read_renamed_with_a_note(tmp_path, capsys,
+                                                               text) -> None:
+    src = _write(tmp_path, "d.csv", text)
+    table = read_table(src)
+    assert table.feature_names == ["a", "b", "a.1"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2, 3], [3, 4, 5], [5, 7, 1]])
+    assert table.read_notes[-1] == "the header names 'a' twice (read as 'a' and 'a.1')"
+    assert main(["-q", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
+                 "--out", str(tmp_path / "o")]) == 0
+    assert "the header names 'a' twice (read as 'a' and 'a.1')" in capsys.readouterr().err
+
+
+def test_a_repeated_name_is_never_renamed_onto_a_name_the_header_has(tmp_path) -> None:
+    src = _write(tmp_path, "d.csv", "a,b,a,a.1,b,a\n1,2,3,4,5,6\n7,8,9,1,2,3\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b", "a.2", "a.1", "b.1", "a.3"]
+    np.testing.assert_array_equal(table.X[0], [1, 2, 3, 4, 5, 6])
+    assert table.read_notes == ["the header names 'a' 3 times (read as 'a', 'a.2' and 'a.3') "
+                                "and 'b' twice (read as 'b' and 'b.1')"]
+
+
+@pytest.mark.parametrize("option", ["--label-column", "--id-column"])
+def test_a_label_or_id_column_the_header_repeats_is_an_error(tmp_path, capsys,
+                                                             option) -> None:
+    src = _write(tmp_path, "d.csv", "id,a,b,a\nr0,1,2,3\nr1,3,4,5\nr2,5,7,1\n")
+    assert main(["-q", "cluster", str(src), option, "a", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"kernel-patterns cluster: error: {option} 'a' is ambiguous: the header "
+                   "names 2 columns 'a' (read as 'a' and 'a.1'); rename them apart in the "
+                   f"file, or pass {option} 'a.1' for the second\n")
+    kw = {"label_column" if option == "--label-column" else "id_column": "a.1"}
+    assert read_table(src, **kw).feature_names == ["a", "b"]
+
+
 # empty columns ---------------------------------------------------------------------------------
 
 def test_an_empty_column_is_left_out_with_a_note(tmp_path, capsys) -> None:

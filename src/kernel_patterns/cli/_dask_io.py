@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -80,13 +80,21 @@ def _files(path: str) -> list[str]:
     return [path]
 
 
-def read_frame(
-    path: str, blocksize: str | int | None = None, text: Sequence[str] = (),
-) -> tuple[Any, list[str], list[str]]:
+class Frame(NamedTuple):
+    """:func:`read_frame`'s answer."""
+
+    ddf: Any
+    notes: list[str]
+    ints: list[str]
+    repeated: dict[str, list[str]]
+
+
+def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str] = ()) -> Frame:
     """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported), the
     notes on how it was read (a European CSV, another encoding, no header row: told from
-    the first file's first bytes, as the local reader does, :func:`~._sniff.csv_options`)
-    and the CSV's columns of whole numbers in Dask's sample, read as floats.
+    the first file's first bytes, as the local reader does, :func:`~._sniff.csv_options`),
+    the CSV's columns of whole numbers in Dask's sample, read as floats, and the names its
+    header repeats.
 
     Dask takes each column's type from its sample (the first 10 rows) and fails on a
     partition whose column does not fit it. A column of whole numbers with a value missing
@@ -108,8 +116,8 @@ def read_frame(
     sep = _READERS[suffixes.pop()]
     try:
         if sep is None:
-            return dd.read_parquet(files), [], []
-        opts, notes = csv_options(Path(files[0]), sep)
+            return Frame(dd.read_parquet(files), [], [], {})
+        opts, notes, repeated = csv_options(Path(files[0]), sep)
         if any(Path(f).suffix.lower() in COMPRESSED for f in files):
             blocksize = None  # a compressed file is one partition (it cannot be split)
         else:
@@ -122,7 +130,7 @@ def read_frame(
             # to pandas fails on a text value without naming its column)
             ddf = dd.read_csv(files, blocksize=blocksize, assume_missing=True,
                               dtype=dict.fromkeys(text, object), **opts)
-        return ddf, notes, ints
+        return Frame(ddf, notes, ints, repeated)
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
         raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
 
@@ -282,7 +290,7 @@ def _read_table(
     import dask
     import dask.dataframe as dd
 
-    ddf, notes, ints = read_frame(path, getattr(args, "blocksize", None), text)
+    ddf, notes, ints, repeated = read_frame(path, getattr(args, "blocksize", None), text)
     try:  # the first partition (the cluster reads it)
         sample = client.compute(ddf.partitions[0]).result()
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
@@ -302,6 +310,7 @@ def _read_table(
         has_unique_values=lambda c: _has_unique_values(rows, client, c),
         is_empty=lambda c: client.compute(rows[c].count()).result() == 0,
         why_not_numeric=lambda c: _why_not_numeric(rows, client, c, sample, text),
+        repeated=repeated,
     )
     meta = _convert(sample.iloc[:0], choice.features, choice.id_column, label_column, ints)
     conv = client.persist(ddf.map_partitions(

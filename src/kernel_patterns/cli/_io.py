@@ -5,10 +5,11 @@
   between fields, ``,`` as the decimal mark), a file that is not UTF-8 (read as
   Windows-1252, else Latin-1, or UTF-16 by its byte-order mark), a first row of numbers only
   (data, not a header: columns ``x0``, ``x1``, …), comment lines above the header, a
-  separator other than the name says, data rows longer than the header and rows whose
-  fields are all empty (``,,,``: skipped, as blank lines) are read as meant, each told in
-  a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for the Dask
-  reader too.
+  separator other than the name says, data rows longer than the header, a header naming two
+  columns alike (the second read as ``a.1``; a label or id column so named is an error) and
+  rows whose fields are all empty (``,,,``: skipped, as blank lines) are read as meant, each
+  told in a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for
+  the Dask reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ._registry import UsageError, first_line
-from ._sniff import COMPRESSED, csv_options, table_suffix
+from ._sniff import COMPRESSED, check_not_repeated, csv_options, table_suffix
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
 _SPREADSHEETS = {".xlsx", ".xlsm", ".xls", ".ods", ".numbers"}
@@ -67,12 +68,12 @@ class Table(TableInfo):
     labels: np.ndarray | None = None
 
 
-def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
-    """A CSV or TSV read with :func:`csv_options`; a byte past the sample that is not UTF-8
-    still falls back to Windows-1252, else Latin-1."""
+def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[str]]]:
+    """A CSV or TSV read with :func:`csv_options`, its notes and repeated header names; a
+    byte past the sample that is not UTF-8 still falls back to Windows-1252, else Latin-1."""
     import pandas as pd
 
-    opts, notes = csv_options(p, sep)
+    opts, notes, repeated = csv_options(p, sep)
     try:
         df = pd.read_csv(p, **opts)
     except UnicodeDecodeError:
@@ -84,11 +85,12 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str]]:
                 continue
         notes = [n for n in notes if not n.startswith("the file is not UTF-8")]
         notes.append(f"the file is not UTF-8: read as {encoding}")
-    return df, notes
+    return df, notes, repeated
 
 
 def read_frame(path: str | Path) -> Any:
-    """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors)."""
+    """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors); its ``attrs``
+    hold the notes on how it was read and the names the header repeats."""
     import pandas as pd
 
     p = Path(path)
@@ -109,10 +111,11 @@ def read_frame(path: str | Path) -> Any:
         raise UsageError(f"input file '{p}' is empty")
     try:
         notes: list[str] = []
+        repeated: dict[str, list[str]] = {}
         if _READERS[suffix] is None:
             df = pd.read_parquet(p)
         else:
-            df, notes = _read_text_table(p, str(_READERS[suffix]))
+            df, notes, repeated = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError) as exc:
@@ -126,6 +129,7 @@ def read_frame(path: str | Path) -> Any:
     if df.shape[0] == 0:
         raise UsageError(f"input file '{p}' has a header but no data rows")
     df.attrs["read_notes"] = notes
+    df.attrs["repeated_names"] = repeated
     return df
 
 
@@ -171,6 +175,7 @@ def choose_columns(
     has_unique_values: Callable[[Any], bool] | None = None,
     is_empty: Callable[[Any], bool] | None = None,
     why_not_numeric: Callable[[Any], str] | None = None,
+    repeated: dict[str, list[str]] | None = None,
 ) -> ColumnChoice:
     """The CLI's column rules, on a pandas DataFrame's columns and dtypes.
 
@@ -181,13 +186,15 @@ def choose_columns(
     ``is_row_number(name)``, ``has_unique_values(name)`` and ``is_empty(name)`` (asked only of
     a column empty in ``df``), and the reason a column is not numeric, ``why_not_numeric(name)``:
     by default on ``df`` itself; the ``--scheduler`` path passes checks over the whole Dask
-    frame and a sample of its rows as ``df``.
+    frame and a sample of its rows as ``df``. A label or id column the user names that is one
+    of several the header names alike (``repeated``, :func:`._sniff.csv_options`) is an error.
     """
     is_row_number = is_row_number or (lambda c: _is_row_number(df[c]))
     has_unique_values = has_unique_values or (lambda c: _has_unique_values(df[c]))
     is_empty = is_empty or (lambda c: True)
     why_not_numeric = why_not_numeric or (lambda c: not_numeric(df[c]))
     for opt, col in ((label_option, label_column), ("--id-column", id_column)):
+        check_not_repeated(opt, col, repeated or {})
         if col is not None and col not in df.columns:
             raise UsageError(
                 f"{opt} '{col}' is not a column of the input; columns are {list(df.columns)}"
@@ -248,7 +255,8 @@ def read_table(
     row-number columns); ``label_option`` is the flag named when ``label_column`` is unknown."""
     df = read_frame(path)
     choice = choose_columns(df, columns=columns, label_column=label_column,
-                            id_column=id_column, label_option=label_option)
+                            id_column=id_column, label_option=label_option,
+                            repeated=df.attrs.get("repeated_names"))
     wanted, id_column, dropped_cols = choice.features, choice.id_column, choice.dropped_columns
     feats = df[wanted]
     X = feats.to_numpy(dtype=np.float64)

@@ -1,6 +1,6 @@
 """Telling how a user's CSV or TSV is written from its first bytes: the separator, the decimal
-mark, the encoding and whether the first row is a header (:func:`csv_options`, for the local
-reader, ``_io``, and the Dask reader, ``_dask_io``)."""
+mark, the encoding, whether the first row is a header and the names it repeats
+(:func:`csv_options`, for the local reader, ``_io``, and the Dask reader, ``_dask_io``)."""
 
 from __future__ import annotations
 
@@ -113,11 +113,14 @@ def _sample_encoding(sample: bytes) -> str:
     return "latin-1"
 
 
-def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
+def csv_options(
+    p: Path, sep: str,
+) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
     """``pandas.read_csv`` / ``dask.dataframe.read_csv`` options for a CSV or TSV told from
     its first bytes, and a note for each that is not the default: the European dialect
     (``;`` and decimal commas), the encoding when not UTF-8, and ``header=None`` when the first
-    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …). The
+    row is numbers only (data, not a header; the columns are then ``x0``, ``x1``, …); and
+    the names read for a name the header gives several columns (``a``, ``a.1``). The
     sample is read once, in binary, and decoded in the encoding found. A file that is not
     text (a spreadsheet workbook, a compressed or Parquet file, NUL bytes) is a UsageError
     saying what it is."""
@@ -138,7 +141,9 @@ def csv_options(p: Path, sep: str) -> tuple[dict[str, Any], list[str]]:
         raise UsageError(f"could not read '{p}': {exc}") from None
 
 
-def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str, Any], list[str]]:
+def _options(
+    p: Path, sample: bytes, sep: str, encoding: str,
+) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
     """:func:`csv_options` for the first bytes ``sample`` of ``p`` decoded as ``encoding``."""
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
     decimal = "."
@@ -165,9 +170,58 @@ def _options(p: Path, sample: bytes, sep: str, encoding: str) -> tuple[dict[str,
         opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
         notes.append("the first row is all numbers: read as data, the columns named "
                      f"x0 … x{len(first) - 1} (give the file a header row to name them)")
+        repeated: dict[str, list[str]] = {}
     else:
         opts, notes = _longer_rows(p, text, opts, notes, skip)
-    return opts, notes
+        opts, notes, repeated = _repeated_names(first, opts, notes)
+    return opts, notes, repeated
+
+
+def _repeated_names(
+    header: list[str], opts: dict[str, Any], notes: list[str],
+) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
+    """Options, notes and ``{name: the names its columns are read as}`` for a header that
+    names two columns alike: the second is read as ``a.1`` (pandas' renaming, but never onto
+    a name the header has), with a note; the names are given to pandas and Dask alike."""
+    names = list(opts.get("names") or [f or f"Unnamed: {j}" for j, f in enumerate(header)])
+    taken, seen = set(names), dict.fromkeys(names, 0)
+    read = []
+    for name in names:
+        if name not in read:
+            read.append(name)
+            continue
+        k = seen[name] + 1
+        while f"{name}.{k}" in taken:
+            k += 1
+        seen[name] = k
+        taken.add(f"{name}.{k}")
+        read.append(f"{name}.{k}")
+    repeated = {n: [r for r, m in zip(read, names, strict=True) if m == n]
+                for n in seen if names.count(n) > 1}
+    if not repeated:
+        return opts, notes, {}
+    times = " and ".join(f"{n!r} " + ("twice" if len(r) == 2 else f"{len(r)} times")
+                         + f" (read as {_listed(r)})" for n, r in repeated.items())
+    notes.append(f"the header names {times}")
+    return opts | {"header": 0, "names": read}, notes, repeated
+
+
+def check_not_repeated(option: str, name: str | None, repeated: dict[str, list[str]]) -> None:
+    """A UsageError when the column the user named with ``option`` is one of several the
+    header names alike (:func:`_repeated_names`): which one is meant is not known."""
+    if name in repeated:
+        read = repeated[name]
+        raise UsageError(
+            f"{option} '{name}' is ambiguous: the header names {len(read)} columns '{name}' "
+            f"(read as {_listed(read)}); rename them apart in the file, or pass {option} "
+            + (f"'{read[1]}' for the second" if len(read) == 2
+               else " or ".join(repr(r) for r in read[1:]) + " for a later one"))
+
+
+def _listed(names: list[str]) -> str:
+    """``'a' and 'a.1'``, ``'a', 'a.1' and 'a.2'``."""
+    quoted = [repr(n) for n in names]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _comment_lines(text: str) -> int:
