@@ -190,6 +190,25 @@ def test_names_the_header_repeats_are_read_as_the_local_path_reads_them(client,
         _dask_io.read_table(str(tmp_path / "d.csv"), _args(blocksize=4000), client, "a")
 
 
+@pytest.mark.parametrize("head, row", [("id|a|b\n", "r{i}|{a}|{b}\n"),
+                                       ("id | a | b\n", "r{i} | {a} | {b}\n"),
+                                       ("id  a  b\n", "r{i}  {a}    {b}\n"),
+                                       ("", "{a} {b}\n")])  # numpy.savetxt
+def test_a_bar_or_spaces_between_fields_read_as_the_local_path_reads_them(
+    client, tmp_path, head, row
+) -> None:
+    rows = "".join(row.format(i=i, a=f"{i % 7}.5", b=(i * 3) % 5) for i in range(2000))
+    (tmp_path / "s.csv").write_text(head + rows)
+    local = read_table(tmp_path / "s.csv")
+    t = _dask_io.read_table(str(tmp_path / "s.csv"), _args(blocksize=4000), client, None)
+    assert _dask_io.read_frame(str(tmp_path / "s.csv"), 4000)[0].npartitions > 1
+    assert t.read_notes == local.read_notes and "between fields" in t.read_notes[0]
+    assert t.feature_names == local.feature_names and len(t.feature_names) == 2
+    gathered = _dask_io.to_local(client, t, t.X)
+    np.testing.assert_array_equal(gathered.X, local.X)
+    assert gathered.ids.tolist() == local.ids.tolist() and len(local.ids) == 2000
+
+
 def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, capsys,
                                                     monkeypatch) -> None:
     from kernel_patterns.cli import main

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from kernel_patterns.cli import main
-from kernel_patterns.cli._io import read_table
+from kernel_patterns.cli._io import read_frame, read_table
 from kernel_patterns.cli._registry import UsageError
 
 
@@ -187,6 +187,40 @@ def test_a_separator_other_than_the_name_says_is_found_with_a_note(tmp_path, nam
     assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
     np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
     assert table.read_notes == [note]
+
+
+@pytest.mark.parametrize("name, text, what", [
+    ("p.csv", "id|a|b\nr0|1.5|2\nr1|3|4\nr2|5|7\n", "'|'"),
+    ("p.tsv", "id | a | b\nr0 | 1.5 | 2\nr1 | 3 | 4\nr2 | 5 | 7\n", "'|'"),  # padded
+    ("s.csv", "id    a  b\nr0  1.5  2\nr1    3  4\nr2    5  7\n", "spaces"),
+    ("s.tsv", "  id    a  b\n  r0  1.5  2\n  r1    3  4\n  r2    5  7\n", "spaces"),
+])
+def test_a_bar_or_spaces_between_fields_is_found_with_a_note(tmp_path, name, text,
+                                                             what) -> None:
+    table = read_table(_write(tmp_path, name, text))
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 7]])
+    assert table.read_notes == [f"read with {what} between fields (its lines split there, "
+                                f"though the file is named {name[-4:]})"]
+
+
+def test_numpy_savetxt_and_r_write_table_files_are_read(tmp_path) -> None:
+    X = np.array([[1.5, 2, 3], [3, 4, 5], [5, 7, 1], [2, 2, 2.25]])
+    np.savetxt(tmp_path / "x.csv", X)  # '1.500000000000000000e+00 2.0…' : no header
+    table = read_table(tmp_path / "x.csv")
+    assert table.feature_names == ["x0", "x1", "x2"]
+    np.testing.assert_array_equal(table.X, X)
+    assert table.read_notes[0] == ("read with spaces between fields (its lines split there, "
+                                   "though the file is named .csv)")
+    # R's write.table(df): spaces, quoted text, a header without a name for the row names
+    _write(tmp_path, "r.csv", '"a" "b"\n"r0" 1.5 2\n"r1" 3 4\n"r2" 5 7\n')
+    table = read_table(tmp_path / "r.csv")
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 7]])
+    # the spaces of one text column (no column of numbers) are no separator
+    _write(tmp_path, "n.csv", "full name\nAnn Lee\nBo Ng\nCy Wu\n")
+    frame = read_frame(tmp_path / "n.csv")
+    assert frame.columns.tolist() == ["full name"] and frame.attrs["read_notes"] == []
 
 
 def test_excel_unicode_text_named_tsv_reads(tmp_path, capsys) -> None:

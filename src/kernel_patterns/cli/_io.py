@@ -5,11 +5,12 @@
   between fields, ``,`` as the decimal mark), a file that is not UTF-8 (read as
   Windows-1252, else Latin-1, or UTF-16 by its byte-order mark), a first row of numbers only
   (data, not a header: columns ``x0``, ``x1``, …), comment lines above the header, a
-  separator other than the name says, data rows longer than the header, a header naming two
-  columns alike (the second read as ``a.1``; a label or id column so named is an error) and
-  rows whose fields are all empty (``,,,``: skipped, as blank lines) are read as meant, each
-  told in a note (:attr:`Table.read_notes`); :func:`._sniff.csv_options` tells them, for
-  the Dask reader too.
+  separator other than the name says (tab, ``,``, ``;``, ``|`` or runs of spaces, as
+  ``numpy.savetxt`` and R's ``write.table`` write), data rows longer than the header, a
+  header naming two columns alike (the second read as ``a.1``; a label or id column so
+  named is an error) and rows whose fields are all empty (``,,,``: skipped, as blank lines)
+  are read as meant, each told in a note (:attr:`Table.read_notes`);
+  :func:`._sniff.csv_options` tells them, for the Dask reader too.
 * Every problem with the file (missing, empty, header only, unknown columns, non-numeric
   columns named in ``--columns``, NaN rows) is a :class:`UsageError` naming it: exit code 2,
   one line, no traceback.

@@ -51,13 +51,47 @@ def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
     return ";", "," if decimal else ".", [note]
 
 
+#: the separators of an aligned text table: runs of spaces or tabs (numpy's ``savetxt``, R's
+#: ``write.table``; pandas reads this one fast) and ``|`` with spaces around it
+_SPACES = r"\s+"
+_PADDED_BAR = r"\s*\|\s*"
+
+
+def _rows(lines: list[str], sep: str) -> list[list[str]]:
+    """``lines`` split at ``sep`` (quotes respected; the fields around a padded ``|``
+    stripped, a line's spaces at its ends not fields)."""
+    if sep == _SPACES:
+        return [next(csv.reader([" ".join(ln.split())], delimiter=" "), []) for ln in lines]
+    delimiter = "|" if sep == _PADDED_BAR else sep
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+    return [[f.strip() for f in r] for r in rows] if sep == _PADDED_BAR else rows
+
+
 def _widths(lines: list[str], sep: str) -> list[int]:
     """The number of fields of each of ``lines`` split at ``sep`` (quotes respected)."""
-    return [len(r) for r in csv.reader(io.StringIO("\n".join(lines)), delimiter=sep)]
+    return [len(r) for r in _rows(lines, sep)]
 
 
 def _name(sep: str) -> str:
-    return "tabs" if sep == "\t" else f"'{sep}'"
+    return {"\t": "tabs", _SPACES: "spaces", _PADDED_BAR: "'|'"}.get(sep, f"'{sep}'")
+
+
+def _aligned(lines: list[str]) -> str | None:
+    """``|`` (:data:`_PADDED_BAR` when a field has spaces around it), else runs of spaces,
+    when the data lines all split there into the same number of fields (> 1), one of them a
+    number in every line, and the header too, or into one fewer (> 1: R's row names); else
+    None. Stricter than the other separators' rule (splits every line): spaces are in text
+    too."""
+    for sep in ("|", _SPACES):
+        rows = _rows(lines, sep)
+        widths = {len(r) for r in rows[1:]}
+        if len(widths) != 1 or (n := widths.pop()) < 2 or len(rows[0]) not in (n, n - 1) \
+                or len(rows[0]) < 2 or not any(all(_is_number(r[j]) for r in rows[1:])
+                                               for j in range(n)):
+            continue
+        padded = sep == "|" and any(f != f.strip() for r in rows for f in r)
+        return _PADDED_BAR if padded else sep
+    return None
 
 
 def _other_separator(
@@ -65,13 +99,17 @@ def _other_separator(
 ) -> tuple[str, str, list[str]]:
     """For a file whose lines the separator its name says (``sep``) does not split: the first
     of tab, ``,`` (or the European dialect, :func:`_dialect`) and ``;`` that splits every
-    line, with a note; else ``sep`` as it was (one column)."""
+    line, else ``|`` or runs of spaces that split the lines alike (:func:`_aligned`), with a
+    note; else ``sep`` as it was (one column)."""
     for other in ("\t", ",", ";"):
         if lines and min(_widths(lines, other)) >= 2:
             found, mark, _ = (other, ".", []) if other == "\t" else _dialect(lines)
             break
     else:
-        return sep, decimal, notes
+        aligned = _aligned(lines) if lines else None
+        if aligned is None:
+            return sep, decimal, notes
+        found, mark = aligned, "."
     if found == sep:
         return sep, decimal, notes
     what = f"{_name(found)} between fields" + (" and ',' as the decimal mark" if mark == ","
@@ -163,9 +201,12 @@ def _options(
     if encoding != "utf-8":
         notes.append(f"the file is not UTF-8: read as {encoding}")
     opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
+    if sep == _PADDED_BAR:  # a separator of more than one character: pandas' Python engine
+        opts["engine"] = "python"
     if skip:
         opts["skiprows"] = skip
-    first = next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    first = (next(csv.reader(io.StringIO(text), delimiter=sep), []) if len(sep) == 1
+             else (_rows(text.splitlines()[:1], sep) or [[]])[0])
     if first and all(_is_number(f) for f in first):
         opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
         notes.append("the first row is all numbers: read as data, the columns named "
@@ -246,14 +287,14 @@ def _longer_rows(
     lines = [ln for ln in text.splitlines()[:21] if ln.strip()]
     if len(lines) > 2:
         lines = lines[:-1]  # the last may be cut by the sample
-    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=sep))
+    rows = _rows(lines, sep)
     if len(rows) < 2:
         return opts, notes
     header, n_head = rows[0], len(rows[0])
     longer = [(i, r) for i, r in enumerate(rows[1:], 2 + skipped) if len(r) > n_head]
     if not longer:
         return opts, notes
-    what = "a tab" if sep == "\t" else f"'{sep}'"
+    what = "a tab" if sep == "\t" else _name(sep)
     if all(not f.strip() for _, r in longer for f in r[n_head:]):
         notes.append(f"data rows end with {what} and an empty field the header has no name "
                      "for: the empty fields are left out")
