@@ -204,6 +204,16 @@ def test_a_bar_or_spaces_between_fields_is_found_with_a_note(tmp_path, name, tex
                                 f"though the file is named {name[-4:]})"]
 
 
+def test_the_note_on_a_compressed_file_names_the_table_it_holds(tmp_path) -> None:
+    import gzip
+
+    (tmp_path / "t.csv.gz").write_bytes(gzip.compress(b"id\ta\tb\nr0\t1\t2\nr1\t3\t4\n"))
+    table = read_table(tmp_path / "t.csv.gz")
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4]])
+    assert table.read_notes == ["read with tabs between fields (its lines split there, "
+                                "though the file is named .csv)"]
+
+
 def test_numpy_savetxt_and_r_write_table_files_are_read(tmp_path) -> None:
     X = np.array([[1.5, 2, 3], [3, 4, 5], [5, 7, 1], [2, 2, 2.25]])
     np.savetxt(tmp_path / "x.csv", X)  # '1.500000000000000000e+00 2.0…' : no header

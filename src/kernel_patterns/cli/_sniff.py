@@ -115,7 +115,7 @@ def _other_separator(
     what = f"{_name(found)} between fields" + (" and ',' as the decimal mark" if mark == ","
                                                else "")
     return found, mark, [f"read with {what} (its lines split there, though the file is named "
-                         f"{p.suffix})"]
+                         f"{table_suffix(p)})"]
 
 
 def _is_number(text: Any) -> bool:
