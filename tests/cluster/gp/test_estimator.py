@@ -186,6 +186,23 @@ def test_bad_input_errors() -> None:
     assert Linear  # the linear kernel has no minima; not a GP clustering kernel
 
 
+def test_new_points_beyond_float64_are_a_clear_error() -> None:
+    """predict, variance and variance_gradient refuse values whose squares overflow, as fit
+    does (and values the feature transform carries that far), naming X."""
+    X, _ = make_blobs(n_samples=60, centers=2, random_state=0)
+    plain = GPClustering(n_clusters=2, random_state=0).fit(X)
+    gaussianised = GPClustering(n_clusters=2, random_state=0,
+                                feature_transform="yeo-johnson").fit(X)
+    for model in (plain, gaussianised):
+        for far in (1e200, 1e300):
+            for query in (model.predict, model.variance, model.variance_gradient):
+                with pytest.raises(ValueError, match=r"X holds values up to .* beyond 1e\+150"):
+                    query(np.array([[far, 0.0]]))
+        assert model.predict(np.array([[1e100, 0.0]])).shape == (1,)  # far, within reach
+    with pytest.raises(ValueError, match=r"feature transform \(feature_transform_\) carries"):
+        gaussianised.predict(np.array([[1e149, 0.0]]))
+
+
 def test_one_equilibrium_gives_one_cluster_and_empty_hierarchy() -> None:
     X = np.random.default_rng(0).uniform(size=(30, 2))
     gp = GPClustering(GPCovariance(**PAPER, l=0.5)).fit(X)

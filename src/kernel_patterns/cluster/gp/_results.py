@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..._tails import apply_to
-from ..._validation import FloatArray, check_matrix
+from ..._validation import MAX_MAGNITUDE, FloatArray, check_magnitude, check_matrix
 from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
 from ._landscape import FlowOptions, InducingPlan, assign_points
@@ -379,7 +379,23 @@ class GPLandscape:
                 f"X has {Xv.shape[1]} features, but the landscape has "
                 f"{self.equilibria.shape[1]}."
             )
-        return apply_to(self.transform, Xv.astype(np.float64, copy=False))
+        check_magnitude(Xv, "X")  # the kernel squares the values, as in the fit
+        Xv = Xv.astype(np.float64, copy=False)
+        if self.transform is None:
+            return Xv
+        try:
+            Z = apply_to(self.transform, Xv)
+        except ValueError:  # the transform's own check of an output past float64
+            Z = np.full_like(Xv, np.inf)
+        top = float(np.abs(Z).max()) if Z.size else 0.0
+        if not top <= MAX_MAGNITUDE:  # also NaN
+            raise ValueError(
+                f"X holds values (up to {float(np.abs(Xv).max()):.3g} in absolute value) that "
+                f"the feature transform (feature_transform_) carries beyond {MAX_MAGNITUDE:.0e}"
+                ", where the squares the kernel computes overflow float64: points that far "
+                "from the training data have no place in the landscape."
+            )
+        return Z
 
     def variance(self, X: ArrayLike) -> FloatArray:
         """σ²(x) at every row of ``X`` (clipped at 0)."""
