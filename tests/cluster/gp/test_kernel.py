@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,11 @@ def test_data_beyond_float64_are_a_clear_error() -> None:
     for tiny in (1e-160, 1e-300):
         with pytest.raises(ValueError, match=r"length scale of X is .* too close together"):
             GPClustering(random_state=0).fit(X * tiny)
+    # the error comes first: no reading of the data along a line (their squared distances
+    # underflow to 0) with its warnings before it
+    for tiny in (1e-200, 1e-310):
+        for n_clusters in (None, 3):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError, match=r"length scale of X is 0: .* too close"):
+                    GPClustering(n_clusters=n_clusters, random_state=0).fit(X * tiny)

@@ -190,6 +190,8 @@ feature_transform, random_state
     # the landscape's length scale: ℓ₀ (kernel=None; one neighbour search per fit), or the
     # kernel's
     ell = auto_length_scale(Xl) if kernel is None else kernel_length_scale(kernel, Xl)
+    if kernel is None:  # points too close for float64 (1/ℓ₀² overflows): the error, first
+        kernel_at(ell)
     plan = None if sub is None else _plan(Xv, sub, kernel, ell, n_landmarks, landmarks, rng)
     # data on a line (kernel=None, no level): counted along it by line_partition
     line = _on_line(X_input, transform, sub, ell) if kernel is None and level is None else None
