@@ -196,3 +196,20 @@ def test_one_feature_with_n_clusters_is_cut_at_the_valleys() -> None:
         gp = GPClustering(n_clusters=3, random_state=0).fit(np.r_[np.zeros(6), np.full(6, 5.0)]
                                                             [:, None])
     assert gp.n_clusters_ == 2
+
+
+def test_n_clusters_on_a_line_has_no_cluster_below_min_cluster_size() -> None:
+    """n_clusters on a line: a part cut whose SEPs' basins hold fewer than min_cluster_size
+    points (a basin reaches across the cut) is noise, with a warning, as every other
+    cluster that small is."""
+    rng = np.random.default_rng(2)
+    t = np.r_[rng.normal(0.0, 1.0, 60), np.random.default_rng(3).normal(8.0, 1.0, 60)]
+    for X in (t[:, None], np.c_[t, 2 * t + 1]):
+        for k in (3, 5):
+            with pytest.warns(UserWarning, match=r"parts cut hold fewer points, and are noise"):
+                gp = GPClustering(n_clusters=k, random_state=0).fit(X)
+            sizes = np.bincount(gp.labels_[gp.labels_ >= 0])
+            assert sizes.size == gp.n_clusters_ < k and sizes.min() >= 5
+            assert np.count_nonzero(gp.labels_ == -1) > 0
+    gp = GPClustering(n_clusters=2, random_state=0).fit(t[:, None])
+    assert gp.n_clusters_ == 2 and (gp.labels_ >= 0).all()

@@ -78,7 +78,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
         are cut instead at the ``n_clusters - 1`` valleys of largest dip
         (:func:`~kernel_patterns.cluster.gp.dip_partition` with ``n_parts``), each part of
-        at least ``min_cluster_size`` points. Give ``level`` or ``n_clusters``, not both.
+        at least ``min_cluster_size`` points (noise when the basins of its SEPs hold fewer).
+        Give ``level`` or ``n_clusters``, not both.
     n_segment_points : int, default=20
         Points checked on each segment between two SEPs (the paper checks 10 to 20).
     merge_radius : float, default=0.1

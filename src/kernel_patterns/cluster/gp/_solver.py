@@ -214,6 +214,8 @@ feature_transform, random_state
             if n_big < k:
                 _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
         basins = landscape_basins(fit, Xv, opts)
+        if line is not None:  # a part's SEPs can have fewer points in their basins than it
+            groups = _noise_on_line(groups, basins, min_cluster_size, plan, k)
     elif line is not None:
         fit, groups, cut, trace = line_partition(Xv, ell, line, opts, plan,
                                                  min_cluster_size, random_state)
@@ -260,6 +262,27 @@ def _min_count(min_cluster_size: int, n: int, k: int) -> int:
     blobs splits off a chain end instead of the blobs
     (benchmarks/results/gp_design_notes.md)."""
     return max(min_cluster_size, n // (10 * k))
+
+
+def _noise_on_line(
+    groups: NDArray[np.intp], basins: NDArray[np.intp], min_cluster_size: int,
+    plan: InducingPlan | None, n_clusters: int,
+) -> NDArray[np.intp]:
+    """Data on a line with ``n_clusters``: the groups of :func:`~._line.line_partition`
+    whose SEPs' basins hold fewer than ``min_cluster_size`` training points made noise (the
+    parts are cut at that size, but a SEP's basin can reach across a cut), with a warning
+    when there are any."""
+    kept = noise_groups(groups, basins, min_cluster_size, plan)
+    n_dropped = np.unique(groups).size - np.unique(kept[kept >= 0]).size
+    if n_dropped:
+        warnings.warn(
+            f"GPClustering found {np.unique(groups).size - n_dropped} cluster(s) of at least "
+            f"{min_cluster_size} points (min_cluster_size) along the line of the data, fewer "
+            f"than n_clusters={n_clusters}: the basins of the stable equilibrium points of "
+            f"{n_dropped} of the parts cut hold fewer points, and are noise (-1). Give a "
+            "kernel with a shorter length scale (kernel=GPCovariance(l=...), l = 1/length²), "
+            "a smaller min_cluster_size or fewer n_clusters.", UserWarning, stacklevel=3)
+    return kept
 
 
 def _on_line(
