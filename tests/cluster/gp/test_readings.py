@@ -144,6 +144,11 @@ def test_one_cluster_with_inducing_points_names_n_landmarks() -> None:
     with pytest.warns(UserWarning, match=r"one cluster.*n_landmarks, now \d+"):
         gp = GPClustering(random_state=0).fit(X)
     assert gp.n_clusters_ == 1
+    # as many inducing points as points are the points (the exact variance): none to add
+    with pytest.warns(UserWarning, match="one cluster") as caught:
+        gp = GPClustering(approximation="inducing", random_state=0).fit(X[:150])
+    assert gp.inducing_points_.shape[0] == 150 and gp.n_clusters_ == 1
+    assert not any("n_landmarks" in str(w.message) for w in caught)
 
 
 def test_modes_stable_below_the_data_driven_length_scale_are_found() -> None:

@@ -241,8 +241,9 @@ feature_transform, random_state
         groups = noise_groups(groups, basins, min_cluster_size, plan)
     sep_labels, labels = relabel(groups, basins)
     if n_clusters is None:
-        _warn_degenerate(labels, fit.ell, min_cluster_size,
-                         None if plan is None else plan.U.shape[0],
+        # as many inducing points as data are the data: no more to ask for (exact variance)
+        m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]
+        _warn_degenerate(labels, fit.ell, min_cluster_size, m,
                          Xv if transform is None else None, trace)
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
