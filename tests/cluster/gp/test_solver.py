@@ -167,8 +167,9 @@ def test_one_feature_of_few_values() -> None:
     """Too few values for the dip test (fewer than twice min_cluster_size) or all equal: one
     cluster, and the warning says why; two groups of 6 are 2; parts the landscape cannot
     resolve (two point masses of 5, farther apart than ℓ₀ reaches) are warned about."""
-    for x in (np.arange(9.0), np.full(20, 3.0)):
-        with pytest.warns(UserWarning, match="too few for Hartigan's dip test"):
+    for x, why in ((np.arange(9.0), "too few for Hartigan's dip test"),
+                   (np.full(20, 3.0), "the 20 points of X are all the same point")):
+        with pytest.warns(UserWarning, match=why):
             gp = GPClustering(random_state=0).fit(x[:, None])
         assert gp.n_clusters_ == 1 and gp.count_trace_.mode_test.pvalues.size == 0
     two = np.r_[np.zeros(6), np.full(6, 6.0)][:, None]
@@ -193,8 +194,8 @@ def test_one_feature_with_n_clusters_is_cut_at_the_valleys() -> None:
                                                                   .mean() for c in (0, 1)]))
     assert low.max() < high.min()  # two intervals
     with pytest.warns(UserWarning, match="fewer than n_clusters=3: no other part can be cut"):
-        gp = GPClustering(n_clusters=3, random_state=0).fit(np.r_[np.zeros(6), np.full(6, 5.0)]
-                                                            [:, None])
+        gp = GPClustering(n_clusters=3, random_state=0).fit(
+            np.r_[np.arange(8.0), np.arange(8.0) + 50][:, None])
     assert gp.n_clusters_ == 2
 
 
@@ -213,3 +214,27 @@ def test_n_clusters_on_a_line_has_no_cluster_below_min_cluster_size() -> None:
             assert np.count_nonzero(gp.labels_ == -1) > 0
     gp = GPClustering(n_clusters=2, random_state=0).fit(t[:, None])
     assert gp.n_clusters_ == 2 and (gp.labels_ >= 0).all()
+
+
+def test_warnings_say_when_the_data_cannot_hold_the_clusters_asked() -> None:
+    """Too few points for n_clusters clusters of min_cluster_size, fewer distinct points than
+    n_clusters (on a line or not), all points the same: the warning says so, and not to
+    shorten the length scale."""
+    triangle = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 3.0]])
+    rng = np.random.default_rng(0)
+    cases = [
+        (rng.normal(size=(6, 2)), 3, r"the 6 points are too few for 3 clusters of at least 5"),
+        (rng.normal(size=(3, 2)), 1, r"the 3 points are too few for 1 cluster of at least 5\. "
+                                     r"Give a smaller min_cluster_size\.$"),
+        (np.repeat(triangle, 30, axis=0), 5, r"the 90 points are 3 distinct points"),
+        (np.repeat([[0.0, 0.0], [1.0, 2.0]], 30, axis=0), 3, "along the line of the data, "
+         r"fewer than n_clusters=3: the 60 points are 2 distinct points, .* fewer n_clusters"),
+    ]
+    for X, k, why in cases:
+        with pytest.warns(UserWarning, match=why) as caught:
+            GPClustering(n_clusters=k, random_state=0).fit(X)
+        assert not any("length scale (kernel=" in str(w.message) for w in caught)
+    for X in (np.full((30, 2), 7.0), np.full((30, 1), -1.0)):
+        with pytest.warns(UserWarning, match="the 30 points of X are all the same point") as c:
+            gp = GPClustering(random_state=0).fit(X)
+        assert gp.n_clusters_ == 1 and len(c) == 1

@@ -78,6 +78,32 @@ def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
     return None
 
 
+def count_shortfall(X: FloatArray, n_clusters: int, min_size: int) -> str:
+    """Why no landscape of the points ``X`` (those that shape it) can hold ``n_clusters``
+    clusters of at least ``min_size`` points, with what to change, or ``""``: too few points,
+    or fewer distinct points than clusters.
+
+    Examples
+    --------
+    >>> count_shortfall(np.zeros((8, 1)), 2, 5).split(".")[0]
+    'the 8 points are too few for 2 clusters of at least 5'
+    >>> count_shortfall(np.repeat([[0.0], [1.0]], 50, axis=0), 3, 5).split(".")[0]
+    'the 100 points are 2 distinct points, fewer than the clusters asked'
+    >>> count_shortfall(np.arange(20.0).reshape(-1, 1), 3, 5)
+    ''
+    """
+    n = X.shape[0]
+    if n < n_clusters * min_size:
+        return (f"the {n} points are too few for {n_clusters} cluster"
+                f"{'s' if n_clusters > 1 else ''} of at least {min_size}. Give a smaller "
+                "min_cluster_size" + (" or fewer n_clusters." if n_clusters > 1 else "."))
+    distinct = np.unique(X, axis=0).shape[0]
+    if distinct < n_clusters:
+        return (f"the {n} points are {distinct} distinct point{'s' if distinct > 1 else ''}, "
+                "fewer than the clusters asked. Give fewer n_clusters.")
+    return ""
+
+
 class Line(NamedTuple):
     """Training points on a line: ``points`` in the input's units, the line's unit ``axis``
     and the heavy-tail ``transform`` (or None) that carries them to the landscape's space."""
@@ -95,7 +121,7 @@ class Line(NamedTuple):
 def line_partition(
     X: FloatArray, ell0: float, line: Line,
     opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
-    n_parts: int | None = None,
+    n_parts: int | None = None, shortfall: str = "",
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
     """kernel=None, no ``level``, data on a line: the landscape, the group of every SEP, the
     level and the count trace.
@@ -108,7 +134,8 @@ def line_partition(
     against the rest and skews what is left. Every SEP of the landscape at ``ell0`` (fitted
     on ``X``, the transformed points) joins the part its projection on the ``line`` lies in.
     The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
-    largest dip are cut until there are that many.
+    largest dip are cut until there are that many; when fewer can be, a warning says so, and
+    why with ``shortfall`` (:func:`count_shortfall`) when that is not empty.
     """
     points = line.points if plan is None else line.points[plan.subsample]
     test = dip_partition(points @ line.axis, random_state, min_size=min_cluster_size,
@@ -117,8 +144,9 @@ def line_partition(
         warnings.warn(
             f"GPClustering found {test.n_modes} cluster(s) of at least {min_cluster_size} "
             f"points (min_cluster_size) along the line of the data, fewer than "
-            f"n_clusters={n_parts}: no other part can be cut at a valley with that many "
-            "points on each side. Give a smaller min_cluster_size or fewer n_clusters.",
+            f"n_clusters={n_parts}: " + (shortfall or "no other part can be cut at a valley "
+                                         "with that many points on each side. Give a "
+                                         "smaller min_cluster_size or fewer n_clusters."),
             UserWarning, stacklevel=3)
     fit = fit_landscape(kernel_at(ell0), X, opts, plan)
     # parts holding no SEP are none

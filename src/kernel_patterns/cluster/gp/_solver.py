@@ -52,7 +52,7 @@ from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, kernel_at, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
-from ._line import Line, line_partition, principal_axis
+from ._line import Line, count_shortfall, line_partition, principal_axis
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 from ._unimodal import MIN_ROWS
@@ -200,8 +200,9 @@ feature_transform, random_state
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
         if line is not None:  # on a line: cut at the k - 1 valleys of largest dip
             # (valleys, not a chain's ends: min_cluster_size is the least part)
-            fit, groups, cut, _ = line_partition(Xv, ell, line, opts, plan,
-                                                 min_cluster_size, random_state, n_parts=k)
+            fit, groups, cut, _ = line_partition(
+                Xv, ell, line, opts, plan, min_cluster_size, random_state, n_parts=k,
+                shortfall=count_shortfall(Xl, k, min_cluster_size))
         elif kernel is None:
             found = _search_length_scale(Xv, ell, k, opts, plan, min_count)
             fit, groups, cut = found.fit, found.modes, found.level
@@ -212,7 +213,7 @@ feature_transform, random_state
             groups, n_big, cut = persistent_components(fit.Z, fit.edges, fit.flow.assignment,
                                                        k, min_count, fit.sep_var, fit.noise)
             if n_big < k:
-                _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count)
+                _warn_count(k, n_big, f"at length scale {fit.ell:.3g}", min_count, Xl)
         basins = landscape_basins(fit, Xv, opts)
         if line is not None:  # a part's SEPs can have fewer points in their basins than it
             groups = _noise_on_line(groups, basins, min_cluster_size, plan, k)
@@ -244,7 +245,8 @@ feature_transform, random_state
         # as many inducing points as data are the data: no more to ask for (exact variance)
         m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]
         _warn_degenerate(labels, fit.ell, min_cluster_size, m,
-                         Xv if transform is None else None, trace)
+                         Xv if transform is None else None, trace,
+                         all_equal=not np.ptp(Xv, axis=0).any())
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
@@ -335,18 +337,25 @@ def _search_length_scale(
             best = found
     assert best is not None
     _warn_count(n_clusters, best.n_modes, f"at any length scale from {rungs.ell0:.3g} down "
-                f"to {rungs.ell0 * SHRINK_TO:.3g} (kernel=None)", min_cluster_size)
+                f"to {rungs.ell0 * SHRINK_TO:.3g} (kernel=None)", min_cluster_size,
+                X if plan is None else X[plan.subsample])
     return best
 
 
-def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int) -> None:
+def _warn_count(
+    n_clusters: int, n_found: int, where: str, min_cluster_size: int, X: FloatArray
+) -> None:
+    """The warning of an ``n_clusters`` fit that found fewer clusters; ``X``: the points
+    that shape the landscape, which may be too few for any landscape
+    (:func:`~._line.count_shortfall`)."""
+    why = count_shortfall(X, n_clusters, min_cluster_size) or (
+        "the variance landscape has too few basins. Give a kernel with a shorter length "
+        "scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size or "
+        "fewer n_clusters.")
     warnings.warn(
         f"GPClustering found {n_found} cluster(s) of at least {min_cluster_size} points "
         f"(min_cluster_size, or a tenth of the mean cluster size) {where}, fewer than "
-        f"n_clusters={n_clusters}: the variance "
-        "landscape has too few basins. Give a kernel with a shorter length scale "
-        "(kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size or fewer "
-        "n_clusters.",
+        f"n_clusters={n_clusters}: {why}",
         UserWarning, stacklevel=4,
     )
 
@@ -354,7 +363,7 @@ def _warn_count(n_clusters: int, n_found: int, where: str, min_cluster_size: int
 def _warn_degenerate(
     labels: NDArray[np.intp], length_scale: float, min_cluster_size: int,
     n_inducing: int | None = None, untransformed: FloatArray | None = None,
-    trace: GPCountTrace | None = None,
+    trace: GPCountTrace | None = None, all_equal: bool = False,
 ) -> None:
     """A warning naming what to change when the fit found fewer than two clusters.
 
@@ -362,7 +371,8 @@ def _warn_degenerate(
     then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``,
     which can help data just under ``TAIL_KURTOSIS`` (an example in
     ``benchmarks/results/gp_design_notes.md``). ``trace``: the ladder read (kernel=None),
-    whose largest count of modes the warning quotes."""
+    whose largest count of modes the warning quotes. ``all_equal``: every training point is
+    the same point, which the warning then says instead."""
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
@@ -373,6 +383,10 @@ def _warn_degenerate(
             "smaller min_cluster_size.",
             UserWarning, stacklevel=3,
         )
+        return
+    if all_equal:  # nothing to change but the data
+        warnings.warn(f"GPClustering found one cluster: the {labels.size} points of X are all "
+                      "the same point.", UserWarning, stacklevel=3)
         return
     what = "every point is noise" if n_found == 0 else "one cluster"
     # inducing points too coarse for the length scale blur the landscape into one cluster
