@@ -135,6 +135,35 @@ def transform_for_fit(
     return pipe
 
 
+#: data whose mean lies more than this many standard deviations (of their widest feature)
+#: from the origin are centred before a stationary landscape (:func:`centring_for_fit`)
+FAR_FROM_ORIGIN = 1e6
+
+
+def centring_for_fit(X: FloatArray) -> Pipeline | None:
+    """The centring of the features of ``X`` (fitted), when their mean lies more than
+    ``FAR_FROM_ORIGIN`` times the largest feature's standard deviation from the origin, else
+    None.
+
+    A stationary kernel sees only the differences of the points, which float64 holds to
+    fewer digits the farther the points lie from the origin for their spread (the gradient
+    and the flows' steps lose them first): the landscape of the centred data is the same
+    one, computed with every digit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(50, 2))
+    >>> centring_for_fit(X) is None, centring_for_fit(X + 1e9) is None
+    (True, False)
+    """
+    centre = X.mean(axis=0)
+    spread = float(X.std(axis=0).max())
+    if not spread > 0 or float(np.abs(centre).max()) <= FAR_FROM_ORIGIN * spread:
+        return None
+    return make_pipeline(StandardScaler(with_std=False)).fit(X)
+
+
 def apply_to(transform: Any, X: Any) -> Any:
     """``X`` through a fitted transform, in its own dtype (unchanged when it is None)."""
     if transform is None:

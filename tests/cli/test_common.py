@@ -70,3 +70,23 @@ def test_first_line_of_an_error_is_its_message_or_its_type() -> None:
     wrapped = ValueError("An error occurred while calling the read_csv method registered to "
                          "the pandas backend.\nOriginal Message: Error tokenizing data.\nmore")
     assert first_line(wrapped) == "Error tokenizing data."
+
+
+def test_fitted_kernel_names_the_transform_the_landscape_lives_behind() -> None:
+    import warnings
+
+    from sklearn.datasets import make_blobs
+
+    from kernel_patterns import GPClustering
+    from kernel_patterns.cli._common import fitted_kernel
+
+    X, _ = make_blobs(n_samples=120, centers=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        far = fitted_kernel(GPClustering(random_state=0).fit(X + 1e10))
+        tails = fitted_kernel(GPClustering(random_state=0, feature_transform="yeo-johnson")
+                              .fit(X))
+        plain = fitted_kernel(GPClustering(random_state=0).fit(X))
+    assert far["feature_transform_"] == "centre (data far from the origin)"
+    assert tails["feature_transform_"].startswith("standardise, then Yeo-Johnson")
+    assert "feature_transform_" not in plain

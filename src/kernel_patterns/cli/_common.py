@@ -195,11 +195,16 @@ def json_params(est: Any) -> dict[str, Any]:
 def fitted_kernel(est: Any) -> dict[str, str]:
     """``{"kernel_": repr}`` of the kernel a fitted estimator used (chosen from the data when
     none was given), with ``"feature_transform_"`` when the estimator Gaussianised
-    heavy-tailed features first (``feature_transform="auto"``); or nothing."""
+    heavy-tailed features first (``feature_transform="auto"``) or centred data far from
+    the origin (GPClustering); or nothing."""
     kernel = getattr(est, "kernel_", None)
     out = {} if kernel is None else {"kernel_": repr(kernel)}
-    if getattr(est, "feature_transform_", None) is not None:
-        out["feature_transform_"] = "standardise, then Yeo-Johnson (heavy-tailed features)"
+    transform = getattr(est, "feature_transform_", None)
+    if transform is not None:
+        out["feature_transform_"] = (
+            "standardise, then Yeo-Johnson (heavy-tailed features)"
+            if "powertransformer" in getattr(transform, "named_steps", {})
+            else "centre (data far from the origin)")
     return out
 
 

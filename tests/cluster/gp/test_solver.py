@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
@@ -238,3 +239,20 @@ def test_warnings_say_when_the_data_cannot_hold_the_clusters_asked() -> None:
         with pytest.warns(UserWarning, match="the 30 points of X are all the same point") as c:
             gp = GPClustering(random_state=0).fit(X)
         assert gp.n_clusters_ == 1 and len(c) == 1
+
+
+def test_data_far_from_the_origin_give_the_landscape_of_the_data() -> None:
+    """Blobs shifted 1e10 away (a million times their spread) are centred: the same labels,
+    SEPs and predictions as at the origin; float64 lost the digits of their differences in
+    the gradient and the flows (4 clusters, and predict disagreeing with labels_)."""
+    X, _ = make_blobs(n_samples=200, centers=3, random_state=4)
+    near = GPClustering(random_state=0).fit(X)
+    assert near.feature_transform_ is None
+    for shift in (1e10, 1e8):
+        far = GPClustering(random_state=0).fit(X + shift)
+        np.testing.assert_array_equal(far.labels_, near.labels_)
+        np.testing.assert_allclose(far.equilibria_ - shift, near.equilibria_, atol=1e-4)
+        np.testing.assert_array_equal(far.predict(X[:40] + shift), near.predict(X[:40]))
+        np.testing.assert_allclose(far.variance(X[:5] + shift), near.variance(X[:5]),
+                                   atol=1e-5)
+        assert far.feature_transform_ is not None  # the centring

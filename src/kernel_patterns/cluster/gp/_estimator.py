@@ -139,6 +139,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``inducing_points_`` are then in the transformed space (``feature_transform_``);
         ``equilibria_``, ``variance``, ``predict`` and the plots take and give the input's
         units, and ``variance_gradient`` is with respect to the transformed features.
+        Without it, data whose mean lies more than 1e6 standard deviations (of the widest
+        feature) from the origin are centred for a stationary kernel (the same landscape,
+        whose differences float64 then holds to every digit), and that centring is
+        ``feature_transform_``.
     random_state : int, RandomState instance or None, default=None
         ``approximation="inducing"``: seeds the subsample and the inducing points (in that
         order). With neither ``level`` nor ``n_clusters``, it also seeds Hopkins' test of
@@ -175,8 +179,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel_ : Kernel
         The kernel used.
     feature_transform_ : sklearn Pipeline or None
-        The fitted feature transform the landscape lives behind (``feature_transform``), or
-        None.
+        The fitted feature transform the landscape lives behind (``feature_transform``, or
+        the centring of data far from the origin), or None.
     landscape_ : GPLandscape
         The solver's result object (:func:`~kernel_patterns.cluster.gp.gp_landscape`): the
         variance model, SEPs, the :class:`~kernel_patterns.cluster.gp.GPHierarchy`

@@ -37,6 +37,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from ..._tails import (
     TAIL_KURTOSIS,
     apply_to,
+    centring_for_fit,
     median_excess_kurtosis,
     to_input_units,
     transform_for_fit,
@@ -168,6 +169,9 @@ feature_transform, random_state
     # heavy-tailed features Gaussianised (kernel=None): the landscape, its SEPs and every
     # query live in the transformed space; the SEPs are also reported in the input's units
     transform = transform_for_fit(Xv, feature_transform, data_driven=kernel is None)
+    gaussianised = transform is not None
+    if not gaussianised and (kernel is None or kernel.stationary):
+        transform = centring_for_fit(Xv)  # far from the origin: the same landscape, centred
     X_input, Xv = Xv, apply_to(transform, Xv)
     if kernel is not None:
         check_gp_kernel(kernel)
@@ -245,7 +249,7 @@ feature_transform, random_state
         # as many inducing points as data are the data: no more to ask for (exact variance)
         m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]
         _warn_degenerate(labels, fit.ell, min_cluster_size, m,
-                         Xv if transform is None else None, trace,
+                         None if gaussianised else Xv, trace,
                          all_equal=not np.ptp(Xv, axis=0).any())
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
