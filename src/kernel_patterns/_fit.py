@@ -33,6 +33,7 @@ from sklearn.utils.validation import validate_data
 from ._graph import check_sparse_symmetric
 from ._tails import apply_to, transform_for_fit
 from ._validation import check_magnitude, check_matrix
+from ._warnings import user_stacklevel
 from .kernels import (
     RBF,
     Kernel,
@@ -125,7 +126,7 @@ def cap_landmarks(n_landmarks: int | None, n_samples: int) -> int | None:
         f"n_landmarks={n_landmarks} landmarks is more than n_samples={n_samples}; using "
         f"{n_samples} (the Nyström approximation is then the exact kernel, at a higher cost).",
         UserWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
     return n_samples
 

@@ -23,6 +23,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ._eigen import MatMat
 from ._validation import FloatArray
+from ._warnings import user_stacklevel
 from .kernels import RBF, GPCovariance, KernelOperator, SparseKernelOperator, make_kernel
 from .utils import is_precomputed
 
@@ -109,7 +110,7 @@ def low_rank_degrees(
         f"approximation is too coarse there: increase {components} (the number of "
         "landmarks), try landmarks='kmeans++', or widen the kernel.",
         UserWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
     out = degrees.copy()
     out[bad] = self_affinity[bad]

@@ -49,6 +49,7 @@ from sklearn.utils import check_random_state
 from ._eigen import DENSE_FALLBACK_MAX, sign_flip_columns
 from ._parallel import limit_threads
 from ._validation import FloatArray
+from ._warnings import user_stacklevel
 
 #: solvers of :func:`laplacian_bottom_eigenpairs`
 GRAPH_SOLVERS = ("auto", "arpack", "lobpcg", "dense", "amg")
@@ -202,7 +203,7 @@ def _component_bottom(
                 f"eigen_solver={solver!r} did not converge within its budget on a {m}-vertex "
                 "component of the affinity graph; falling back to eigen_solver='auto'.",
                 ConvergenceWarning,
-                stacklevel=4,
+                stacklevel=user_stacklevel(),
             )
     width = _widest_level(B)
     lanczos = partial(_lanczos, B, u, nb, seed, tol)

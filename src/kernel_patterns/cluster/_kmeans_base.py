@@ -31,6 +31,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from .._fit import AUTO_APPROXIMATION_CONSTRAINTS, FitSetup, prepare_operator, resolve_kernel
 from .._tails import apply_to
 from .._validation import check_matrix, check_n_clusters
+from .._warnings import user_stacklevel
 from ..kernels import (
     Kernel,
     KernelOperator,
@@ -145,14 +146,14 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                 f"{type(self).__name__}: only {used} of the n_clusters={self.n_clusters} "
                 f"clusters hold a point after fitting; {remedy}.",
                 ConvergenceWarning,  # scikit-learn's KMeans warns so (a UserWarning)
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         if not converged:
             warnings.warn(
                 f"{type(self).__name__} did not converge in max_iter={self.max_iter} "
                 "iterations (assignments still changing); raise max_iter or tol.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
 
     def fit_predict(
@@ -303,7 +304,7 @@ class _KernelKMeansBase(ClusterMixin, BaseEstimator):
                     f"{type(self).__name__} instead of n_init={self.n_init} (n_init is "
                     "ignored).",
                     RuntimeWarning,
-                    stacklevel=3,
+                    stacklevel=user_stacklevel(),
                 )
             return 1
         return 10 if self.n_init == "auto" else int(self.n_init)

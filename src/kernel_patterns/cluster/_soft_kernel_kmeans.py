@@ -32,6 +32,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import start_progress
+from .._warnings import user_stacklevel
 from ..kernels import KernelOperator
 from ..utils import store_init_params
 from ._degenerate import held_first
@@ -463,7 +464,8 @@ feature_transform
                     "coincide with them (equal responsibilities, so a label among them is "
                     f"arbitrary) at beta={beta:g}: raise beta (harder assignments) or lower "
                     "n_clusters")
-        warnings.warn(f"SoftKernelKMeans: {what}.", ConvergenceWarning, stacklevel=3)
+        warnings.warn(f"SoftKernelKMeans: {what}.", ConvergenceWarning,
+                      stacklevel=user_stacklevel())
         return True
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:

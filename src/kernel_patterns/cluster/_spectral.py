@@ -36,6 +36,7 @@ from .._graph import (
 )
 from .._tails import apply_to
 from .._validation import check_n_clusters
+from .._warnings import user_stacklevel
 from ..kernels import RBF, Kernel, Precomputed
 from ..utils import (
     APPROXIMATION_PARAMETER_CONSTRAINTS,
@@ -348,7 +349,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                        if n_neighbors is not None
                        else "Widen the kernel or ask for more clusters."),
                     UserWarning,
-                    stacklevel=2,
+                    stacklevel=user_stacklevel(),
                 )
         labels, state = _assign_labels_and_state(
             V, solved, k, self.matrix, self.assign, n_init=self.n_init,
@@ -445,7 +446,7 @@ def _warn_split_copies(X: np.ndarray, labels: np.ndarray, n_neighbors: int | Non
         f"SpectralClustering split {n_split} group(s) of identical rows across clusters: "
         f"{fix}.",
         UserWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
 
 
@@ -464,6 +465,6 @@ def _compact(labels: np.ndarray, state: dict[str, Any], k: int, assign: str) -> 
         + ("" if assign == "recluster" else " or use assign='recluster' (k-means on the rows)")
         + ".",
         ConvergenceWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
     return relabel[labels]

@@ -33,6 +33,7 @@ from .._eigen import ritz_extremes, top_eigenpairs
 from .._fit import AUTO_APPROXIMATION_CONSTRAINTS
 from .._lowrank import factor_mean, low_rank_top_eigenpairs
 from .._validation import FloatArray, check_matrix, check_same_features
+from .._warnings import user_stacklevel
 from ..kernels import (
     RBF,
     Cosine,
@@ -326,7 +327,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
                 f"{lam_min:.3g} (largest {top:.3g}); it is not an inner product of a feature "
                 "space, so the picture ignores its negative part.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         if self.remove_zero_eig or every_axis:  # as KernelPCA: drop the axes of λ = 0
             keep = ~zero_eigenvalues(w, op.dtype)
@@ -335,7 +336,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
                     "the centred kernel has no positive eigenvalue (all points are the same "
                     "point in feature space): the embedding has no axis.",
                     UserWarning,
-                    stacklevel=2,
+                    stacklevel=user_stacklevel(),
                 )
             w, V = w[keep], V[:, keep]
             if components is not None:
@@ -348,7 +349,7 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
                 f"{n_neg} of the {k} requested eigenvalues of the centred kernel are not "
                 "positive; those axes are set to 0. Ask for fewer components.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         lam = np.where(zero, 0.0, w)
         root = np.sqrt(lam)

@@ -37,6 +37,7 @@ from .._eigen import EIGEN_SOLVERS, sign_flip_columns, top_eigenpairs
 from .._graph import check_affinity, shifted_laplacian_matmat, sparse_components
 from .._graph_eigen import laplacian_bottom_eigenpairs
 from .._validation import FloatArray
+from .._warnings import user_stacklevel
 from ..kernels import KernelOperator, SparseKernelOperator
 from ..utils import KNN_KERNELS, is_knn_kernel, knn_operator, store_init_params
 from ._base import EMBEDDING_PARAMETER_CONSTRAINTS, _EmbeddingBase
@@ -360,7 +361,7 @@ class LaplacianEmbedding(_EmbeddingBase):
                 + ("Raise n_neighbors" if is_knn_kernel(self.kernel) else "Widen the kernel")
                 + " or embed each component separately.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         self.n_connected_components_ = int(n_comp)
         self.eigenvalues_ = lam

@@ -16,6 +16,7 @@ from scipy.sparse import csgraph
 from sklearn.neighbors import NearestNeighbors, kneighbors_graph
 
 from .._validation import FloatArray
+from .._warnings import user_stacklevel
 
 
 def check_n_neighbors(n_neighbors: int, n_samples: int) -> None:
@@ -183,6 +184,6 @@ def join_components(
         f"joined them by {len(tree.data)} shortest Euclidean edges, each lengthened by "
         f"{penalty:.3g} (join_penalty times the largest geodesic distance).",
         UserWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
     return G.maximum(extra).tocsr(), np.unique(np.asarray(rows, dtype=np.intp))

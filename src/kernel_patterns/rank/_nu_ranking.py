@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._fit import cap_landmarks, resolve_kernel
 from .._validation import check_matrix
+from .._warnings import user_stacklevel
 from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ..utils import APPROXIMATION_PARAMETER_CONSTRAINTS, check_square_kernel
 from ._common import RankerMixin, encode_ranks, kernel_rows, validate_X
@@ -267,7 +268,7 @@ class NuRanking(RankerMixin, BaseEstimator):
             warnings.warn(
                 f"the {info['solver']} solver stopped with status {info['status']} after "
                 f"{info['iterations']} iterations; the ranker may be inaccurate.",
-                ConvergenceWarning, stacklevel=2,
+                ConvergenceWarning, stacklevel=user_stacklevel(),
             )
         alpha = alpha_u - alpha_l
         f = np.asarray(op.matmat(alpha), dtype=np.float64)
@@ -281,7 +282,7 @@ class NuRanking(RankerMixin, BaseEstimator):
                 f"the ν-ranking solution is degenerate (f ≈ 0 within solver precision): with "
                 f"nu={nu:.4g} the ranks' reduced hulls overlap in feature space. Increase nu "
                 "(noisy ranks need a larger ν) or use a less smooth kernel.",
-                ConvergenceWarning, stacklevel=2,
+                ConvergenceWarning, stacklevel=user_stacklevel(),
             )
         thresholds, gamma = _thresholds(f, ranks, alpha_u, alpha_l, info["C"], R)
         if self.thresholds != "auto":
@@ -364,7 +365,8 @@ class NuRanking(RankerMixin, BaseEstimator):
                 "nu='auto' could not cross-validate: every rank has a single point, so no fold "
                 "holds out a point of a rank it was fitted on; the first candidate of the grid "
                 "is used unscored. Pass a float nu, or merge ranks so that each has at least 2 "
-                "points (e.g. cut a continuous target into bins).", UserWarning, stacklevel=3)
+                "points (e.g. cut a continuous target into bins).", UserWarning,
+                stacklevel=user_stacklevel())
         if factor != 1.0:
             kernel = RBF(gamma0 * factor)
         return kernel, ratio, rule, results

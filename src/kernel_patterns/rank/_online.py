@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from .._fit import resolve_kernel
+from .._warnings import user_stacklevel
 from ..kernels import RBF, Kernel, Precomputed, make_operator
 from ._common import (
     RankerMixin,
@@ -399,7 +400,7 @@ class OnlineRanking(RankerMixin, BaseEstimator):
             warnings.warn(
                 "Theorem 8.15 assumes the ranker ranks its training set correctly; this one "
                 "did not converge (or was trained with partial_fit), so the bound is indicative.",
-                UserWarning, stacklevel=2,
+                UserWarning, stacklevel=user_stacklevel(),
             )
         ell, k = self.n_seen_, max(self.n_updates_, 1)
         if k > ell / 2:

@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
 from ..._validation import FloatArray
+from ..._warnings import user_stacklevel
 from ...kernels import Kernel
 from ._variance import BlockedVariance, blas_threads
 
@@ -379,7 +380,7 @@ def inducing_basis(kernel: Kernel, U: FloatArray, form: InducingForm = "fitc") -
             f"the kernel has no noise (v2={noise:g}); the inducing-point variance uses a noise "
             f"of {floor:.3g} (give the kernel some noise v2 > 0).",
             UserWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         noise = floor
     return InducingBasis(kernel=kernel, U=np.ascontiguousarray(U, dtype=np.float64), L=L,

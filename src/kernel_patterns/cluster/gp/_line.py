@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from ..._tails import to_input_units
 from ..._validation import FloatArray
+from ..._warnings import user_stacklevel
 from ._dip import dip_partition
 from ._kernel import kernel_at
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape
@@ -147,7 +148,7 @@ def line_partition(
             f"n_clusters={n_parts}: " + (shortfall or "no other part can be cut at a valley "
                                          "with that many points on each side. Give a "
                                          "smaller min_cluster_size or fewer n_clusters."),
-            UserWarning, stacklevel=3)
+            UserWarning, stacklevel=user_stacklevel())
     fit = fit_landscape(kernel_at(ell0), X, opts, plan)
     # parts holding no SEP are none
     _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
@@ -159,7 +160,8 @@ def line_partition(
             f"(dip_partition), but the landscape at length scale {fit.ell:.3g} has stable "
             f"equilibrium points in {n_groups} of them only, so GPClustering found "
             f"{n_groups} cluster(s). Give a kernel with a shorter length scale "
-            "(kernel=GPCovariance(l=...), l = 1/length²).", UserWarning, stacklevel=3)
+            "(kernel=GPCovariance(l=...), l = 1/length²).", UserWarning,
+            stacklevel=user_stacklevel())
     trace = GPCountTrace(
         factors=np.ones(1), length_scales=np.array([fit.ell]),
         n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),

@@ -43,6 +43,7 @@ from ..._tails import (
     transform_for_fit,
 )
 from ..._validation import FloatArray, check_magnitude, check_matrix, check_n_clusters
+from ..._warnings import user_stacklevel
 from ...kernels import DEFAULT_N_LANDMARKS, Kernel, Precomputed
 from ._cuts import (
     components_at,
@@ -288,7 +289,8 @@ def _noise_on_line(
             f"than n_clusters={n_clusters}: the basins of the stable equilibrium points of "
             f"{n_dropped} of the parts cut hold fewer points, and are noise (-1). Give a "
             "kernel with a shorter length scale (kernel=GPCovariance(l=...), l = 1/length²), "
-            "a smaller min_cluster_size or fewer n_clusters.", UserWarning, stacklevel=3)
+            "a smaller min_cluster_size or fewer n_clusters.", UserWarning,
+            stacklevel=user_stacklevel())
     return kept
 
 
@@ -360,7 +362,7 @@ def _warn_count(
         f"GPClustering found {n_found} cluster(s) of at least {min_cluster_size} points "
         f"(min_cluster_size, or a tenth of the mean cluster size) {where}, fewer than "
         f"n_clusters={n_clusters}: {why}",
-        UserWarning, stacklevel=4,
+        UserWarning, stacklevel=user_stacklevel(),
     )
 
 
@@ -385,12 +387,12 @@ def _warn_degenerate(
             f"GPClustering found every point is noise: the {labels.size} training points are "
             f"fewer than min_cluster_size={min_cluster_size}, the smallest cluster; give a "
             "smaller min_cluster_size.",
-            UserWarning, stacklevel=3,
+            UserWarning, stacklevel=user_stacklevel(),
         )
         return
     if all_equal:  # nothing to change but the data
         warnings.warn(f"GPClustering found one cluster: the {labels.size} points of X are all "
-                      "the same point.", UserWarning, stacklevel=3)
+                      "the same point.", UserWarning, stacklevel=user_stacklevel())
         return
     what = "every point is noise" if n_found == 0 else "one cluster"
     # inducing points too coarse for the length scale blur the landscape into one cluster
@@ -423,7 +425,7 @@ def _warn_degenerate(
         f"landscape has no split the data can see. Give {more}a kernel with a shorter "
         "length scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller "
         f"min_cluster_size (now {min_cluster_size}), a level, or n_clusters.{tails}",
-        UserWarning, stacklevel=3,
+        UserWarning, stacklevel=user_stacklevel(),
     )
 
 

@@ -28,6 +28,7 @@ from scipy.linalg.lapack import dpotri
 
 from ..._parallel import check_cancelled, single_blas_thread
 from ..._validation import FloatArray
+from ..._warnings import user_stacklevel
 from ...kernels import Kernel, make_operator
 
 #: relative jitter tried, in order, when the Cholesky factorisation of C fails.
@@ -340,7 +341,7 @@ def fit_variance_model(kernel: Kernel, X: FloatArray) -> GPVarianceModel:
                 f"jitter of {jitter:.3g} to its diagonal (give the kernel some noise v2 > 0, "
                 "or remove duplicate points).",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         return GPVarianceModel(kernel=kernel, X=X, L=L, jitter=jitter)
     raise ValueError(
