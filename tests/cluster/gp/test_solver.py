@@ -166,8 +166,10 @@ def test_one_feature_is_cut_in_the_input_units() -> None:
 
 def test_one_feature_of_few_values() -> None:
     """Too few values for the dip test (fewer than twice min_cluster_size) or all equal: one
-    cluster, and the warning says why; two groups of 6 are 2; parts the landscape cannot
-    resolve (two point masses of 5, farther apart than ℓ₀ reaches) are warned about."""
+    cluster, and the warning says why; two groups of 6 are 2; two point masses of 5, which
+    the landscape at ℓ₀ (their distance) holds in one basin, are 2 at a shorter length
+    scale of the ladder; parts that none down to ℓ₀/4 resolves (0 and 0.1 beside 10) are
+    warned about."""
     for x, why in ((np.arange(9.0), "too few for Hartigan's dip test"),
                    (np.full(20, 3.0), "the 20 points of X are all the same point")):
         with pytest.warns(UserWarning, match=why):
@@ -176,9 +178,18 @@ def test_one_feature_of_few_values() -> None:
     two = np.r_[np.zeros(6), np.full(6, 6.0)][:, None]
     gp = GPClustering(random_state=0).fit(two)
     assert gp.n_clusters_ == 2 and adjusted_rand_score(np.repeat([0, 1], 6), gp.labels_) == 1
-    with pytest.warns(UserWarning, match="divide into 2 parts at valleys") as caught:
-        gp = GPClustering(random_state=0).fit(np.r_[np.zeros(5), np.full(5, 10.0)][:, None])
-    assert gp.n_clusters_ == 1 and len(caught) == 1
+    masses = np.r_[np.zeros(5), np.full(5, 10.0)][:, None]
+    gp = GPClustering(random_state=0).fit(masses)  # no warning (pytest: errors)
+    assert gp.n_clusters_ == 2 and adjusted_rand_score(np.repeat([0, 1], 5), gp.labels_) == 1
+    trace = gp.count_trace_
+    assert trace.factor == pytest.approx(2 ** -0.5) and trace.n_modes.tolist() == [2, 1]
+    three = np.repeat([0.0, 0.1, 10.0], 200)[:, None]
+    with pytest.warns(UserWarning, match=r"divide into 3 parts at valleys along their line "
+                      r"\(dip_partition\), but the landscape at length scale 7.94 \(or any "
+                      r"down to 1.98\) has stable equilibrium points in 2 of them") as caught:
+        gp = GPClustering(random_state=0).fit(three)
+    assert gp.n_clusters_ == 2 and len(caught) == 1
+    assert gp.count_trace_.factor == 1.0 and gp.count_trace_.factors.size == 5
 
 
 def test_one_feature_with_n_clusters_is_cut_at_the_valleys() -> None:

@@ -24,6 +24,7 @@ from ..._validation import FloatArray
 from ..._warnings import user_stacklevel
 from ._dip import dip_partition
 from ._kernel import kernel_at
+from ._ladder import FACTORS, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape
 from ._results import GPCountTrace
 
@@ -133,10 +134,13 @@ def line_partition(
     (Hartigan's dip test calibrated on the data's shape at the mode, parts cut at the
     density's lowest point between them): the heavy-tail transform squeezes a far group
     against the rest and skews what is left. Every SEP of the landscape at ``ell0`` (fitted
-    on ``X``, the transformed points) joins the part its projection on the ``line`` lies in.
-    The level is the support's, ``r*``. With ``n_parts`` (``n_clusters``), the parts of
-    largest dip are cut until there are that many; when fewer can be, a warning says so, and
-    why with ``shortfall`` (:func:`count_shortfall`) when that is not empty.
+    on ``X``, the transformed points) joins the part its projection on the ``line`` lies in;
+    when some part holds none (data of few distinct values), the landscape is that of the
+    longest length scale down the ladder (to ``FACTORS[0]`` ℓ₀) whose SEPs lie in every part
+    (or in the most). The level is the support's, ``r*``. With ``n_parts``
+    (``n_clusters``), the parts of largest dip are cut until there are that many; when fewer
+    can be, a warning says so, and why with ``shortfall`` (:func:`count_shortfall`) when
+    that is not empty.
     """
     points = line.points if plan is None else line.points[plan.subsample]
     test = dip_partition(points @ line.axis, random_state, min_size=min_cluster_size,
@@ -149,22 +153,33 @@ def line_partition(
                                          "with that many points on each side. Give a "
                                          "smaller min_cluster_size or fewer n_clusters."),
             UserWarning, stacklevel=user_stacklevel())
-    fit = fit_landscape(kernel_at(ell0), X, opts, plan)
-    # parts holding no SEP are none
-    _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
-                          return_inverse=True)
+    # the landscape at ℓ₀, else at the longest length scale down the ladder whose SEPs lie
+    # in every part (data of few values: ℓ₀, a neighbour distance, can span the gap
+    # between two of them); parts holding no SEP are none
+    tried: list[tuple[float, Landscape, NDArray[np.intp]]] = []
+    for factor in factors_between(1.0, FACTORS[0]):
+        fit = fit_landscape(kernel_at(ell0 * factor), X, opts, plan)
+        _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
+                              return_inverse=True)
+        tried.append((factor, fit, groups))
+        if int(groups.max()) + 1 == test.n_modes:
+            break
+    factor, fit, groups = max(tried, key=lambda t: int(t[2].max()))  # the first of the most
     n_groups = int(groups.max()) + 1
     if n_groups < test.n_modes:
         warnings.warn(
             f"The data divide into {test.n_modes} parts at valleys along their line "
-            f"(dip_partition), but the landscape at length scale {fit.ell:.3g} has stable "
-            f"equilibrium points in {n_groups} of them only, so GPClustering found "
-            f"{n_groups} cluster(s). Give a kernel with a shorter length scale "
-            "(kernel=GPCovariance(l=...), l = 1/length²).", UserWarning,
+            f"(dip_partition), but the landscape at length scale {fit.ell:.3g} (or any down "
+            f"to {tried[-1][1].ell:.3g}) has stable equilibrium points in {n_groups} of them "
+            f"only, so GPClustering found {n_groups} cluster(s). Give a kernel with a "
+            "shorter length scale (kernel=GPCovariance(l=...), l = 1/length²).", UserWarning,
             stacklevel=user_stacklevel())
+    tried.sort(key=lambda t: t[0])
     trace = GPCountTrace(
-        factors=np.ones(1), length_scales=np.array([fit.ell]),
-        n_modes=np.array([n_groups], dtype=np.intp), agreement=np.array([np.nan]),
-        reading="modes on the line", factor=1.0, mode_test=test, line_axis=line.axis,
+        factors=np.array([t[0] for t in tried]),
+        length_scales=np.array([t[1].ell for t in tried]),
+        n_modes=np.array([int(t[2].max()) + 1 for t in tried], dtype=np.intp),
+        agreement=np.full(len(tried), np.nan),
+        reading="modes on the line", factor=factor, mode_test=test, line_axis=line.axis,
     )
     return fit, groups, fit.r_star, trace
