@@ -80,32 +80,6 @@ def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
     return None
 
 
-def count_shortfall(X: FloatArray, n_clusters: int, min_size: int) -> str:
-    """Why no landscape of the points ``X`` (those that shape it) can hold ``n_clusters``
-    clusters of at least ``min_size`` points, with what to change, or ``""``: too few points,
-    or fewer distinct points than clusters.
-
-    Examples
-    --------
-    >>> count_shortfall(np.zeros((8, 1)), 2, 5).split(".")[0]
-    'the 8 points are too few for 2 clusters of at least 5'
-    >>> count_shortfall(np.repeat([[0.0], [1.0]], 50, axis=0), 3, 5).split(".")[0]
-    'the 100 points are 2 distinct points, fewer than the clusters asked'
-    >>> count_shortfall(np.arange(20.0).reshape(-1, 1), 3, 5)
-    ''
-    """
-    n = X.shape[0]
-    if n < n_clusters * min_size:
-        return (f"the {n} points are too few for {n_clusters} cluster"
-                f"{'s' if n_clusters > 1 else ''} of at least {min_size}. Give a smaller "
-                "min_cluster_size" + (" or fewer n_clusters." if n_clusters > 1 else "."))
-    distinct = np.unique(X, axis=0).shape[0]
-    if distinct < n_clusters:
-        return (f"the {n} points are {distinct} distinct point{'s' if distinct > 1 else ''}, "
-                "fewer than the clusters asked. Give fewer n_clusters.")
-    return ""
-
-
 class Line(NamedTuple):
     """Training points on a line: ``points`` in the input's units, the line's unit ``axis``
     and the heavy-tail ``transform`` (or None) that carries them to the landscape's space."""
@@ -139,7 +113,7 @@ def line_partition(
     longest length scale down the ladder (to ``FACTORS[0]`` ℓ₀) whose SEPs lie in every part
     (or in the most). The level is the support's, ``r*``. With ``n_parts``
     (``n_clusters``), the parts of largest dip are cut until there are that many; when fewer
-    can be, a warning says so, and why with ``shortfall`` (:func:`count_shortfall`) when
+    can be, a warning says so, and why with ``shortfall`` (:func:`~._solver.count_shortfall`) when
     that is not empty.
     """
     points = line.points if plan is None else line.points[plan.subsample]

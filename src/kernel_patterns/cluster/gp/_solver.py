@@ -54,7 +54,7 @@ from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, kernel_at, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
-from ._line import Line, count_shortfall, line_partition, principal_axis
+from ._line import Line, line_partition, principal_axis
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
 from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
 from ._unimodal import MIN_ROWS
@@ -348,12 +348,38 @@ def _search_length_scale(
     return best
 
 
+def count_shortfall(X: FloatArray, n_clusters: int, min_size: int) -> str:
+    """Why no landscape of the points ``X`` (those that shape it) can hold ``n_clusters``
+    clusters of at least ``min_size`` points, with what to change, or ``""``: too few points,
+    or fewer distinct points than clusters.
+
+    Examples
+    --------
+    >>> count_shortfall(np.zeros((8, 1)), 2, 5).split(".")[0]
+    'the 8 points are too few for 2 clusters of at least 5'
+    >>> count_shortfall(np.repeat([[0.0], [1.0]], 50, axis=0), 3, 5).split(".")[0]
+    'the 100 points are 2 distinct points, fewer than the clusters asked'
+    >>> count_shortfall(np.arange(20.0).reshape(-1, 1), 3, 5)
+    ''
+    """
+    n = X.shape[0]
+    if n < n_clusters * min_size:
+        return (f"the {n} points are too few for {n_clusters} cluster"
+                f"{'s' if n_clusters > 1 else ''} of at least {min_size}. Give a smaller "
+                "min_cluster_size" + (" or fewer n_clusters." if n_clusters > 1 else "."))
+    distinct = np.unique(X, axis=0).shape[0]
+    if distinct < n_clusters:
+        return (f"the {n} points are {distinct} distinct point{'s' if distinct > 1 else ''}, "
+                "fewer than the clusters asked. Give fewer n_clusters.")
+    return ""
+
+
 def _warn_count(
     n_clusters: int, n_found: int, where: str, min_cluster_size: int, X: FloatArray
 ) -> None:
     """The warning of an ``n_clusters`` fit that found fewer clusters; ``X``: the points
     that shape the landscape, which may be too few for any landscape
-    (:func:`~._line.count_shortfall`)."""
+    (:func:`count_shortfall`)."""
     why = count_shortfall(X, n_clusters, min_cluster_size) or (
         "the variance landscape has too few basins. Give a kernel with a shorter length "
         "scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller min_cluster_size or "
