@@ -130,16 +130,15 @@ def line_partition(
     # the landscape at ℓ₀, else at the longest length scale down the ladder whose SEPs lie
     # in every part (data of few values: ℓ₀, a neighbour distance, can span the gap
     # between two of them); parts holding no SEP are none
-    tried: list[tuple[float, Landscape, NDArray[np.intp]]] = []
+    tried: list[tuple[float, Landscape, NDArray[np.intp], int]] = []  # ..., groups, count
     for factor in factors_between(1.0, FACTORS[0]):
         fit = fit_landscape(kernel_at(ell0 * factor), X, opts, plan)
         _, groups = np.unique(np.searchsorted(test.cuts, line.along(fit.S, X)),
                               return_inverse=True)
-        tried.append((factor, fit, groups))
-        if int(groups.max()) + 1 == test.n_modes:
+        tried.append((factor, fit, groups, int(groups.max()) + 1))
+        if tried[-1][3] == test.n_modes:
             break
-    factor, fit, groups = max(tried, key=lambda t: int(t[2].max()))  # the first of the most
-    n_groups = int(groups.max()) + 1
+    factor, fit, groups, n_groups = max(tried, key=lambda t: t[3])  # the first of the most
     if n_groups < test.n_modes:
         warnings.warn(
             f"The data divide into {test.n_modes} parts at valleys along their line "
@@ -152,7 +151,7 @@ def line_partition(
     trace = GPCountTrace(
         factors=np.array([t[0] for t in tried]),
         length_scales=np.array([t[1].ell for t in tried]),
-        n_modes=np.array([int(t[2].max()) + 1 for t in tried], dtype=np.intp),
+        n_modes=np.array([t[3] for t in tried], dtype=np.intp),
         agreement=np.full(len(tried), np.nan),
         reading="modes on the line", factor=factor, mode_test=test, line_axis=line.axis,
     )
