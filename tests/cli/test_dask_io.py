@@ -123,6 +123,15 @@ def test_rows_of_empty_fields_are_skipped_as_the_local_path_skips_them(client, t
     assert _dask_io.to_local(client, t, t.X).ids.tolist() == local.ids.tolist() == list(
         range(1192))
 
+    # fields of spaces only are empty: a padded export reads as locally
+    (tmp_path / "s.csv").write_text("name, a, b\n" + "".join(
+        r.replace(",", ", ") if r != ",,\n" else " , , \n" for r in rows))
+    local = read_table(tmp_path / "s.csv")
+    t = _dask_io.read_table(str(tmp_path / "s.csv"), _args(blocksize=4000), client, None)
+    assert t.read_notes == local.read_notes == [
+        "skipped 8 row(s) whose fields are all empty, as blank lines"]
+    assert t.feature_names == local.feature_names == ["a", "b"] and t.n_rows == 1192
+    np.testing.assert_array_equal(_dask_io.to_local(client, t, t.X).X, local.X)
 
 def _late(i: int, n: int, early: str, late: str) -> str:
     return late if i == n else early

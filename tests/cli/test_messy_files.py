@@ -70,6 +70,16 @@ def test_rows_whose_fields_are_all_empty_are_skipped_as_blank_lines(tmp_path, ca
     _write(tmp_path, "m.csv", "name,a,b\nr0,1,2\nr1,,\nr2,5,7\n,,\n")
     with pytest.raises(UsageError, match=r"1 row\(s\) have missing .*\(first: \['r1'\]"):
         read_table(tmp_path / "m.csv")
+    # fields of spaces only are empty too, and a header's spaces after a comma no part of a
+    # name: an export that pads its fields ("a, b"; " , " for an empty row)
+    _write(tmp_path, "s.csv", "name, a, b\nr0, 1, 2\n , , \nr1, 3, 4\n   \nr2, 5,  7\n")
+    table = read_table(tmp_path / "s.csv")
+    assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
+    np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
+    assert table.read_notes == ["skipped 1 row(s) whose fields are all empty, as blank lines"]
+    _write(tmp_path, "p.csv", "name,a,b\nr0,1,2\nr1,3,  \nr2,5,7\n")
+    with pytest.raises(UsageError, match=r"1 row\(s\) have missing .*\(first: \['r1'\]"):
+        read_table(tmp_path / "p.csv")
     # nothing but empty rows: no data
     _write(tmp_path, "e.csv", "name,a,b\n,,\n,,\n")
     with pytest.raises(UsageError, match=r"'.*e.csv' has a header but no data rows"):

@@ -200,7 +200,10 @@ def _options(
         notes.insert(0, f"skipped the first {skip} line(s): comments, starting with '#'")
     if encoding != "utf-8":
         notes.append(f"the file is not UTF-8: read as {encoding}")
-    opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding}
+    # spaces after a separator are not part of the field: " 1.5" is 1.5, a field of spaces
+    # only is empty (a missing value) and a row of them a blank row (``is_blank_row``)
+    opts: dict[str, Any] = {"sep": sep, "decimal": decimal, "encoding": encoding,
+                            "skipinitialspace": True}
     if sep == _PADDED_BAR:  # a separator of more than one character: pandas' Python engine
         opts["engine"] = "python"
     if skip:
