@@ -81,6 +81,19 @@ def test_unreachable_scheduler_is_a_one_line_error(moons_csv, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+
+@pytest.mark.parametrize("address", ["local", "tcp://host", "foo://host:1"])
+def test_a_malformed_scheduler_address_is_a_one_line_error_at_once(moons_csv, tmp_path,
+                                                                   address):
+    # no Client is made: one that fails on its address waits 60 s to close at exit
+    res = run_cli("cluster", str(moons_csv), "--method", "kernel-kmeans", "--n-clusters",
+                  "2", "--out", str(tmp_path / "out"), "--scheduler", address)
+    assert res.returncode == 2, res.stderr
+    assert f"error: --scheduler '{address}' is not a scheduler address (" in res.stderr
+    assert "tcp://host:8786" in res.stderr
+    assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr
+    assert not (tmp_path / "out").exists()
+
 @pytest.fixture
 def messy_csv(tmp_path: Path) -> Path:
     """Moons with a row-number column, a text id column, a text column to leave out and one

@@ -68,8 +68,15 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         yield {}
         return
     Client = import_optional("distributed", extra="distributed", purpose="--scheduler").Client
+    from distributed.comm import get_address_host_port
+
     from ..distributed import SchedulerLostError, WorkerLostError, dask_backend
 
+    try:  # a malformed address fails here, at once: a Client it failed in waits 60 s at exit
+        get_address_host_port(address)
+    except ValueError as exc:
+        raise UsageError(f"--scheduler {address!r} is not a scheduler address ({exc}); give "
+                         "one such as tcp://host:8786") from None
     try:
         # how long to try: Dask's own setting (distributed.comm.timeouts.connect, 30 s;
         # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s)
