@@ -68,12 +68,13 @@ def on_scheduler(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         yield {}
         return
     Client = import_optional("distributed", extra="distributed", purpose="--scheduler").Client
-    from distributed.comm import get_address_host_port
+    from distributed.comm import get_address_host_port, parse_address
 
     from ..distributed import SchedulerLostError, WorkerLostError, dask_backend
 
     try:  # a malformed address fails here, at once: a Client it failed in waits 60 s at exit
-        get_address_host_port(address)
+        if parse_address(address)[0] != "inproc":  # in-process (a Client of this process)
+            get_address_host_port(address)
     except ValueError as exc:
         raise UsageError(f"--scheduler {address!r} is not a scheduler address ({exc}); give "
                          "one such as tcp://host:8786") from None
