@@ -77,6 +77,10 @@ def test_rows_whose_fields_are_all_empty_are_skipped_as_blank_lines(tmp_path, ca
     assert table.feature_names == ["a", "b"] and table.ids.tolist() == ["r0", "r1", "r2"]
     np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
     assert table.read_notes == ["skipped 1 row(s) whose fields are all empty, as blank lines"]
+    _write(tmp_path, "r.csv", "a, b, a\n1, 2, 3\n4, 5, 6\n")  # a name repeated after a space
+    table = read_table(tmp_path / "r.csv")
+    assert table.feature_names == ["a", "b", "a.1"]
+    assert table.read_notes == ["the header names 'a' twice (read as 'a' and 'a.1')"]
     _write(tmp_path, "p.csv", "name,a,b\nr0,1,2\nr1,3,  \nr2,5,7\n")
     with pytest.raises(UsageError, match=r"1 row\(s\) have missing .*\(first: \['r1'\]"):
         read_table(tmp_path / "p.csv")

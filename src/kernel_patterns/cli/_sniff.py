@@ -40,7 +40,8 @@ def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
     they all split into the same number (> 1) of fields at ``;`` (quotes respected) and at
     ``,`` into fewer or unequal numbers (decimal commas), and then ``,`` as the decimal mark
     when a field is a number written with one; else ``,`` and ``.``."""
-    rows = {d: list(csv.reader(io.StringIO("\n".join(lines)), delimiter=d)) for d in ",;"}
+    rows = {d: list(csv.reader(io.StringIO("\n".join(lines)), delimiter=d,
+                               skipinitialspace=True)) for d in ",;"}
     semi = {len(r) for r in rows[";"]}
     comma = {len(r) for r in rows[","]}
     if not lines or len(semi) != 1 or min(semi) < 2 or (len(comma) == 1 and
@@ -63,7 +64,8 @@ def _rows(lines: list[str], sep: str) -> list[list[str]]:
     if sep == _SPACES:
         return [next(csv.reader([" ".join(ln.split())], delimiter=" "), []) for ln in lines]
     delimiter = "|" if sep == _PADDED_BAR else sep
-    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter,
+                           skipinitialspace=True))
     return [[f.strip() for f in r] for r in rows] if sep == _PADDED_BAR else rows
 
 
@@ -208,7 +210,8 @@ def _options(
         opts["engine"] = "python"
     if skip:
         opts["skiprows"] = skip
-    first = (next(csv.reader(io.StringIO(text), delimiter=sep), []) if len(sep) == 1
+    first = (next(csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True), [])
+             if len(sep) == 1
              else (_rows(text.splitlines()[:1], sep) or [[]])[0])
     if first and all(_is_number(f) for f in first):
         opts |= {"header": None, "names": [f"x{j}" for j in range(len(first))]}
