@@ -199,6 +199,33 @@ def test_names_the_header_repeats_are_read_as_the_local_path_reads_them(client,
         _dask_io.read_table(str(tmp_path / "d.csv"), _args(blocksize=4000), client, "a")
 
 
+def test_names_a_parquet_file_repeats_are_read_as_the_local_path_reads_them(client,
+                                                                          tmp_path) -> None:
+    # pyarrow (not pandas) writes a schema naming two columns alike; pandas and Dask then
+    # stop at "Multiple matches for FieldRef"
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "pq"
+    folder.mkdir()
+    for i in range(2):
+        cols = [pa.array(np.arange(50.0) * (j + 1) + 100 * i) for j in range(3)]
+        pq.write_table(pa.Table.from_arrays(cols, names=["a", "b", "a"]),
+                       folder / f"p{i}.parquet")
+    local = read_table(folder / "p0.parquet")
+    assert local.read_notes == ["the header names 'a' twice (read as 'a' and 'a.1')"]
+    assert local.feature_names == ["a", "b", "a.1"]
+    np.testing.assert_array_equal(local.X[:, 2], np.arange(50.0) * 3)
+    t = _dask_io.read_table(str(folder), _args(), client, None)
+    assert t.read_notes == local.read_notes and t.feature_names == local.feature_names
+    gathered = _dask_io.to_local(client, t, t.X)
+    np.testing.assert_array_equal(gathered.X[:50], local.X)
+    assert gathered.X.shape == (100, 3) and gathered.ids.tolist() == list(range(100))
+    with pytest.raises(UsageError, match=r"--label-column 'a' is ambiguous"):
+        read_table(folder / "p0.parquet", label_column="a")
+    with pytest.raises(UsageError, match=r"--label-column 'a' is ambiguous"):
+        _dask_io.read_table(str(folder), _args(), client, "a")
+
 @pytest.mark.parametrize("head, row", [("id|a|b\n", "r{i}|{a}|{b}\n"),
                                        ("id | a | b\n", "r{i} | {a} | {b}\n"),
                                        ("id  a  b\n", "r{i}  {a}    {b}\n"),

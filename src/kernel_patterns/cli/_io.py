@@ -37,7 +37,13 @@ from typing import Any
 import numpy as np
 
 from ._registry import UsageError, first_line
-from ._sniff import COMPRESSED, check_not_repeated, csv_options, table_suffix
+from ._sniff import (
+    COMPRESSED,
+    check_not_repeated,
+    csv_options,
+    parquet_names,
+    table_suffix,
+)
 
 _READERS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".parquet": None, ".pq": None}
 _SPREADSHEETS = {".xlsx", ".xlsm", ".xls", ".ods", ".numbers"}
@@ -89,6 +95,17 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[
     return df, notes, repeated
 
 
+def _read_parquet(p: Path) -> tuple[Any, list[str], dict[str, list[str]]]:
+    """A Parquet file, its notes and repeated column names (:func:`parquet_names`)."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    names, notes, repeated = parquet_names(p)
+    if not repeated:
+        return pd.read_parquet(p), notes, repeated
+    return pq.ParquetFile(p).read().rename_columns(names).to_pandas(), notes, repeated
+
+
 def read_frame(path: str | Path) -> Any:
     """Read a CSV, TSV or Parquet file into a pandas DataFrame (clear errors); its ``attrs``
     hold the notes on how it was read and the names the header repeats."""
@@ -114,7 +131,7 @@ def read_frame(path: str | Path) -> Any:
         notes: list[str] = []
         repeated: dict[str, list[str]] = {}
         if _READERS[suffix] is None:
-            df = pd.read_parquet(p)
+            df, notes, repeated = _read_parquet(p)
         else:
             df, notes, repeated = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:

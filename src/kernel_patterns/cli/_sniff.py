@@ -253,6 +253,18 @@ def _repeated_names(
     return opts | {"header": 0, "names": read}, notes, repeated
 
 
+def parquet_names(path: str | Path) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """The column names a Parquet file's columns are read as, the note and ``{name: the
+    names its columns are read as}`` (as :func:`csv_options` gives them for a CSV header):
+    a name the schema gives two columns is read as ``a``, ``a.1``, where pandas and Dask
+    stop at pyarrow's "Multiple matches for FieldRef"."""
+    import pyarrow.parquet as pq
+
+    names = [str(n) for n in pq.read_schema(path).names]
+    opts, notes, repeated = _repeated_names(names, {"names": names}, [])
+    return list(opts["names"]), notes, repeated
+
+
 def check_not_repeated(option: str, name: str | None, repeated: dict[str, list[str]]) -> None:
     """A UsageError when the column the user named with ``option`` is one of several the
     header names alike (:func:`_repeated_names`): which one is meant is not known."""
