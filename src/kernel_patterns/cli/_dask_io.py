@@ -43,7 +43,7 @@ from ._io import (
     not_numeric,
 )
 from ._registry import UsageError, first_line
-from ._sniff import COMPRESSED, csv_options, parquet_names, table_suffix
+from ._sniff import COMPRESSED, csv_options, parquet_names, read_renamed_parquet, table_suffix
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
@@ -89,13 +89,6 @@ class Frame(NamedTuple):
     repeated: dict[str, list[str]]
 
 
-def _renamed_parquet(path: str, names: list[str]) -> Any:
-    """One Parquet file with its columns named ``names`` (:func:`~._sniff.parquet_names`)."""
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path).read().rename_columns(names).to_pandas()
-
-
 def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str] = ()) -> Frame:
     """A lazy ``dask.dataframe`` of ``path`` (see the module doc for what is supported), the
     notes on how it was read (a European CSV, another encoding, no header row: told from
@@ -127,7 +120,7 @@ def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str
             if not repeated:
                 return Frame(dd.read_parquet(files), notes, [], repeated)
             # a name given to two columns: each file read as the local reader reads it
-            return Frame(dd.from_map(_renamed_parquet, files, names=names), notes, [],
+            return Frame(dd.from_map(read_renamed_parquet, files, names=names), notes, [],
                          repeated)
         opts, notes, repeated = csv_options(Path(files[0]), sep)
         if any(Path(f).suffix.lower() in COMPRESSED for f in files):

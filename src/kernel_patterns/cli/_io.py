@@ -42,6 +42,7 @@ from ._sniff import (
     check_not_repeated,
     csv_options,
     parquet_names,
+    read_renamed_parquet,
     table_suffix,
 )
 
@@ -98,12 +99,11 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[
 def _read_parquet(p: Path) -> tuple[Any, list[str], dict[str, list[str]]]:
     """A Parquet file, its notes and repeated column names (:func:`parquet_names`)."""
     import pandas as pd
-    import pyarrow.parquet as pq
 
     names, notes, repeated = parquet_names(p)
     if not repeated:
         return pd.read_parquet(p), notes, repeated
-    return pq.ParquetFile(p).read().rename_columns(names).to_pandas(), notes, repeated
+    return read_renamed_parquet(p, names), notes, repeated
 
 
 def read_frame(path: str | Path) -> Any:

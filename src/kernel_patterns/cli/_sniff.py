@@ -265,6 +265,15 @@ def parquet_names(path: str | Path) -> tuple[list[str], list[str], dict[str, lis
     return list(opts["names"]), notes, repeated
 
 
+def read_renamed_parquet(path: str | Path, names: list[str]) -> Any:
+    """One Parquet file as a pandas DataFrame with its columns named ``names``
+    (:func:`parquet_names`), read by pyarrow's file reader, which takes a schema that
+    names two columns alike."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).read().rename_columns(names).to_pandas()
+
+
 def check_not_repeated(option: str, name: str | None, repeated: dict[str, list[str]]) -> None:
     """A UsageError when the column the user named with ``option`` is one of several the
     header names alike (:func:`_repeated_names`): which one is meant is not known."""
