@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from kernel_patterns.cli import main
-from kernel_patterns.cli._io import parse_params, read_table, staged_output
+from kernel_patterns.cli._io import parse_params, read_table
+from kernel_patterns.cli._output import staged_output
 from kernel_patterns.cli._registry import UsageError
 
 

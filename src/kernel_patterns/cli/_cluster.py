@@ -25,7 +25,7 @@ from . import _common as common
 from . import _dask
 from ._cluster_gp import GPClusterMethod
 from ._cluster_method import ClusterMethod
-from ._io import staged_output
+from ._output import staged_output
 from ._registry import UsageError, register
 from ._report import ReportSection, ReportTable
 

@@ -14,7 +14,8 @@ import numpy as np
 
 from ..io import write_json_atomic, write_text_atomic
 from ..kernels import KERNELS, make_kernel
-from ._io import Table, check_output, parse_params, read_table
+from ._io import Table, parse_params, read_table
+from ._output import check_output
 from ._registry import UsageError
 from ._report import ReportSection, input_section, render_report
 

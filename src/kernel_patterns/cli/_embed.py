@@ -12,7 +12,7 @@ from .. import plotting
 from ..embed import KernelMDS, LaplacianEmbedding
 from . import _common as common
 from . import _dask
-from ._io import staged_output
+from ._output import staged_output
 from ._registry import UsageError, register
 
 METHODS: dict[str, type[Any]] = {"mds": KernelMDS, "laplacian": LaplacianEmbedding}

@@ -20,7 +20,8 @@ import numpy as np
 from .. import metrics, plotting
 from ..rank import NuRanking, OnlineRanking
 from . import _common as common
-from ._io import read_frame, read_table, staged_output
+from ._io import read_frame, read_table
+from ._output import staged_output
 from ._registry import UsageError, register
 
 METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}

@@ -29,7 +29,7 @@ from typing import Any
 from .._parallel import limit_threads
 from .._progress import progress_bar
 from ..io import write_json_atomic, write_tables
-from ._io import check_output, staged_output
+from ._output import check_output, staged_output
 from ._registry import UsageError, register
 
 #: the timings file the run writes into the output folder
