@@ -133,6 +133,7 @@ def test_rows_of_empty_fields_are_skipped_as_the_local_path_skips_them(client, t
     assert t.feature_names == local.feature_names == ["a", "b"] and t.n_rows == 1192
     np.testing.assert_array_equal(_dask_io.to_local(client, t, t.X).X, local.X)
 
+
 def _late(i: int, n: int, early: str, late: str) -> str:
     return late if i == n else early
 
@@ -225,6 +226,7 @@ def test_names_a_parquet_file_repeats_are_read_as_the_local_path_reads_them(clie
         read_table(folder / "p0.parquet", label_column="a")
     with pytest.raises(UsageError, match=r"--label-column 'a' is ambiguous"):
         _dask_io.read_table(str(folder), _args(), client, "a")
+
 
 @pytest.mark.parametrize("head, row", [("id|a|b\n", "r{i}|{a}|{b}\n"),
                                        ("id | a | b\n", "r{i} | {a} | {b}\n"),

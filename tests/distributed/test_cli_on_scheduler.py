@@ -81,7 +81,6 @@ def test_unreachable_scheduler_is_a_one_line_error(moons_csv, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-
 @pytest.mark.parametrize("address", ["local", "tcp://host", "foo://host:1"])
 def test_a_malformed_scheduler_address_is_a_one_line_error_at_once(moons_csv, tmp_path,
                                                                    address):
@@ -93,6 +92,7 @@ def test_a_malformed_scheduler_address_is_a_one_line_error_at_once(moons_csv, tm
     assert "tcp://host:8786" in res.stderr
     assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr
     assert not (tmp_path / "out").exists()
+
 
 @pytest.fixture
 def messy_csv(tmp_path: Path) -> Path:
