@@ -52,53 +52,6 @@ def _trace_summary(trace: Any) -> dict[str, Any]:
     }
 
 
-def _reading(trace: Any, k: int) -> str:
-    """Why GPClustering() found ``k`` clusters, from its count trace, in one clause."""
-    i = trace.kept
-    ell = float(trace.length_scales[i])
-    n_read = len(trace.length_scales)
-    a = trace.agreement[i]
-    if trace.reading == "excess of mass" and np.isnan(a) and i > 0:
-        a = trace.agreement[i - 1]  # compared with the shorter length scale read before it
-    agree = "" if np.isnan(a) else f", agreement {a:.2f}"
-    if trace.reading == "excess of mass":
-        why = (f"the {k} clusters of greatest excess of mass in the variance's cluster tree at "
-               f"length scale {ell:.3g}, every split deeper than the noise of the density")
-        if not np.isnan(a):
-            why += f"; the same clusters at a neighbouring length scale{agree}"
-    elif trace.reading == "modes" and i > 0 and trace.agreement[i - 1] > a:
-        # the modes persist down more than up (a NaN agreement compares False)
-        # above ℓ₀ the reading beside them is the excess of mass's, below it the support's
-        other = "the excess of mass's clusters" if trace.factor > 1 else "the next one's reading"
-        why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} are more the "
-               f"same clusters as the shorter length scale's (agreement "
-               f"{trace.agreement[i - 1]:.2f}) than as {other} ({a:.2f})")
-    elif trace.reading == "modes":
-        why = (f"its {int(trace.n_modes[i])} modes at length scale {ell:.3g} stay the same "
-               f"clusters at the next length scale read{agree}")
-    elif trace.reading == "modes on the line":
-        test = trace.mode_test
-        values, density, line = (
-            ("the one feature's values", "the one feature's density", "the one feature")
-            if trace.one_feature
-            else ("the values along the line the data lie on",
-                  "the density along the line the data lie on", "the line the data lie on"))
-        if test.n_modes == 1 and test.pvalues.size == 0:
-            why = f"{values} are too few or too alike for Hartigan's dip test"
-        elif test.n_modes == 1:
-            why = (f"{density} has one mode by Hartigan's dip test (p-value "
-                   f"{test.pvalues[0]:.2f} against more)")
-        else:
-            cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
-            why = (f"{line} divides into {test.n_modes} parts of one mode each by "
-                   f"Hartigan's dip test (cut at {cuts}), which group the basins of the "
-                   f"landscape at length scale {ell:.3g}")
-    else:  # "support"
-        why = (f"the support of the GP at the data's length scale {ell:.3g} is {k} "
-               f"piece{'' if k == 1 else 's'}")
-    return f"{why} ({n_read} length scale{'' if n_read == 1 else 's'} read: the count trace)"
-
-
 def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSection:
     """The GP count trace as a table (length scale, modes, agreement, kept) beside
     count_trace.png."""
@@ -157,11 +110,13 @@ class GPClusterMethod(ClusterMethod):
         if trace is not None:
             figs[plotting.save_figure(trace.plot(), tmp / "count_trace.png")] = (
                 "count_trace.png: the modes of the GP landscape at every length scale read "
-                "for the count, the agreement of each step (blue) and the one kept (circled)")
+                "for the count, the agreement of each step (blue), the landscape kept "
+                "(circled) and the fit's clusters (star)")
         if len(est.hierarchy_):
             figs[plotting.save_figure(_dendrogram(est), tmp / "hierarchy.png")] = (
-                "hierarchy.png: equilibrium points merging at their saddle levels; the dashed "
-                "line is the level the clusters are cut at")
+                "hierarchy.png: equilibrium points merging at their saddle levels, coloured "
+                "by cluster (noise grey); the dashed line is the level the clusters are cut "
+                "at")
         return figs
 
     def sections(self, result: dict[str, Any], figs: dict[Path, str]) -> list[ReportSection]:
@@ -173,5 +128,7 @@ class GPClusterMethod(ClusterMethod):
                     "the GP hierarchy")
         trace = getattr(est, "count_trace_", None)
         if trace is not None:
-            return "found by GP clustering: " + _reading(trace, k)
+            n_read = len(trace.length_scales)
+            return (f"found by GP clustering: {trace.reason} ({n_read} length scale"
+                    f"{'' if n_read == 1 else 's'} read: the count trace)")
         return f"found by GP clustering: the given kernel's support at level {est.level_:.4g}"

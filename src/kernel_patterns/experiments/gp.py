@@ -140,7 +140,7 @@ def paper_fit(X: Any, l: float) -> tuple[GPClustering, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the default level's "one cluster"
         gp = GPClustering(GPCovariance(**PAPER, l=l)).fit(X)
-    return gp, gp.labels_at(level=gp.max_variance_)
+    return gp, gp.labels_at(level=gp.max_variance_, min_cluster_size=1)
 
 
 def default_fit(X: Any) -> GPClustering:
@@ -226,7 +226,8 @@ def why_2d(shapes: dict[str, tuple[Any, Any]], doubled: dict[str, tuple[Any, Any
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 m = GPClustering(GPCovariance(v0=1.0, v1=10.0, v2=v2, l=400.0)).fit(X)
-            noise.append(str(np.unique(m.labels_at(level=m.max_variance_)).size))
+            cut = m.labels_at(level=m.max_variance_, min_cluster_size=1)
+            noise.append(str(np.unique(cut).size))
         smallest = int(np.bincount(lab).min())
         lines.append(f"| {name} | {np.unique(y).size} | {np.unique(lab).size} | {smallest} | "
                      f"{grid} | {common} | {twice} | {' | '.join(noise)} |")
@@ -265,7 +266,7 @@ def crabs_points(log: bool) -> Any:
 
 def _cut(gp: GPClustering, y: Any, k: int) -> str:
     try:
-        lab = gp.labels_at(n_clusters=k)
+        lab = gp.labels_at(n_clusters=k, min_cluster_size=1)
     except ValueError:
         return "no level gives it"
     sizes = "/".join(str(c) for c in np.bincount(lab))
@@ -305,7 +306,7 @@ def crabs_table() -> list[str]:
     edges = [float(gp.equilibrium_variance_.min()), *h.tolist(), float("inf")]
     for a, b in itertools.pairwise(edges):
         level = (a + b) / 2 if np.isfinite(b) else a
-        lab = gp.labels_at(level=level)
+        lab = gp.labels_at(level=level, min_cluster_size=1)
         sizes = "/".join(str(c) for c in np.bincount(lab))
         re, ce, fs = score(y, lab)
         lines.append(f"| [{a:.4f}, {b:.4f}) | {np.unique(lab).size} | {sizes} | {re:.3f} | "

@@ -9,7 +9,10 @@ and its gradient), ``_inducing`` (DTC/FITC inducing-point variance), ``_kernel``
 and length scale chosen from the data), ``_landscape`` (one landscape fit for one kernel),
 ``_flow`` (the batched descent to stable equilibrium points, eq. 4.2), ``_graph`` (segment
 checks, errata 1, and the saddle-level single linkage, errata 3), ``_cuts`` (the readings of
-that hierarchy: a level, the modes, the most persistent groups), ``_selection`` (the
+that hierarchy: a level, the modes, the most persistent groups), ``_tree`` (the fitted
+tree: the clusters chosen written into the hierarchy, so that its cut at the level is
+them, the cut for a count, and every point's membership), ``_trace`` (why the count, in
+one sentence), ``_doubt`` (the warning of a one-cluster answer in doubt), ``_selection`` (the
 clusters of greatest excess of mass, splits tested against noise), ``_uniform`` (Hopkins'
 test of data uniform on their box, which gates the floor rule), ``_tails`` (the Gaussianising
 transform for heavy-tailed features), ``_unimodal`` and ``_dip`` (tests of one mode, and the
@@ -81,9 +84,11 @@ from ._inducing import (
 from ._kernel import auto_length_scale, default_kernel, kernel_length_scale
 from ._landscape import FlowOptions, InducingPlan
 from ._line import LINE_WIDTH, principal_axis
-from ._results import GPCountTrace, GPHierarchy, GPLandscape
+from ._results import GPHierarchy, GPLandscape
 from ._selection import Selection, excess_of_mass, join_within_noise
 from ._solver import gp_landscape
+from ._trace import GPCountTrace
+from ._tree import fitted_tree, level_for_count, membership, replay_merges
 from ._uniform import HopkinsTest, hopkins_test
 from ._unimodal import (
     ModeCount,
@@ -129,6 +134,7 @@ __all__ = [
     "excess_of_mass",
     "fit_inducing_model",
     "fit_variance_model",
+    "fitted_tree",
     "flow_assign",
     "flow_to_equilibria",
     "gp_landscape",
@@ -136,11 +142,14 @@ __all__ = [
     "hopkins_test",
     "join_within_noise",
     "kernel_length_scale",
+    "level_for_count",
     "level_for_n_clusters",
     "median_excess_kurtosis",
+    "membership",
     "mode_count_test",
     "persistent_components",
     "principal_axis",
+    "replay_merges",
     "segment_levels",
     "silverman_test",
     "unimodal_split_test",

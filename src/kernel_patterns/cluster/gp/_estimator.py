@@ -22,6 +22,7 @@ from ...kernels import GPCovariance, Kernel
 from ._inducing import Landmarks
 from ._landscape import assign_kwargs
 from ._solver import GP_PARAMETER_CONSTRAINTS, check_gp_kernel, gp_landscape
+from ._tree import membership
 
 
 class GPClustering(ClusterMixin, BaseEstimator):
@@ -193,6 +194,13 @@ class GPClustering(ClusterMixin, BaseEstimator):
         None): the modes of every landscape read on the ladder of length scales, their
         agreement with the next one, and the reading kept
         (:class:`~kernel_patterns.cluster.gp.GPCountTrace`, ``.to_pandas()``).
+    probabilities_ : ndarray of shape (n_samples,)
+        How strongly every training point belongs to its cluster, in [0, 1]: 1 at the
+        cluster's peak (its lowest SEP), falling with the variance to 0 at ``level_``; 0
+        for noise (:func:`~kernel_patterns.cluster.gp.membership`, as HDBSCAN's).
+    outlier_scores_ : ndarray of shape (n_samples,)
+        How far every training point lies above its cluster's peak, in [0, 1]: 0 at the
+        peak, 1 at the training point of largest variance (as HDBSCAN's GLOSH scores).
     n_features_in_ : int
 
     Examples
@@ -304,6 +312,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self.labels_ = land.labels
         self.n_clusters_ = land.n_clusters
         self.count_trace_ = land.count_trace
+        self.probabilities_, self.outlier_scores_ = membership(
+            land.variance(Xv), land.labels, land.basins, land.equilibrium_variance, land.level)
         return self
 
     def _resolve_kernel(self) -> Kernel | None:
@@ -351,14 +361,20 @@ class GPClustering(ClusterMixin, BaseEstimator):
         Xv = self._check_X(X)
         return self.landscape_.gradient(Xv)
 
-    def labels_at(self, level: float | None = None, n_clusters: int | None = None) -> NDArray[Any]:
+    def labels_at(
+        self, level: float | None = None, n_clusters: int | None = None, *,
+        min_cluster_size: int | None = None,
+    ) -> NDArray[Any]:
         """Labels of the training points at another level, or for another cluster count.
 
-        Cuts ``hierarchy_`` (no refit). Give exactly one of ``level`` (> 0) and
-        ``n_clusters`` (≥ 1); ``ValueError`` when no level gives ``n_clusters`` clusters.
+        Cuts ``hierarchy_`` (no refit): ``labels_at(level=level_)`` is ``labels_``. Give
+        exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1): the cut nearest ``level_``
+        with that many clusters (``ValueError`` naming the counts there are when none has).
+        Groups of fewer than ``min_cluster_size`` training points (default: the fit's) are
+        noise, -1; ``min_cluster_size=1`` makes every group a cluster.
         """
         check_is_fitted(self)
-        return self.landscape_.labels_at(level, n_clusters)
+        return self.landscape_.labels_at(level, n_clusters, min_cluster_size=min_cluster_size)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Cluster of new points: flow them to an equilibrium (Corollary 1).

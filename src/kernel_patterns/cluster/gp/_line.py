@@ -26,7 +26,7 @@ from ._dip import dip_partition
 from ._kernel import kernel_at
 from ._ladder import FACTORS, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, fit_landscape
-from ._results import GPCountTrace
+from ._trace import GPCountTrace
 
 #: data of several features are on a line when every point lies within this many length
 #: scales ℓ₀ of their first principal axis: there the kernel between two points differs by

@@ -33,6 +33,10 @@ class _Hierarchy(Protocol):
     def linkage(self) -> FloatArray: ...
     @property
     def level(self) -> float: ...
+    @property
+    def equilibrium_labels(self) -> NDArray[np.intp] | None: ...
+    @property
+    def equilibrium_variance(self) -> FloatArray: ...
 
 
 class _CountTrace(Protocol):
@@ -46,6 +50,8 @@ class _CountTrace(Protocol):
     def reading(self) -> str: ...
     @property
     def kept(self) -> int: ...
+    @property
+    def n_clusters(self) -> int: ...
 
 
 def plot_landscape(
@@ -103,9 +109,18 @@ def plot_hierarchy(tree: _Hierarchy, *, ax: Any = None, title: str | None = None
         ax.text(0.5, 0.5, "one equilibrium point: no hierarchy", ha="center",
                 transform=ax.transAxes)
     else:
-        dendrogram(Z, ax=ax, color_threshold=level, no_labels=Z.shape[0] > 40)
-        ax.axhline(level, ls="--", c="k", lw=1)
-        lo = float(Z[:, 2].min())
+        colour = _link_colours(Z, tree.equilibrium_labels, level)
+        drawn = dendrogram(Z, ax=ax, no_labels=Z.shape[0] > 40,
+                           link_color_func=lambda k: colour[k])
+        labels = tree.equilibrium_labels
+        lo = min(float(Z[:, 2].min()), float(np.min(tree.equilibrium_variance)))
+        if labels is not None:  # every leaf marked in its cluster's colour
+            leaves = np.asarray(drawn["leaves"])
+            ax.scatter(10 * np.arange(leaves.size) + 5, np.full(leaves.size, lo),
+                       c=[colour[j] for j in leaves], s=12, zorder=3, clip_on=False)
+        k = "" if labels is None else f": {int(labels.max()) + 1} clusters"
+        ax.axhline(level, ls="--", c="k", lw=1, label=f"level {level:.4g}{k}")
+        ax.legend(loc="best", fontsize="small")
         hi = max(float(Z[:, 2].max()), level)
         ax.set_ylim(lo - 0.05 * (hi - lo + 1e-12), hi + 0.05 * (hi - lo + 1e-12))
     ax.set_xlabel("stable equilibrium points")
@@ -113,6 +128,31 @@ def plot_hierarchy(tree: _Hierarchy, *, ax: Any = None, title: str | None = None
     if title:
         ax.set_title(title)
     return ax
+
+
+def _link_colours(Z: FloatArray, labels: NDArray[np.intp] | None,
+                  level: float) -> list[str]:
+    """The colour of every node of the linkage ``Z`` (leaves, then merges): a merge at or
+    below ``level`` inside one cluster of ``labels`` takes that cluster's colour (tab10,
+    then tab20), inside noise grey; every other merge black."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    p = Z.shape[0] + 1
+    node = np.full(2 * p - 1, -2, dtype=np.intp)  # -2: a merge of two clusters
+    if labels is not None:
+        node[:p] = labels
+    for r in range(p - 1):
+        a, b = node[int(Z[r, 0])], node[int(Z[r, 1])]
+        node[p + r] = a if a == b else -2
+    palette = [to_hex(colormaps["tab10"](i)) for i in range(10)]
+    palette += [to_hex(colormaps["tab20"](i)) for i in range(20)]
+    out = []
+    for j in range(2 * p - 1):
+        high = j >= p and Z[j - p, 2] > level
+        c = int(node[j])
+        out.append("k" if high or c == -2 else "0.6" if c < 0 else palette[c % len(palette)])
+    return out
 
 
 def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = None) -> Any:
@@ -130,9 +170,13 @@ def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = 
                         ha="center", va="bottom", fontsize="small", color="tab:blue")
     kept = trace.kept
     ax.scatter(ell[kept], trace.n_modes[kept], s=160, facecolors="none", edgecolors="r",
-               linewidths=2, zorder=3, label=f"kept: {trace.reading}")
+               linewidths=2, zorder=3, label=f"landscape kept: {trace.reading}")
+    if trace.n_clusters >= 0:
+        ax.scatter(ell[kept], trace.n_clusters, s=140, marker="*", c="r", zorder=4,
+                   label=f"the fit: {trace.n_clusters} cluster"
+                         f"{'' if trace.n_clusters == 1 else 's'}")
     ax.set_xlabel("length scale")
-    ax.set_ylabel("modes (basins of ≥ min_cluster_size points)")
+    ax.set_ylabel("modes (basins of ≥ min_cluster_size points), clusters")
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.legend(loc="upper right")
     ax.set_title(title if title is not None else

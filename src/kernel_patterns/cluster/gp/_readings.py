@@ -25,8 +25,8 @@ from ._cuts import count_components, data_level_components
 from ._graph import segment_levels, single_linkage
 from ._ladder import FACTORS, Ladder, LadderPool, factors_between, ladder_pool
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung
-from ._results import GPCountTrace
 from ._selection import SIGNIFICANCE, excess_of_mass, join_within_noise
+from ._trace import GPCountTrace
 from ._uniform import hopkins_test
 from ._unimodal import shoulder, some_group_has_two_modes
 

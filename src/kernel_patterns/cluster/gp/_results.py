@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -24,133 +24,9 @@ from ..._validation import MAX_MAGNITUDE, FloatArray, check_magnitude, check_mat
 from ...kernels import Kernel
 from ._cuts import components_at, level_for_n_clusters
 from ._landscape import FlowOptions, InducingPlan, assign_points
+from ._trace import GPCountTrace, pandas_module
+from ._tree import level_for_count
 from ._variance import VarianceFunction
-
-if TYPE_CHECKING:
-    from ._dip import DipPartition
-
-
-def _pandas() -> Any:
-    try:
-        import pandas as pd
-    except ImportError as exc:  # pragma: no cover - pandas is in the "data" extra
-        raise ImportError(
-            "to_pandas() needs pandas: pip install 'kernel_patterns[data]'."
-        ) from exc
-    return pd
-
-
-@dataclass(frozen=True)
-class GPCountTrace:
-    """Why ``GPClustering()`` found the clusters it found: the ladder it read.
-
-    With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
-    landscapes fitted at several multiples of the data-driven length scale ℓ₀
-    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
-    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
-    same at √2 ℓ₀ (or the modes at √2 ℓ₀ where they are more the same clusters as ℓ₀'s than
-    as those, and split a cluster of them that has two modes), else the paper's support at
-    ℓ₀ (or the modes at ℓ₀/√2 where they are more the same clusters as ℓ₀/2's than as its
-    pieces), else the shortest length scale whose
-    *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
-    next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
-    one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
-    the modes of the two neighbouring length scales that agree best. The trace
-    lists every landscape read, so a count that surprises can be checked, and a length
-    scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
-    ``kernel=GPCovariance(l=1 / length_scale**2)``).
-
-    Attributes
-    ----------
-    factors : ndarray of shape (n_read,)
-        The length scales read, as multiples of ℓ₀, ascending.
-    length_scales : ndarray of shape (n_read,)
-        The same in the units of the (transformed) features.
-    n_modes : ndarray of shape (n_read,)
-        Modes at each length scale.
-    agreement : ndarray of shape (n_read,)
-        Adjusted Rand index of each length scale's reading with the next one's: of the
-        clusters of greatest excess of mass where that reading was kept, else of the modes
-        (at ℓ₀/√2 with ℓ₀'s support pieces, where those were compared); NaN where the two
-        were not compared. A reading is stable where the count is the same and the
-        agreement at least 0.9.
-    reading : {"excess of mass", "modes", "support", "modes on the line"}
-        The reading kept: the clusters of greatest excess of mass, stable modes (or, on
-        data with two modes within one piece of the support where every other reading
-        gives one cluster, the modes of the two neighbouring length scales that agree
-        best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
-        (also when it is one piece: one cluster). Data on a line (one feature, or every
-        point close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
-        are read apart: "modes on the line", the parts of one mode each of
-        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``) of the values
-        along it, every SEP of the landscape at ℓ₀ in the part it lies in.
-    factor : float
-        The multiple of ℓ₀ of the landscape kept.
-    mode_test : DipPartition or None
-        Data on a line: the partition that gave the count (its cuts and the dip tests'
-        p-values); None otherwise.
-    line_axis : ndarray of shape (n_features,) or None
-        Data on a line: its unit direction in the input's units (``[1.]`` for one
-        feature); the cuts of ``mode_test`` are values of ``X @ line_axis``. None
-        otherwise.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import make_blobs
-    >>> from kernel_patterns import GPClustering
-    >>> X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
-    >>> trace = GPClustering().fit(X).count_trace_
-    >>> trace.reading, trace.factor  # 6 basins at ℓ₀, 3 clusters of greatest excess of mass
-    ('excess of mass', 1.0)
-    >>> trace.to_pandas()[["factor", "n_modes", "kept"]].round(2)
-       factor  n_modes   kept
-    0    1.00        6   True
-    1    1.41        3  False
-    """
-
-    factors: FloatArray
-    length_scales: FloatArray
-    n_modes: NDArray[np.intp]
-    agreement: FloatArray
-    reading: str
-    factor: float
-    mode_test: DipPartition | None = None
-    line_axis: FloatArray | None = None
-
-    @property
-    def one_feature(self) -> bool:
-        """Whether the count was read on the data's one feature (``line_axis`` is
-        ``[1.]``), not along a line through several."""
-        return self.line_axis is not None and self.line_axis.size == 1
-
-    @property
-    def kept(self) -> int:
-        """Index (into ``factors``) of the landscape the labels come from."""
-        return int(np.argmin(np.abs(self.factors - self.factor)))
-
-    def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
-        """The modes against the length scale (log axis), each step labelled with the
-        agreement of its two readings and the landscape kept circled (matplotlib, imported
-        lazily).
-
-        Returns
-        -------
-        ax : matplotlib Axes
-        """
-        from ._plots import plot_count_trace
-
-        return plot_count_trace(self, ax=ax, title=title)
-
-    def to_pandas(self) -> Any:
-        """One row per length scale read: ``factor``, ``length_scale``, ``n_modes``,
-        ``agreement`` (with the next one) and ``kept`` (the landscape the labels come
-        from)."""
-        pd = _pandas()
-        return pd.DataFrame({
-            "factor": self.factors, "length_scale": self.length_scales,
-            "n_modes": self.n_modes, "agreement": self.agreement,
-            "kept": np.arange(self.factors.size) == self.kept,
-        })
 
 
 def relabel(
@@ -186,7 +62,13 @@ class GPHierarchy:
     equilibrium_variance : ndarray of shape (n_equilibria,)
         σ² at every SEP (a SEP exists as a cluster only from its own variance up).
     level : float
-        The level the fit was cut at.
+        The level the fit was cut at: the cut there gives the fit's clusters. The merges
+        are the saddle levels, except where the count rule chose otherwise
+        (:func:`~kernel_patterns.cluster.gp.fitted_tree`): two groups it kept apart
+        merge just above the level, and the level rises to the highest merge inside a
+        cluster it kept whole.
+    equilibrium_labels : ndarray of shape (n_equilibria,) or None
+        The fit's cluster of every SEP (-1: noise), which the dendrogram colours.
 
     Examples
     --------
@@ -205,6 +87,7 @@ class GPHierarchy:
     linkage: FloatArray
     equilibrium_variance: FloatArray
     level: float
+    equilibrium_labels: NDArray[np.intp] | None = None
 
     @property
     def n_equilibria(self) -> int:
@@ -244,7 +127,7 @@ class GPHierarchy:
     def to_pandas(self) -> Any:
         """The merges as a DataFrame: ``left``, ``right`` (scipy cluster ids), ``level`` and
         ``size``."""
-        pd = _pandas()
+        pd = pandas_module()
         Z = self.linkage
         return pd.DataFrame({
             "left": Z[:, 0].astype(np.intp), "right": Z[:, 1].astype(np.intp),
@@ -351,6 +234,7 @@ class GPLandscape:
     input_equilibria: FloatArray = field(default=None)  # type: ignore[arg-type]
     count_trace: GPCountTrace | None = field(default=None)
     flowed: FloatArray | None = field(default=None)
+    min_cluster_size: int = 1
 
     def __post_init__(self) -> None:
         if self.input_equilibria is None:
@@ -425,15 +309,42 @@ class GPLandscape:
         """Cluster of every row of ``X`` at ``level`` (the cluster of its SEP)."""
         return self.equilibrium_labels[self.assign(X)]
 
+    def basin_sizes(self) -> FloatArray:
+        """What the training points of every SEP's basin count: their number, each
+        weighted as in the variance (``plan.weight`` with inducing points, else 1)."""
+        weight = 1.0 if self.plan is None else self.plan.weight
+        return weight * np.bincount(self.basins, minlength=self.hierarchy.n_equilibria)
+
     def labels_at(
-        self, level: float | None = None, n_clusters: int | None = None
+        self, level: float | None = None, n_clusters: int | None = None, *,
+        min_cluster_size: int | None = None,
     ) -> NDArray[np.intp]:
         """Labels of the training points at another level, or for another cluster count.
 
-        Cuts the hierarchy (no refit). Give exactly one of ``level`` (> 0) and ``n_clusters``
-        (≥ 1); ``ValueError`` when no level gives ``n_clusters`` clusters.
+        Cuts :attr:`hierarchy` (no refit); a group of fewer than ``min_cluster_size``
+        training points is noise (-1), as in :attr:`labels`. At :attr:`level` the labels
+        are :attr:`labels`. Give exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1):
+        ``n_clusters`` cuts at the level nearest :attr:`level` with that many clusters,
+        and is a ``ValueError`` naming the counts there are when none has.
+        ``min_cluster_size`` (default: the fit's) is the least size of a cluster; 1 makes
+        every group of the cut a cluster.
         """
-        return relabel(self.hierarchy.cut(level, n_clusters), self.basins)[1]
+        if (level is None) == (n_clusters is None):
+            raise ValueError("give exactly one of level and n_clusters.")
+        least = self.min_cluster_size if min_cluster_size is None else min_cluster_size
+        if isinstance(least, bool) or not isinstance(least, Integral) or least < 1:
+            raise ValueError(f"min_cluster_size must be an integer >= 1; got {least!r}.")
+        sizes = self.basin_sizes()
+        if n_clusters is not None:
+            if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
+                raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
+            if n_clusters < 1:
+                raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
+            level = level_for_count(self.hierarchy.linkage, sizes, int(least),
+                                    int(n_clusters), self.level)
+        groups = self.hierarchy.cut(level=level)
+        big = np.bincount(groups, weights=sizes) >= least
+        return relabel(np.where(big[groups], groups, -1).astype(np.intp), self.basins)[1]
 
     def plot(
         self, X: ArrayLike | None = None, labels: ArrayLike | None = None, **kwargs: Any
@@ -456,7 +367,7 @@ class GPLandscape:
     def to_pandas(self) -> Any:
         """The SEPs as a DataFrame: coordinates ``x0, x1, ...`` (in the input's units),
         ``variance``, ``label`` and ``size`` (training points in the basin)."""
-        pd = _pandas()
+        pd = pandas_module()
         S = self.input_equilibria
         frame = pd.DataFrame(S, columns=[f"x{j}" for j in range(S.shape[1])])
         frame["variance"] = self.equilibrium_variance

@@ -26,6 +26,7 @@ It runs the whole method of Kim & Lee (2007) on validated data and returns a
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any, Literal
 
@@ -35,10 +36,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ..._tails import (
-    TAIL_KURTOSIS,
     apply_to,
     centring_for_fit,
-    median_excess_kurtosis,
     to_input_units,
     transform_for_fit,
 )
@@ -50,13 +49,15 @@ from ._cuts import (
     level_for_n_clusters,
     persistent_components,
 )
+from ._doubt import warn_degenerate
 from ._inducing import Landmarks, auto_n_landmarks, choose_inducing_points
 from ._kernel import auto_length_scale, kernel_at, kernel_length_scale
 from ._ladder import Ladder, factors_between
 from ._landscape import FlowOptions, InducingPlan, Landscape, Rung, fit_landscape, landscape_basins
 from ._line import Line, line_partition, principal_axis
 from ._readings import auto_partition, data_level, floor_rule_applies, noise_groups
-from ._results import GPCountTrace, GPHierarchy, GPLandscape, relabel
+from ._results import GPHierarchy, GPLandscape, relabel
+from ._tree import fitted_tree
 from ._unimodal import MIN_ROWS
 
 #: approximation="inducing", n_landmarks=None: the inducing points follow the length scale
@@ -245,22 +246,28 @@ feature_transform, random_state
             cut = float(level)
             groups = components_at(fit.Z, fit.S.shape[0], cut)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
+    # the clusters chosen written into the tree, so that its cut at the level is them
+    tree, cut = fitted_tree(fit.Z, fit.edges, groups, cut)
     sep_labels, labels = relabel(groups, basins)
+    if trace is not None:
+        trace = replace(trace, n_clusters=int(labels.max()) + 1)
     if n_clusters is None:
         # as many inducing points as data are the data: no more to ask for (exact variance)
         m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]
-        _warn_degenerate(labels, fit.ell, min_cluster_size, m,
+        warn_degenerate(labels, fit.ell, min_cluster_size, m,
                          None if gaussianised else Xv, trace,
                          all_equal=not np.ptp(Xv, axis=0).any())
     return GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
         equilibrium_variance=fit.sep_var, equilibrium_labels=sep_labels,
-        hierarchy=GPHierarchy(fit.Z, fit.sep_var, cut), basins=basins, labels=labels,
+        hierarchy=GPHierarchy(tree, fit.sep_var, cut, sep_labels), basins=basins,
+        labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
         input_equilibria=to_input_units(transform, fit.S, Xv, X_input), count_trace=trace,
         flowed=None if plan is None else Xl,  # the subsample's points, copied once above
+        min_cluster_size=min_cluster_size,
     )
 
 
@@ -388,69 +395,6 @@ def _warn_count(
         f"GPClustering found {n_found} cluster(s) of at least {min_cluster_size} points "
         f"(min_cluster_size, or a tenth of the mean cluster size) {where}, fewer than "
         f"n_clusters={n_clusters}: {why}",
-        UserWarning, stacklevel=user_stacklevel(),
-    )
-
-
-def _warn_degenerate(
-    labels: NDArray[np.intp], length_scale: float, min_cluster_size: int,
-    n_inducing: int | None = None, untransformed: FloatArray | None = None,
-    trace: GPCountTrace | None = None, all_equal: bool = False,
-) -> None:
-    """A warning naming what to change when the fit found fewer than two clusters.
-
-    ``untransformed``: the features, when no ``feature_transform`` was fitted; the warning
-    then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``,
-    which can help data just under ``TAIL_KURTOSIS`` (an example in
-    ``benchmarks/results/gp_design_notes.md``). ``trace``: the ladder read (kernel=None),
-    whose largest count of modes the warning quotes. ``all_equal``: every training point is
-    the same point, which the warning then says instead."""
-    n_found = int(labels.max()) + 1
-    if n_found >= 2:
-        return
-    if labels.size < min_cluster_size:  # no cluster can be that large: say so, nothing else
-        warnings.warn(
-            f"GPClustering found every point is noise: the {labels.size} training points are "
-            f"fewer than min_cluster_size={min_cluster_size}, the smallest cluster; give a "
-            "smaller min_cluster_size.",
-            UserWarning, stacklevel=user_stacklevel(),
-        )
-        return
-    if all_equal:  # nothing to change but the data
-        warnings.warn(f"GPClustering found one cluster: the {labels.size} points of X are all "
-                      "the same point.", UserWarning, stacklevel=user_stacklevel())
-        return
-    what = "every point is noise" if n_found == 0 else "one cluster"
-    # inducing points too coarse for the length scale blur the landscape into one cluster
-    # (benchmarks/results/gp_design_notes.md); on a line the count is the density's (the
-    # dip test), which the inducing points do not change
-    line = trace is not None and trace.mode_test is not None
-    more = ("" if n_inducing is None or line else
-            f"more inducing points (n_landmarks, now {n_inducing}) or approximation='exact', ")
-    tails = ("" if untransformed is None else
-             " If the features are heavy-tailed (the median feature's excess kurtosis is "
-             f"{median_excess_kurtosis(untransformed):.2f}; feature_transform='auto' acts "
-             f"above {TAIL_KURTOSIS:g}), try feature_transform='yeo-johnson'.")
-    if trace is not None and trace.mode_test is not None:
-        if trace.mode_test.n_modes > 1:  # the parts' own warning says why
-            return
-        tested = trace.mode_test.pvalues
-        where = ("On one feature" if trace.one_feature
-                 else "On data that lie on a line (count_trace_.line_axis)")
-        tails += (f" {where} the count is the number of modes of its density: one, "
-                  + (f"by Hartigan's dip test (p-value {tested[0]:.2f} against more; "
-                     if tested.size else "as the values are too few for Hartigan's dip test "
-                     "(fewer than twice min_cluster_size) or all equal (")
-                  + "count_trace_.mode_test).")
-    elif trace is not None and trace.n_modes.size and trace.n_modes.max() >= 2:
-        j = int(np.argmax(trace.n_modes))
-        tails += (f" The landscapes read had up to {int(trace.n_modes[j])} modes (length "
-                  f"scale {trace.length_scales[j]:.3g}), none stable: count_trace_ lists them.")
-    warnings.warn(
-        f"GPClustering found {what} (length scale {length_scale:.3g}): the variance "
-        f"landscape has no split the data can see. Give {more}a kernel with a shorter "
-        "length scale (kernel=GPCovariance(l=...), l = 1/length²), a smaller "
-        f"min_cluster_size (now {min_cluster_size}), a level, or n_clusters.{tails}",
         UserWarning, stacklevel=user_stacklevel(),
     )
 

@@ -1,0 +1,185 @@
+"""Why ``GPClustering()`` found its count: :class:`GPCountTrace`, the landscapes read on the
+ladder of length scales, the reading kept and the reason in one sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._validation import FloatArray
+
+if TYPE_CHECKING:
+    from ._dip import DipPartition
+
+
+def pandas_module() -> Any:
+    """pandas, for the ``to_pandas()`` of the GP result objects (a clear ImportError
+    without it)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - pandas is in the "data" extra
+        raise ImportError(
+            "to_pandas() needs pandas: pip install 'kernel_patterns[data]'."
+        ) from exc
+    return pd
+
+
+@dataclass(frozen=True)
+class GPCountTrace:
+    """Why ``GPClustering()`` found the clusters it found: the ladder it read.
+
+    With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
+    landscapes fitted at several multiples of the data-driven length scale ℓ₀
+    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
+    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
+    same at √2 ℓ₀ (or the modes at √2 ℓ₀ where they are more the same clusters as ℓ₀'s than
+    as those, and split a cluster of them that has two modes), else the paper's support at
+    ℓ₀ (or the modes at ℓ₀/√2 where they are more the same clusters as ℓ₀/2's than as its
+    pieces), else the shortest length scale whose
+    *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
+    next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
+    one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
+    the modes of the two neighbouring length scales that agree best. The trace
+    lists every landscape read, so a count that surprises can be checked, and a length
+    scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
+    ``kernel=GPCovariance(l=1 / length_scale**2)``).
+
+    Attributes
+    ----------
+    factors : ndarray of shape (n_read,)
+        The length scales read, as multiples of ℓ₀, ascending.
+    length_scales : ndarray of shape (n_read,)
+        The same in the units of the (transformed) features.
+    n_modes : ndarray of shape (n_read,)
+        Modes at each length scale.
+    agreement : ndarray of shape (n_read,)
+        Adjusted Rand index of each length scale's reading with the next one's: of the
+        clusters of greatest excess of mass where that reading was kept, else of the modes
+        (at ℓ₀/√2 with ℓ₀'s support pieces, where those were compared); NaN where the two
+        were not compared. A reading is stable where the count is the same and the
+        agreement at least 0.9.
+    reading : {"excess of mass", "modes", "support", "modes on the line"}
+        The reading kept: the clusters of greatest excess of mass, stable modes (or, on
+        data with two modes within one piece of the support where every other reading
+        gives one cluster, the modes of the two neighbouring length scales that agree
+        best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
+        (also when it is one piece: one cluster). Data on a line (one feature, or every
+        point close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
+        are read apart: "modes on the line", the parts of one mode each of
+        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``) of the values
+        along it, every SEP of the landscape at ℓ₀ in the part it lies in.
+    factor : float
+        The multiple of ℓ₀ of the landscape kept.
+    mode_test : DipPartition or None
+        Data on a line: the partition that gave the count (its cuts and the dip tests'
+        p-values); None otherwise.
+    line_axis : ndarray of shape (n_features,) or None
+        Data on a line: its unit direction in the input's units (``[1.]`` for one
+        feature); the cuts of ``mode_test`` are values of ``X @ line_axis``. None
+        otherwise.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from kernel_patterns import GPClustering
+    >>> X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    >>> trace = GPClustering().fit(X).count_trace_
+    >>> trace.reading, trace.factor  # 6 basins at ℓ₀, 3 clusters of greatest excess of mass
+    ('excess of mass', 1.0)
+    >>> trace.to_pandas()[["factor", "n_modes", "kept"]].round(2)
+       factor  n_modes   kept
+    0    1.00        6   True
+    1    1.41        3  False
+    """
+
+    factors: FloatArray
+    length_scales: FloatArray
+    n_modes: NDArray[np.intp]
+    agreement: FloatArray
+    reading: str
+    factor: float
+    mode_test: DipPartition | None = None
+    line_axis: FloatArray | None = None
+    n_clusters: int = -1
+
+    @property
+    def one_feature(self) -> bool:
+        """Whether the count was read on the data's one feature (``line_axis`` is
+        ``[1.]``), not along a line through several."""
+        return self.line_axis is not None and self.line_axis.size == 1
+
+    @property
+    def kept(self) -> int:
+        """Index (into ``factors``) of the landscape the labels come from."""
+        return int(np.argmin(np.abs(self.factors - self.factor)))
+
+    @property
+    def reason(self) -> str:
+        """Why the fit found ``n_clusters`` clusters, in one sentence (what the command line
+        and its report print)."""
+        k, i = self.n_clusters, self.kept
+        head = f"{k} cluster{'' if k == 1 else 's'}"
+        ell = float(self.length_scales[i]) if self.length_scales.size else float("nan")
+        ahead = self.agreement[i] if i < self.agreement.size else np.nan
+        behind = self.agreement[i - 1] if i > 0 else np.nan
+        if self.mode_test is not None:
+            test, where = self.mode_test, ("the one feature" if self.one_feature
+                                           else "the line the data lie on")
+            if test.n_modes == 1 and test.pvalues.size == 0:
+                return (f"{head}: the values along {where} are too few or too alike for "
+                        "Hartigan's dip test.")
+            if test.n_modes == 1:
+                return (f"{head}: the density along {where} has one mode by Hartigan's dip "
+                        f"test (p-value {test.pvalues[0]:.2f} against more).")
+            cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
+            return (f"{head}: the density along {where} has {test.n_modes} modes by "
+                    f"Hartigan's dip test (cut at {cuts}).")
+        if self.reading == "excess of mass":
+            agree = ahead if not np.isnan(ahead) else behind
+            same = ("" if np.isnan(agree) else
+                    f", and the same clusters at the neighbouring length scale (agreement "
+                    f"{agree:.2f})")
+            return (f"{head}: the clusters of greatest excess of mass in the variance's tree "
+                    f"at length scale {ell:.3g}, each split deeper than the noise of the "
+                    f"effective count{same}.")
+        if self.reading == "modes":
+            agree = max(float(np.nan_to_num(ahead, nan=-1.0)),
+                        float(np.nan_to_num(behind, nan=-1.0)))
+            same = ("" if agree < -0.5 else
+                    f", the same clusters at the neighbouring length scale (agreement "
+                    f"{agree:.2f})")
+            return (f"{head}: the basins of at least min_cluster_size points at length scale "
+                    f"{ell:.3g}{same}.")
+        if k <= 1:
+            return (f"{head}: the support of the variance at length scale {ell:.3g} is one "
+                    "piece, and no reading of the {n} length scales read is stable.".format(
+                        n=self.factors.size))
+        return (f"{head}: the support of the variance at length scale {ell:.3g} is {k} "
+                "pieces, each apart by more than the noise of the effective count.")
+
+    def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
+        """The modes against the length scale (log axis), each step labelled with the
+        agreement of its two readings and the landscape kept circled (matplotlib, imported
+        lazily).
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        from ._plots import plot_count_trace
+
+        return plot_count_trace(self, ax=ax, title=title)
+
+    def to_pandas(self) -> Any:
+        """One row per length scale read: ``factor``, ``length_scale``, ``n_modes``,
+        ``agreement`` (with the next one) and ``kept`` (the landscape the labels come
+        from)."""
+        pd = pandas_module()
+        return pd.DataFrame({
+            "factor": self.factors, "length_scale": self.length_scales,
+            "n_modes": self.n_modes, "agreement": self.agreement,
+            "kept": np.arange(self.factors.size) == self.kept,
+        })

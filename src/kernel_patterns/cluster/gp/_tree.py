@@ -1,0 +1,247 @@
+"""The fitted clusters as one tree, which every view of a fit cuts.
+
+The count rule of ``GPClustering()`` chooses groups of SEPs that need not be one level cut
+of the saddle tree: a split within the noise is no split, and a group can be kept apart
+below a saddle of its neighbour. :func:`fitted_tree` writes the clusters chosen into the
+tree: the saddle tree restricted to each group keeps its merges, the merges between groups
+are moved above the fit's level where they lay below it, and the level is raised above
+every merge inside a group where one lay above it. Cut at that level, the tree gives the
+fitted clusters; cut anywhere else, it splits or joins them as their saddles do.
+:func:`replay_merges` counts the clusters of at least ``min_cluster_size`` points after each
+merge, and :func:`level_for_count` chooses the cut with a given count nearest the fit's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._validation import FloatArray
+from ._cuts import find_root
+from ._graph import single_linkage
+
+#: how far above the level, as a share of the saddle heights' range, a merge the count rule
+#: kept apart is moved (for the dendrogram to show it above the cut; any share > 0 cuts alike)
+RAISE = 0.01
+
+
+def fitted_tree(
+    Z: FloatArray, edges: NDArray[np.intp], groups: NDArray[np.intp], level: float
+) -> tuple[FloatArray, float]:
+    """The saddle linkage ``Z`` rewritten so that its cut at the returned level is ``groups``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        The saddle-level linkage of the p SEPs (:func:`~._graph.single_linkage`).
+    edges : ndarray of shape (p - 1, 2)
+        The SEP pair whose segment made each merge of ``Z``.
+    groups : ndarray of shape (p,)
+        The group of every SEP the fit chose (-1: a SEP in no group, a group of its own).
+    level : float
+        The level the fit was cut at.
+
+    Returns
+    -------
+    linkage : ndarray of shape (p - 1, 4)
+        Inside every group, the merges of ``Z`` among its SEPs at their own heights (the
+        height where two of its SEPs first meet in ``Z``); between groups, the merges of
+        ``Z``, those below the level moved just above it (by ``RAISE`` of the range of
+        heights).
+    level : float
+        ``level``, or the highest merge inside a group where that is higher.
+
+    Examples
+    --------
+    Three SEPs: 0 and 1 meet at 0.5, 2 joins at 0.9. Cut at 0.7 with the groups
+    ``[0, 1, 1]`` the fit chose, SEP 1 is moved from 0 to 2, and the cut is raised to 0.9:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import fitted_tree, components_at
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> edges = np.array([[0, 1], [1, 2]])
+    >>> tree, level = fitted_tree(Z, edges, np.array([0, 1, 1]), 0.7)
+    >>> level, components_at(tree, 3, level)
+    (0.9, array([0, 1, 1]))
+    """
+    p = groups.size
+    if p < 2:
+        return Z.copy(), float(level)
+    own = groups.astype(np.intp, copy=True)
+    alone = own < 0
+    own[alone] = (own.max() if (~alone).any() else -1) + 1 + np.arange(int(alone.sum()))
+    # inside every group: where two of its SEPs first meet in Z (small-to-large merging of
+    # each component's {group: a SEP of it})
+    parent = np.arange(p)
+    members: list[dict[int, int] | None] = [{int(g): i} for i, g in enumerate(own)]
+    I_in: list[int] = []
+    J_in: list[int] = []
+    h_in: list[float] = []
+    for (i, j), h in zip(edges, Z[:, 2], strict=True):
+        a, b = find_root(parent, int(i)), find_root(parent, int(j))
+        small, big = members[a], members[b]
+        assert small is not None and big is not None
+        if len(small) > len(big):
+            a, b, small, big = b, a, big, small
+        for g, sep in small.items():
+            other = big.get(g)
+            if other is None:
+                big[g] = sep
+            else:
+                I_in.append(sep)
+                J_in.append(other)
+                h_in.append(float(h))
+        parent[a] = b
+        members[a] = None
+    top = max(float(level), max(h_in, default=-np.inf))
+    between = own[edges[:, 0]] != own[edges[:, 1]]
+    # a merge the rule kept apart: above the level by a hundredth of the tree's heights, so
+    # that a dendrogram shows it above the cut
+    span = float(Z[:, 2].max() - Z[:, 2].min())
+    above = max(np.nextafter(top, np.inf), top + RAISE * span)
+    h_out = np.maximum(Z[between, 2], above)
+    I = np.concatenate([np.asarray(I_in, dtype=np.intp), edges[between, 0]])
+    J = np.concatenate([np.asarray(J_in, dtype=np.intp), edges[between, 1]])
+    w = np.concatenate([np.asarray(h_in, dtype=np.float64), h_out])
+    tree, _ = single_linkage(p, I.astype(np.intp), J.astype(np.intp), w)
+    return tree, top
+
+
+def replay_merges(
+    Z: FloatArray, sizes: FloatArray, min_cluster_size: float
+) -> NDArray[np.intp]:
+    """The clusters of at least ``min_cluster_size`` points after each merge of ``Z``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        A linkage of p SEPs.
+    sizes : ndarray of shape (p,)
+        What the points of every SEP's basin count (their number, or their weight).
+    min_cluster_size : float
+        The least size of a cluster; smaller components are noise.
+
+    Returns
+    -------
+    ndarray of shape (p,)
+        Entry r: the number of components of at least ``min_cluster_size`` once the first r
+        merges are made (entry 0: none made; entry p - 1: the root).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import replay_merges
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> replay_merges(Z, np.array([3.0, 3.0, 8.0]), 5)
+    array([1, 2, 1])
+    """
+    p = sizes.size
+    size = np.zeros(2 * p - 1 if p else 0, dtype=np.float64)
+    size[:p] = sizes
+    count = int(np.sum(sizes >= min_cluster_size))
+    out = np.empty(p, dtype=np.intp)
+    out[0] = count
+    for r in range(p - 1):
+        a, b = int(Z[r, 0]), int(Z[r, 1])
+        size[p + r] = size[a] + size[b]
+        count += (int(size[p + r] >= min_cluster_size) - int(size[a] >= min_cluster_size)
+                  - int(size[b] >= min_cluster_size))
+        out[r + 1] = count
+    return out
+
+
+def level_for_count(
+    Z: FloatArray, sizes: FloatArray, min_cluster_size: float, n_clusters: int, level: float
+) -> float:
+    """The level nearest ``level`` (in merges) whose cut of ``Z`` has exactly ``n_clusters``
+    components of at least ``min_cluster_size``; the others are noise.
+
+    A level between two merge heights stands for the state after the lower one; tied
+    heights are made together. ``ValueError`` naming the counts there are when no level
+    gives ``n_clusters``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import level_for_count
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> level_for_count(Z, np.array([3.0, 3.0, 8.0]), 5, 2, level=1.0)
+    0.7
+    """
+    counts = replay_merges(Z, sizes, min_cluster_size)
+    h = Z[:, 2]
+    # a state r (first r merges made) is a cut only where no later merge ties the r-th
+    real = np.ones(counts.size, dtype=bool)
+    if h.size:
+        real[1:-1] = h[:-1] < h[1:]
+    ok = np.flatnonzero(real & (counts == n_clusters))
+    if ok.size == 0:
+        there = np.unique(counts[real])
+        raise ValueError(
+            f"no level of the fitted tree gives n_clusters={n_clusters} clusters of at least "
+            f"min_cluster_size={min_cluster_size:g} points; its cuts give "
+            f"{', '.join(str(int(c)) for c in there)}. Refit with "
+            f"GPClustering(n_clusters={n_clusters}), which searches the length scale."
+        )
+    fitted = int(np.searchsorted(h, level, side="right"))
+    r = int(ok[np.argmin(np.abs(ok - fitted))])
+    lo = float(h[r - 1]) if r > 0 else float(h[0]) / 2 if h.size else float(level)
+    if r == fitted:
+        return float(level)
+    if r == counts.size - 1:
+        return float(h[-1])
+    return (lo + float(h[r])) / 2
+
+
+def membership(
+    variance: FloatArray, labels: NDArray[np.intp], basins: NDArray[np.intp],
+    equilibrium_variance: FloatArray, level: float,
+) -> tuple[FloatArray, FloatArray]:
+    """How strongly every training point belongs to its cluster, and how much of an outlier
+    it is, read from its variance (HDBSCAN's ``probabilities_`` and ``outlier_scores_``).
+
+    Parameters
+    ----------
+    variance : ndarray of shape (n_samples,)
+        σ² at every training point.
+    labels : ndarray of shape (n_samples,)
+        The cluster of every point (-1: noise).
+    basins : ndarray of shape (n_samples,)
+        The SEP of every point.
+    equilibrium_variance : ndarray of shape (n_equilibria,)
+        σ² at every SEP.
+    level : float
+        The level the clusters are cut at.
+
+    Returns
+    -------
+    probabilities : ndarray of shape (n_samples,)
+        ``(level − σ²) / (level − σ²_peak)`` clipped to [0, 1], ``σ²_peak`` the lowest
+        SEP variance of the point's cluster: 1 at the cluster's peak, 0 at or beyond the
+        level; 0 for noise.
+    outlier_scores : ndarray of shape (n_samples,)
+        ``(σ² − σ²_peak) / (σ²_max − σ²_peak)`` clipped to [0, 1], ``σ²_max`` the largest
+        variance of a training point, ``σ²_peak`` the peak of the point's cluster (of its
+        own SEP, for noise): 0 at a peak, 1 at the loneliest point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import membership
+    >>> prob, out = membership(np.array([1.1, 1.3, 1.5, 1.9]), np.array([0, 0, 0, -1]),
+    ...                        np.array([0, 0, 0, 1]), np.array([1.1, 1.8]), level=1.5)
+    >>> prob.round(2), out.round(2)
+    (array([1. , 0.5, 0. , 0. ]), array([0.  , 0.25, 0.5 , 1.  ]))
+    """
+    seps = np.asarray(equilibrium_variance, dtype=np.float64)
+    peak = seps[basins].copy()  # noise: its own SEP's
+    inside = labels >= 0
+    if inside.any():
+        lowest = np.full(int(labels.max()) + 1, np.inf)
+        np.minimum.at(lowest, labels[inside], seps[basins[inside]])
+        peak[inside] = lowest[labels[inside]]
+    tiny = np.finfo(np.float64).tiny
+    prob = np.where(inside, (level - variance) / np.maximum(level - peak, tiny), 0.0)
+    top = float(variance.max()) if variance.size else 0.0
+    out = (variance - peak) / np.maximum(top - peak, tiny)
+    return np.clip(prob, 0.0, 1.0), np.clip(out, 0.0, 1.0)

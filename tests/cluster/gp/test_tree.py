@@ -1,0 +1,179 @@
+"""The fitted tree: every view of one GP fit (labels_, labels_at, the hierarchy) agrees."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.cluster.hierarchy import cophenet
+from sklearn.datasets import load_breast_cancer, load_digits, load_wine, make_blobs
+from sklearn.metrics import adjusted_rand_score
+from sklearn.preprocessing import StandardScaler
+
+from kernel_patterns import GPClustering
+from kernel_patterns.cluster.gp import (
+    components_at,
+    fitted_tree,
+    level_for_count,
+    replay_merges,
+)
+from kernel_patterns.cluster.gp._graph import single_linkage
+
+
+def _random_tree(p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A saddle-like linkage of p SEPs: single linkage of random weights on the complete
+    graph, with the MST edges that made it."""
+    rng = np.random.default_rng(seed)
+    I, J = np.triu_indices(p, 1)
+    Z, edges = single_linkage(p, I.astype(np.intp), J.astype(np.intp), rng.random(I.size))
+    return Z, edges
+
+
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    return adjusted_rand_score(a, b) == 1.0 if np.unique(a).size > 1 else np.unique(b).size == 1
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(p=st.integers(2, 25), seed=st.integers(0, 10**6), n_groups=st.integers(1, 6),
+       level=st.floats(0.0, 1.0))
+def test_fitted_tree_cut_at_its_level_is_the_groups(p, seed, n_groups, level) -> None:
+    """Whatever groups the fit chose, the fitted tree cut at its level gives them; inside a
+    group the merges are those of the saddle tree (the same cophenetic heights), and the
+    level is the given one unless a merge inside a group lies above it."""
+    Z, edges = _random_tree(p, seed)
+    groups = np.random.default_rng(seed + 1).integers(0, n_groups, p)
+    tree, top = fitted_tree(Z, edges, groups, level)
+    assert top >= level
+    assert _same_partition(components_at(tree, p, top), groups)
+    assert np.all(np.diff(tree[:, 2]) >= 0)  # a valid linkage: heights never fall
+    before, after = cophenet(Z), cophenet(tree)
+    I, J = np.triu_indices(p, 1)
+    inside = groups[I] == groups[J]
+    assert np.allclose(after[inside], before[inside])
+    assert np.all(after[~inside] > top)
+
+
+def test_fitted_tree_keeps_a_tree_that_is_already_a_cut() -> None:
+    """Groups that are the cut at the level: the tree and the level are unchanged."""
+    Z, edges = _random_tree(12, 3)
+    level = float(np.median(Z[:, 2]))
+    groups = components_at(Z, 12, level)
+    tree, top = fitted_tree(Z, edges, groups, level)
+    assert top == level
+    assert np.allclose(cophenet(tree), cophenet(Z))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(p=st.integers(2, 20), seed=st.integers(0, 10**6), least=st.integers(1, 30))
+def test_replay_merges_counts_as_a_cut_at_every_state(p, seed, least) -> None:
+    """The count after r merges equals that of the cut between the r-th and (r+1)-th
+    merge heights, counted by brute force."""
+    Z, _ = _random_tree(p, seed)
+    sizes = np.random.default_rng(seed).integers(1, 20, p).astype(float)
+    counts = replay_merges(Z, sizes, least)
+    for r in range(p):
+        level = Z[r - 1, 2] if r else -1.0
+        groups = components_at(Z, p, level)
+        assert counts[r] == np.sum(np.bincount(groups, weights=sizes) >= least)
+
+
+def test_level_for_count_is_nearest_the_fit_and_says_what_there_is() -> None:
+    Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    sizes = np.array([3.0, 3.0, 8.0])
+    assert level_for_count(Z, sizes, 5, 1, level=1.0) == 1.0  # the fit's own cut
+    assert level_for_count(Z, sizes, 5, 2, level=1.0) == pytest.approx(0.7)
+    with pytest.raises(ValueError, match="n_clusters=3 clusters of at least min_cluster_"
+                                         "size=5 points; its cuts give 1, 2"):
+        level_for_count(Z, sizes, 5, 3, level=1.0)
+
+
+def _check_views(gp: GPClustering) -> None:
+    """labels_at(level=level_) is labels_, labels_at(n_clusters=n_clusters_) too, and no cut
+    for another count makes a group below min_cluster_size a cluster."""
+    assert np.array_equal(gp.labels_at(level=gp.level_), gp.labels_)
+    if gp.n_clusters_ >= 1:
+        assert np.array_equal(gp.labels_at(n_clusters=gp.n_clusters_), gp.labels_)
+    for k in range(1, gp.n_clusters_ + 3):
+        try:
+            lab = gp.labels_at(n_clusters=k)
+        except ValueError as err:
+            assert "its cuts give" in str(err)
+            continue
+        sizes = np.bincount(lab[lab >= 0])
+        assert sizes.size == k
+        assert sizes.min() >= gp.min_cluster_size
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), centers=st.integers(1, 5), n=st.integers(40, 200),
+       std=st.floats(0.3, 2.0))
+def test_views_of_a_fit_agree_on_mixtures(seed, centers, n, std) -> None:
+    """On any Gaussian mixture, GPClustering()'s labels, its cuts and its hierarchy agree
+    (``_check_views``)."""
+    X, _ = make_blobs(n, centers=centers, cluster_std=std, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        gp = GPClustering(random_state=0).fit(X)
+    _check_views(gp)
+
+
+def _sets() -> dict[str, np.ndarray]:
+    from sklearn import datasets as skd
+
+    out = {"wine": load_wine().data, "cancer": load_breast_cancer().data}
+    out["digits"] = load_digits().data
+    rng = np.random.RandomState(170)
+    blobs, _ = make_blobs(1500, random_state=8)
+    aniso, _ = make_blobs(1500, random_state=170)
+    out.update({
+        "circles": skd.make_circles(1500, factor=0.5, noise=0.05, random_state=30)[0],
+        "moons": skd.make_moons(1500, noise=0.05, random_state=30)[0],
+        "varied": make_blobs(1500, cluster_std=[1.0, 2.5, 0.5], random_state=170)[0],
+        "aniso": aniso @ np.array([[0.6, -0.6], [-0.4, 0.8]]),
+        "blobs": blobs,
+        "no structure": rng.rand(1500, 2),
+    })
+    return {k: StandardScaler().fit_transform(v) for k, v in out.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["wine", "cancer", "digits", "circles", "moons", "varied",
+                                  "aniso", "blobs", "no structure"])
+def test_views_agree_on_the_sets_of_issue_61(name) -> None:
+    """The sets where the views disagreed before the fitted tree (issue 61, item 2)."""
+    X = _sets()[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        gp = GPClustering(random_state=0).fit(X)
+    _check_views(gp)
+
+
+def test_one_gaussian_is_one_cluster_without_a_warning() -> None:
+    """One cluster where a landscape read has one mode is not in doubt: no warning (issue
+    61: a single 3-D Gaussian was one cluster with a warning to shorten the length scale)."""
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gp = GPClustering(random_state=0).fit(X)
+    assert gp.n_clusters_ == 1
+    assert gp.count_trace_.reason.startswith("1 cluster: the support of the variance")
+
+
+def test_probabilities_and_outlier_scores() -> None:
+    """In [0, 1]; noise has probability 0; a point deep in its cluster (at its peak) scores
+    above a point at its edge, and is less of an outlier."""
+    X, _ = make_blobs(300, centers=[[0, 0], [6, 0]], cluster_std=1.0, random_state=0)
+    X = np.r_[X, [[3.0, 12.0]]]  # one lonely point: noise
+    gp = GPClustering(random_state=0).fit(X)
+    prob, out = gp.probabilities_, gp.outlier_scores_
+    assert prob.shape == out.shape == (301,)
+    assert prob.min() >= 0 and prob.max() <= 1 and out.min() >= 0 and out.max() <= 1
+    assert gp.labels_[-1] == -1 and prob[-1] == 0 and out[-1] == 1
+    for c in range(gp.n_clusters_):
+        members = np.flatnonzero(gp.labels_ == c)
+        centre = members[np.argmin(np.linalg.norm(X[members] - X[members].mean(0), axis=1))]
+        edge = members[np.argmax(np.linalg.norm(X[members] - X[members].mean(0), axis=1))]
+        assert prob[centre] > prob[edge] and out[centre] < out[edge]
