@@ -312,8 +312,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
         self.labels_ = land.labels
         self.n_clusters_ = land.n_clusters
         self.count_trace_ = land.count_trace
+        v = land.training_variance
         self.probabilities_, self.outlier_scores_ = membership(
-            land.variance(Xv), land.labels, land.basins, land.equilibrium_variance, land.level)
+            land.variance(Xv) if v is None else v, land.labels, land.basins,
+            land.equilibrium_variance, land.level)
         return self
 
     def _resolve_kernel(self) -> Kernel | None:

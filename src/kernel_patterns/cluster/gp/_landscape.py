@@ -173,6 +173,15 @@ class Landscape:
     #: its largest value
     point_variance: FloatArray
     plan: InducingPlan | None = None
+    #: σ² of every training point, once :func:`landscape_basins` has computed it (inducing
+    #: points in few features), else None
+    all_variance: FloatArray | None = None
+
+    @property
+    def training_variance(self) -> FloatArray | None:
+        """σ² of every training point where known: ``point_variance`` when every point
+        was flowed, else ``all_variance``."""
+        return self.point_variance if self.plan is None else self.all_variance
 
     @property
     def noise(self) -> float:
@@ -295,6 +304,7 @@ def landscape_basins(
         variance = np.empty(n)
         variance[sub] = fit.point_variance
         variance[idx] = _in_halves(pool, lambda part: fit.model.variance(X[part]), idx)
+        fit.all_variance = variance
         neighbours = NearestNeighbors().fit(X)
         kwargs = assign_kwargs(fit.ell, fit.r_star, opts)
         step[idx] = _in_halves(pool, lambda part: step_to_lower_neighbours(

@@ -69,6 +69,9 @@ class GPHierarchy:
         cluster it kept whole.
     equilibrium_labels : ndarray of shape (n_equilibria,) or None
         The fit's cluster of every SEP (-1: noise), which the dendrogram colours.
+    saddle_linkage : ndarray of shape (n_equilibria - 1, 4) or None
+        The saddle tree itself, before the count rule's choices (the paper's hierarchy);
+        None: ``linkage``.
 
     Examples
     --------
@@ -88,6 +91,7 @@ class GPHierarchy:
     equilibrium_variance: FloatArray
     level: float
     equilibrium_labels: NDArray[np.intp] | None = None
+    saddle_linkage: FloatArray | None = None
 
     @property
     def n_equilibria(self) -> int:
@@ -196,6 +200,10 @@ class GPLandscape:
     count_trace : GPCountTrace or None
         The landscapes read to choose the clusters (``kernel=None`` with neither ``level``
         nor ``n_clusters``), else None.
+    min_cluster_size : int
+        The least size of a cluster (:meth:`labels_at` makes smaller groups noise).
+    training_variance : ndarray of shape (n_samples,) or None
+        σ² at every training point, where the fit computed it; else None.
     flowed : ndarray of shape (n_subsample, n_features) or None
         ``approximation="inducing"``: the subsample's points, whose full flows gave the
         SEPs (in the space of ``transform``). Every point given to :meth:`assign` takes the
@@ -235,6 +243,7 @@ class GPLandscape:
     count_trace: GPCountTrace | None = field(default=None)
     flowed: FloatArray | None = field(default=None)
     min_cluster_size: int = 1
+    training_variance: FloatArray | None = field(default=None)
 
     def __post_init__(self) -> None:
         if self.input_equilibria is None:

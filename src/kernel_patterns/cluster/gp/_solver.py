@@ -261,13 +261,13 @@ feature_transform, random_state
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
         equilibrium_variance=fit.sep_var, equilibrium_labels=sep_labels,
-        hierarchy=GPHierarchy(tree, fit.sep_var, cut, sep_labels), basins=basins,
+        hierarchy=GPHierarchy(tree, fit.sep_var, cut, sep_labels, fit.Z), basins=basins,
         labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
         input_equilibria=to_input_units(transform, fit.S, Xv, X_input), count_trace=trace,
         flowed=None if plan is None else Xl,  # the subsample's points, copied once above
-        min_cluster_size=min_cluster_size,
+        min_cluster_size=min_cluster_size, training_variance=fit.training_variance,
     )
 
 

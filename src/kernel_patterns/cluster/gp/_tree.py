@@ -46,8 +46,8 @@ def fitted_tree(
     linkage : ndarray of shape (p - 1, 4)
         Inside every group, the merges of ``Z`` among its SEPs at their own heights (the
         height where two of its SEPs first meet in ``Z``); between groups, the merges of
-        ``Z``, those below the level moved just above it (by ``RAISE`` of the range of
-        heights).
+        ``Z``, those at or below the level moved, in their order, just above it (by at
+        most ``RAISE`` of the range of heights, and below every merge of ``Z`` above it).
     level : float
         ``level``, or the highest merge inside a group where that is higher.
 
@@ -95,11 +95,21 @@ def fitted_tree(
         members[a] = None
     top = max(float(level), max(h_in, default=-np.inf))
     between = own[edges[:, 0]] != own[edges[:, 1]]
-    # a merge the rule kept apart: above the level by a hundredth of the tree's heights, so
-    # that a dendrogram shows it above the cut
-    span = float(Z[:, 2].max() - Z[:, 2].min())
-    above = max(np.nextafter(top, np.inf), top + RAISE * span)
-    h_out = np.maximum(Z[between, 2], above)
+    # the merges the rule kept apart, in their order, into (top, top + δ]: δ a hundredth of
+    # the tree's heights (a dendrogram shows them above the cut), below every merge of Z
+    # above the level (whose order they keep)
+    h = Z[between, 2]
+    higher = Z[Z[:, 2] > top, 2]
+    delta = RAISE * float(Z[:, 2].max() - Z[:, 2].min())
+    if higher.size:
+        delta = min(delta, (float(higher.min()) - top) / 2)
+    delta = max(delta, 4 * float(np.spacing(top)))
+    low = h <= top
+    h_out = h.copy()
+    if low.any():
+        bottom = float(h[low].min())
+        rank = (h[low] - bottom) / (top - bottom) if top > bottom else np.zeros(low.sum())
+        h_out[low] = top + delta * (0.5 + 0.5 * rank)
     I = np.concatenate([np.asarray(I_in, dtype=np.intp), edges[between, 0]])
     J = np.concatenate([np.asarray(J_in, dtype=np.intp), edges[between, 1]])
     w = np.concatenate([np.asarray(h_in, dtype=np.float64), h_out])
