@@ -5,7 +5,9 @@ Choosing the level from the GP hierarchy
 Every pair of basins of the variance merges at a *saddle level*: the lowest variance level at
 which a path between their SEPs stays below the level (erratum 3 of the source texts: the
 count of clusters can only fall as the level rises). ``GPClustering`` keeps those levels as a
-scipy linkage matrix, ``hierarchy_``; ``labels_at`` cuts it again without refitting.
+scipy linkage matrix, ``hierarchy_`` (with the clusters it chose written in: its cut at
+``level_`` is ``labels_``); ``labels_at`` cuts it again without refitting, basins of fewer
+than ``min_cluster_size`` points as noise.
 
 The Leptograpsus crabs (Figure 6 of the GP clustering paper): four groups, species × sex.
 """

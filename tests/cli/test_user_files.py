@@ -292,22 +292,33 @@ def test_gp_report_has_truth_panel_noise_titles_and_fitted_kernel(tmp_path) -> N
     assert "<th>kernel_</th><td class=text>GPCovariance(" in html  # the kernel chosen from the data
 
 
-def test_dendrogram_leaves_name_cluster_and_size() -> None:
+def test_the_count_picture_draws_the_fitted_clusters() -> None:
+    """hierarchy.png: the condensed tree outlines exactly the fitted clusters, with the
+    count in the title and the legend; with the count found, the ladder beside it."""
+    from sklearn.datasets import make_blobs
+
     from kernel_patterns import GPClustering
-    from kernel_patterns.cli._cluster_gp import _dendrogram
+    from kernel_patterns.cli._cluster_gp import _count_picture
     from kernel_patterns.kernels import GPCovariance
 
-    X, _ = datasets.make_rings((40, 60), random_state=0)
-    gp = GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=100))
-    gp.fit(datasets.scale_unit_interval(X))
-    assert gp.n_clusters_ >= 2
-    ax = _dendrogram(gp)
-    assert ax.get_title().startswith(f"GP hierarchy: {gp.n_clusters_} clusters at level")
-    names = [t.get_text() for t in ax.get_xticklabels()]
-    sizes = gp.landscape_.to_pandas()["size"]
-    assert len(names) == len(sizes)
-    assert all(n.startswith(("cluster ", "noise ")) for n in names)
-    assert sum(int(n.split("n=")[1].rstrip(")")) for n in names) == sizes.sum()
+    X = datasets.scale_unit_interval(datasets.make_rings((40, 60), random_state=0)[0])
+    blobs = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)[0]
+    for gp in (GPClustering(GPCovariance(v0=1, v1=10, v2=1, l=100)).fit(X),
+               GPClustering(random_state=0).fit(blobs)):
+        assert gp.n_clusters_ >= 2
+        fig = _count_picture(gp)
+        tree_ax = fig.axes[0]
+        assert tree_ax.get_title().startswith(f"GP clusters: {gp.n_clusters_} at level")
+        assert tree_ax.get_legend().get_texts()[0].get_text().endswith(
+            f": {gp.n_clusters_} clusters")
+        outlined = [p for p in tree_ax.patches if p.get_edgecolor()[:3] == (1.0, 0.0, 0.0)]
+        assert len(outlined) == gp.n_clusters_
+        # each as wide as its points at birth: its cluster, and any that fell out of it
+        widths = sorted(round(p.get_width()) for p in outlined)
+        sizes = sorted(np.bincount(gp.labels_[gp.labels_ >= 0]).tolist())
+        assert all(w >= s for w, s in zip(widths, sizes, strict=True))
+        assert sum(widths) <= len(gp.labels_)
+        assert len(fig.axes) == (1 if gp.count_trace_ is None else 2)
 
 
 @pytest.mark.parametrize(("blobs", "why"), [

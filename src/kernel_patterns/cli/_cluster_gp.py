@@ -18,23 +18,22 @@ from ._cluster_method import ClusterMethod
 from ._report import ReportSection, ReportTable
 
 
-def _dendrogram(gp: Any) -> Any:
-    """The GP hierarchy with a title and its leaves named by cluster and basin size."""
-    ax = plotting.plot_hierarchy(gp, title=f"GP hierarchy: {gp.n_clusters_} clusters at "
-                                 f"level {gp.level_:.4g}")
-    seps = gp.landscape_.to_pandas()
-    names = []
-    for tick in ax.get_xticklabels():
-        text = tick.get_text()
-        if not text.isdigit() or int(text) >= len(seps):
-            return ax  # not leaf indices (e.g. too many leaves to label): leave as drawn
-        row = seps.iloc[int(text)]
-        lab = int(row["label"])
-        names.append(f"{'noise' if lab == -1 else f'cluster {lab}'} (n={int(row['size'])})")
-    if names:
-        ax.set_xticks(ax.get_xticks(), names, rotation=90, fontsize="small")
-        ax.set_xlabel("stable equilibrium points: cluster (training points in the basin)")
-    return ax
+def _count_picture(gp: Any) -> Any:
+    """The picture of the count: the condensed tree, the fitted clusters outlined, and, when
+    GPClustering found the count itself, the modes per length scale read beside it."""
+    from .._mpl import pyplot
+
+    trace = getattr(gp, "count_trace_", None)
+    fig, axs = pyplot().subplots(1, 1 if trace is None else 2, squeeze=False,
+                                 figsize=(5.5 if trace is None else 11.5, 4.5))
+    gp.landscape_.plot_condensed_tree(ax=axs[0, 0], title=f"GP clusters: {gp.n_clusters_} "
+                                      f"at level {gp.level_:.4g} (condensed tree)")
+    if trace is not None:
+        trace.plot(ax=axs[0, 1])
+        if trace.reason:
+            fig.suptitle(trace.reason, fontsize="small", wrap=True)
+    fig.tight_layout()
+    return fig
 
 
 def _trace_summary(trace: Any) -> dict[str, Any]:
@@ -112,11 +111,10 @@ class GPClusterMethod(ClusterMethod):
                 "count_trace.png: the modes of the GP landscape at every length scale read "
                 "for the count, the agreement of each step (blue), the landscape kept "
                 "(circled) and the fit's clusters (star)")
-        if len(est.hierarchy_):
-            figs[plotting.save_figure(_dendrogram(est), tmp / "hierarchy.png")] = (
-                "hierarchy.png: equilibrium points merging at their saddle levels, coloured "
-                "by cluster (noise grey); the dashed line is the level the clusters are cut "
-                "at")
+        figs[plotting.save_figure(_count_picture(est), tmp / "hierarchy.png")] = (
+            "hierarchy.png: the condensed tree of the fit (each cluster as wide as its points, "
+            "the fitted clusters filled and outlined, the level dashed)"
+            + (" beside the modes per length scale read" if trace is not None else ""))
         return figs
 
     def sections(self, result: dict[str, Any], figs: dict[Path, str]) -> list[ReportSection]:

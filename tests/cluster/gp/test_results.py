@@ -74,3 +74,18 @@ def test_plots_draw_from_the_objects(rings, fitted) -> None:
     assert plotting.plot_variance_landscape(land, resolution=10) is not None
     with pytest.raises(TypeError, match="fitted GPClustering or a GPLandscape"):
         plotting.plot_variance_landscape(object())
+
+
+def test_condensed_tree_marks_the_fitted_clusters(fitted) -> None:
+    """The condensed tree of a fit: the clusters alive at the level are the fitted ones,
+    each at least min_cluster_size wide, the root as wide as the data."""
+    _, land = fitted
+    tree = land.condensed_tree()
+    assert tree.parent[0] == -1 and tree.size[0] == land.labels.size
+    assert int(tree.selected.sum()) == land.n_clusters
+    assert (tree.size[tree.selected] >= land.min_cluster_size).all()
+    picked = {int(land.equilibrium_labels[s]) for s in tree.sep[tree.selected]}
+    assert picked == set(range(land.n_clusters))
+    assert (tree.death <= tree.birth).all()
+    ax = land.plot_condensed_tree()
+    assert ax.get_ylabel() == "level σ² (lower: denser)"

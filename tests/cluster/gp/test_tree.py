@@ -177,3 +177,23 @@ def test_probabilities_and_outlier_scores() -> None:
         centre = members[np.argmin(np.linalg.norm(X[members] - X[members].mean(0), axis=1))]
         edge = members[np.argmax(np.linalg.norm(X[members] - X[members].mean(0), axis=1))]
         assert prob[centre] > prob[edge] and out[centre] < out[edge]
+
+
+@pytest.mark.slow
+def test_the_count_moves_little_with_the_seed() -> None:
+    """31 Gaussian blobs of 100 points (3,100 points: the inducing path, whose subsample and
+    inducing points the seed draws): over three seeds the count moves by at most one
+    cluster and the ARI by at most 0.05 (issue 61)."""
+    X, y = make_blobs(n_samples=[100] * 31, cluster_std=1.0, center_box=(-40, 40),
+                      random_state=1)
+    X = StandardScaler().fit_transform(X)
+    counts, scores = [], []
+    for seed in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            gp = GPClustering(random_state=seed).fit(X)
+        _check_views(gp)
+        counts.append(gp.n_clusters_)
+        scores.append(adjusted_rand_score(y, gp.labels_))
+    assert max(counts) - min(counts) <= 1
+    assert max(scores) - min(scores) <= 0.05

@@ -63,6 +63,7 @@ from ._assign import (
     default_batch_size,
     flow_assign,
 )
+from ._condensed import CondensedTree, condense
 from ._cuts import (
     components_at,
     data_level_components,
@@ -104,6 +105,7 @@ __all__ = [
     "LINE_WIDTH",
     "TAIL_KURTOSIS",
     "Assignment",
+    "CondensedTree",
     "DipPartition",
     "FlowOptions",
     "FlowResult",
@@ -124,6 +126,7 @@ __all__ = [
     "auto_n_landmarks",
     "choose_inducing_points",
     "components_at",
+    "condense",
     "data_level_components",
     "default_batch_size",
     "default_kernel",

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..._mpl import axes
 from ..._validation import FloatArray, check_matrix
+from ._condensed import CondensedTree
 
 
 # What each drawing reads of its result object (``GPLandscape``, ``GPHierarchy``,
@@ -135,9 +136,6 @@ def _link_colours(Z: FloatArray, labels: NDArray[np.intp] | None,
     """The colour of every node of the linkage ``Z`` (leaves, then merges): a merge at or
     below ``level`` inside one cluster of ``labels`` takes that cluster's colour (tab10,
     then tab20), inside noise grey; every other merge black."""
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
-
     p = Z.shape[0] + 1
     node = np.full(2 * p - 1, -2, dtype=np.intp)  # -2: a merge of two clusters
     if labels is not None:
@@ -145,8 +143,7 @@ def _link_colours(Z: FloatArray, labels: NDArray[np.intp] | None,
     for r in range(p - 1):
         a, b = node[int(Z[r, 0])], node[int(Z[r, 1])]
         node[p + r] = a if a == b else -2
-    palette = [to_hex(colormaps["tab10"](i)) for i in range(10)]
-    palette += [to_hex(colormaps["tab20"](i)) for i in range(20)]
+    palette = _palette()
     out = []
     for j in range(2 * p - 1):
         high = j >= p and Z[j - p, 2] > level
@@ -182,3 +179,45 @@ def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = 
     ax.set_title(title if title is not None else
                  "GP count: modes per length scale (blue: agreement with the next)")
     return ax
+
+
+def plot_condensed_tree(tree: CondensedTree, labels: NDArray[np.intp] | None, level: float,
+                        *, ax: Any = None, title: str | None = None) -> Any:
+    """The condensed tree as an icicle: every cluster a bar from the level where it parts
+    from its sibling down to where it splits or ends, as wide as its points; the fitted
+    clusters (alive at ``level``) filled in their colour and outlined; the level dashed."""
+    from matplotlib.patches import Rectangle
+
+    ax = axes(ax)
+    colours = _palette()
+    top = float(tree.birth.max()) if tree.birth.size else float(level)
+    bottom = float(tree.death.min()) if tree.death.size else float(level)
+    pad = 0.05 * (top - bottom) if top > bottom else 0.05 * abs(top) + 1e-12
+    for j in range(tree.size.size):
+        high = tree.birth[j] + (pad if tree.parent[j] < 0 else 0.0)
+        c = -1 if labels is None else int(labels[tree.sep[j]])
+        face = colours[c % len(colours)] if tree.selected[j] and c >= 0 else "0.85"
+        ax.add_patch(Rectangle((tree.left[j], tree.death[j]), tree.size[j],
+                               high - tree.death[j], facecolor=face,
+                               edgecolor="r" if tree.selected[j] else "0.4",
+                               lw=2 if tree.selected[j] else 0.5))
+    ax.axhline(level, ls="--", c="k", lw=1, label=f"level {level:.4g}: "
+               f"{int(tree.selected.sum())} cluster{'' if tree.selected.sum() == 1 else 's'}")
+    width = float(tree.size[0]) if tree.size.size else 1.0
+    ax.set_xlim(-0.01 * width, 1.01 * width)
+    ax.set_ylim(bottom - pad, top + 2 * pad)
+    ax.set_xlabel("points (each cluster as wide as its points)")
+    ax.set_ylabel("level σ² (lower: denser)")
+    ax.legend(loc="upper right", fontsize="small")
+    ax.set_title(title if title is not None else
+                 "GP clusters: the condensed tree (the fitted ones outlined)")
+    return ax
+
+
+def _palette() -> list[str]:
+    """tab10 then tab20, as hex strings: the colour of cluster c is entry c (mod 30)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    return ([to_hex(colormaps["tab10"](i)) for i in range(10)]
+            + [to_hex(colormaps["tab20"](i)) for i in range(20)])

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..._tails import apply_to
 from ..._validation import MAX_MAGNITUDE, FloatArray, check_magnitude, check_matrix
 from ...kernels import Kernel
+from ._condensed import CondensedTree, condense
 from ._cuts import components_at, level_for_n_clusters
 from ._landscape import FlowOptions, InducingPlan, assign_points
 from ._trace import GPCountTrace, pandas_module
@@ -354,6 +355,26 @@ class GPLandscape:
         groups = self.hierarchy.cut(level=level)
         big = np.bincount(groups, weights=sizes) >= least
         return relabel(np.where(big[groups], groups, -1).astype(np.intp), self.basins)[1]
+
+    def condensed_tree(self) -> CondensedTree:
+        """:attr:`hierarchy` condensed as HDBSCAN condenses its tree (groups of fewer than
+        ``min_cluster_size`` points fall out of a cluster), the fitted clusters marked
+        (:func:`~kernel_patterns.cluster.gp.condense`)."""
+        return condense(self.hierarchy.linkage, self.equilibrium_variance, self.basin_sizes(),
+                        self.min_cluster_size, self.level)
+
+    def plot_condensed_tree(self, ax: Any = None, *, title: str | None = None) -> Any:
+        """The condensed tree as an icicle, the fitted clusters outlined in their colours,
+        the level dashed (matplotlib, imported lazily).
+
+        Returns
+        -------
+        ax : matplotlib Axes
+        """
+        from ._plots import plot_condensed_tree
+
+        return plot_condensed_tree(self.condensed_tree(), self.equilibrium_labels, self.level,
+                                   ax=ax, title=title)
 
     def plot(
         self, X: ArrayLike | None = None, labels: ArrayLike | None = None, **kwargs: Any

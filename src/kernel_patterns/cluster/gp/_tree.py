@@ -167,8 +167,31 @@ def level_for_count(
     components of at least ``min_cluster_size``; the others are noise.
 
     A level between two merge heights stands for the state after the lower one; tied
-    heights are made together. ``ValueError`` naming the counts there are when no level
-    gives ``n_clusters``.
+    heights are made together.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        A linkage of p SEPs.
+    sizes : ndarray of shape (p,)
+        What the points of every SEP's basin count.
+    min_cluster_size : float
+        The least size of a cluster.
+    n_clusters : int
+        The clusters wanted.
+    level : float
+        The fit's level: of the cuts with ``n_clusters``, the nearest to it in merges.
+
+    Returns
+    -------
+    float
+        ``level`` itself when its cut has ``n_clusters``; else the middle between the two
+        merge heights around the cut chosen (the top merge for the root).
+
+    Raises
+    ------
+    ValueError
+        When no level gives ``n_clusters``; the message names the counts there are.
 
     Examples
     --------

@@ -1,0 +1,151 @@
+"""The fitted tree condensed as HDBSCAN condenses its cluster tree: a merge that joins a group
+of fewer than ``min_cluster_size`` points is those points falling out of a cluster, not a
+split; only a merge of two such groups ends a cluster and starts two. The picture of a fit
+(:func:`~._plots.plot_condensed_tree`) draws it as an icicle, each cluster as wide as its
+points, the fitted clusters (those alive at the fit's level) outlined."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._validation import FloatArray
+
+
+@dataclass(frozen=True)
+class CondensedTree:
+    """The clusters of a condensed tree, the root first, depth first.
+
+    Parameters
+    ----------
+    parent, birth, death, size, left, selected, sep : ndarray of shape (n_nodes,)
+        The attributes below (:func:`condense` computes them).
+
+    Attributes
+    ----------
+    parent : ndarray of shape (n_nodes,)
+        The cluster each one split from (-1: the root).
+    birth : ndarray of shape (n_nodes,)
+        The level (σ²) where it parts from its sibling (the root: the top merge).
+    death : ndarray of shape (n_nodes,)
+        The level where it splits in two or ends (its lowest SEP's σ²).
+    size : ndarray of shape (n_nodes,)
+        Its points at birth.
+    left : ndarray of shape (n_nodes,)
+        Where its bar starts on the icicle's horizontal axis (points).
+    selected : ndarray of shape (n_nodes,)
+        Alive at the fit's level: the fitted clusters.
+    sep : ndarray of shape (n_nodes,)
+        A SEP of its largest part (the cluster a selected one is, by the SEP's label).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import condense
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> tree = condense(Z, np.array([0.1, 0.2, 0.3]), np.array([10.0, 10.0, 2.0]), 5, 0.7)
+    >>> tree.size, tree.selected  # SEP 2's 2 points fall out; 0 and 1 split at 0.5
+    (array([22., 10., 10.]), array([ True, False, False]))
+    """
+
+    parent: NDArray[np.intp]
+    birth: FloatArray
+    death: FloatArray
+    size: FloatArray
+    left: FloatArray
+    selected: NDArray[np.bool_]
+    sep: NDArray[np.intp]
+
+
+def condense(
+    Z: FloatArray, equilibrium_variance: FloatArray, sizes: FloatArray,
+    min_cluster_size: float, level: float,
+) -> CondensedTree:
+    """The condensed clusters of the linkage ``Z`` of SEPs whose basins hold ``sizes``
+    points, and which of them are alive at ``level`` (see :class:`CondensedTree`).
+
+    Parameters
+    ----------
+    Z : ndarray of shape (p - 1, 4)
+        A linkage of p SEPs (``GPHierarchy.linkage``: the fitted tree).
+    equilibrium_variance : ndarray of shape (p,)
+        σ² at every SEP (where a cluster of one SEP ends).
+    sizes : ndarray of shape (p,)
+        The points of every SEP's basin (``GPLandscape.basin_sizes()``).
+    min_cluster_size : float
+        A group of fewer points falls out of its cluster instead of splitting it.
+    level : float
+        The fit's level: the clusters alive there are marked ``selected``.
+
+    Returns
+    -------
+    CondensedTree
+
+    Examples
+    --------
+    Four SEPs of 10 points: two pairs, each joined at 0.3, the pairs at 0.8. Cut at 0.5,
+    the two pairs are the clusters:
+
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp import condense
+    >>> Z = np.array([[0, 1, 0.3, 2], [2, 3, 0.3, 2], [4, 5, 0.8, 4]], dtype=float)
+    >>> tree = condense(Z, np.full(4, 0.1), np.full(4, 10.0), 5, 0.5)
+    >>> tree.parent  # depth first: the root, a pair and its SEPs, the other pair and its
+    array([-1,  0,  1,  1,  0,  4,  4])
+    >>> tree.size[tree.selected], tree.birth[tree.selected]
+    (array([20., 20.]), array([0.8, 0.8]))
+    """
+    p = sizes.size
+    weight = np.zeros(2 * p - 1)
+    weight[:p] = sizes
+    low = np.zeros(2 * p - 1)  # the lowest SEP variance below every node
+    low[:p] = equilibrium_variance
+    rep = np.arange(2 * p - 1)  # a SEP of every node's heavier part
+    for r in range(p - 1):
+        a, b = int(Z[r, 0]), int(Z[r, 1])
+        weight[p + r] = weight[a] + weight[b]
+        low[p + r] = min(low[a], low[b])
+        rep[p + r] = rep[a] if weight[a] >= weight[b] else rep[b]
+    parent: list[int] = []
+    birth: list[float] = []
+    death: list[float] = []
+    size: list[float] = []
+    left: list[float] = []
+    seps: list[int] = []
+    top = 2 * p - 2
+    stack = [(top, -1, float(Z[-1, 2]) if p > 1 else float(low[0]), 0.0)]
+    while stack:
+        node, up, born, x = stack.pop()
+        me = len(parent)
+        parent.append(up)
+        birth.append(born)
+        size.append(float(weight[node]))
+        left.append(x)
+        seps.append(int(rep[node]))
+        while True:  # follow the cluster down through the groups that fall out of it
+            if node < p:
+                death.append(float(low[node]))
+                break
+            a, b = int(Z[node - p, 0]), int(Z[node - p, 1])
+            big_a, big_b = weight[a] >= min_cluster_size, weight[b] >= min_cluster_size
+            if big_a and big_b:
+                h = float(Z[node - p, 2])
+                death.append(h)
+                stack.append((b, me, h, x + float(weight[a])))
+                stack.append((a, me, h, x))
+                break
+            if not (big_a or big_b):
+                death.append(float(Z[node - p, 2]))
+                break
+            keep = a if big_a else b
+            if keep == b:  # the points that fall out keep the left of the bar
+                x += float(weight[a])
+            node = keep
+    up_a, birth_a, death_a = np.asarray(parent, dtype=np.intp), np.asarray(birth), np.asarray(death)
+    return CondensedTree(
+        parent=up_a, birth=birth_a, death=death_a, size=np.asarray(size),
+        left=np.asarray(left), selected=(death_a <= level) & ((level < birth_a) | (up_a < 0)),
+        sep=np.asarray(seps, dtype=np.intp),
+    )
