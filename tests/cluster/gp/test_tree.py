@@ -197,3 +197,16 @@ def test_the_count_moves_little_with_the_seed() -> None:
         scores.append(adjusted_rand_score(y, gp.labels_))
     assert max(counts) - min(counts) <= 1
     assert max(scores) - min(scores) <= 0.05
+
+
+def test_the_reason_says_how_deep_the_deepest_split_not_made_is() -> None:
+    """Three blobs read by the excess of mass: the reason names the count, the reading and
+    how deep (in noise units) the deepest split inside a fitted cluster is."""
+    X, _ = make_blobs(300, centers=3, cluster_std=0.6, random_state=0)
+    gp = GPClustering(random_state=0).fit(X)
+    trace = gp.count_trace_
+    assert trace.reading == "excess of mass" and trace.n_clusters == gp.n_clusters_ == 3
+    assert 0 < trace.deepest_split < 2
+    assert trace.reason.startswith("3 clusters: the clusters of greatest excess of mass")
+    assert f"deepest split inside a cluster is {trace.deepest_split:.1f} noise units" in (
+        trace.reason)

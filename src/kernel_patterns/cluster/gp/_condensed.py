@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import FloatArray
+from ._cuts import effective_count, prominence_z
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class CondensedTree:
 
     Parameters
     ----------
-    parent, birth, death, size, left, selected, sep : ndarray of shape (n_nodes,)
+    parent, birth, death, size, left, selected, sep, peak : ndarray of shape (n_nodes,)
         The attributes below (:func:`condense` computes them).
 
     Attributes
@@ -39,6 +40,8 @@ class CondensedTree:
         Alive at the fit's level: the fitted clusters.
     sep : ndarray of shape (n_nodes,)
         A SEP of its largest part (the cluster a selected one is, by the SEP's label).
+    peak : ndarray of shape (n_nodes,)
+        Its lowest SEP variance (its densest point).
 
     Examples
     --------
@@ -57,6 +60,25 @@ class CondensedTree:
     left: FloatArray
     selected: NDArray[np.bool_]
     sep: NDArray[np.intp]
+    peak: FloatArray
+
+    def deepest_split(self, noise: float, weight: float = 1.0) -> float:
+        """How many Poisson standard deviations of the effective count the deepest split
+        inside a selected cluster stands (its younger branch's peak above the saddle,
+        :func:`~kernel_patterns.cluster.gp.prominence_z`); NaN when no selected cluster
+        splits or the kernel has no noise."""
+        best = np.nan
+        if noise <= 0:
+            return best
+        for j in np.flatnonzero(self.selected):
+            kids = np.flatnonzero(self.parent == j)
+            if kids.size < 2:
+                continue
+            younger = float(self.peak[kids].max())
+            z = prominence_z(float(effective_count(np.asarray(younger), noise)),
+                             float(self.death[j]), noise, weight)
+            best = z if np.isnan(best) else max(best, z)
+        return best
 
 
 def condense(
@@ -114,6 +136,7 @@ def condense(
     size: list[float] = []
     left: list[float] = []
     seps: list[int] = []
+    peaks: list[float] = []
     top = 2 * p - 2
     stack = [(top, -1, float(Z[-1, 2]) if p > 1 else float(low[0]), 0.0)]
     while stack:
@@ -124,6 +147,7 @@ def condense(
         size.append(float(weight[node]))
         left.append(x)
         seps.append(int(rep[node]))
+        peaks.append(float(low[node]))
         while True:  # follow the cluster down through the groups that fall out of it
             if node < p:
                 death.append(float(low[node]))
@@ -147,5 +171,5 @@ def condense(
     return CondensedTree(
         parent=up_a, birth=birth_a, death=death_a, size=np.asarray(size),
         left=np.asarray(left), selected=(death_a <= level) & ((level < birth_a) | (up_a < 0)),
-        sep=np.asarray(seps, dtype=np.intp),
+        sep=np.asarray(seps, dtype=np.intp), peak=np.asarray(peaks),
     )

@@ -44,6 +44,7 @@ from ..._tails import (
 from ..._validation import FloatArray, check_magnitude, check_matrix, check_n_clusters
 from ..._warnings import user_stacklevel
 from ...kernels import DEFAULT_N_LANDMARKS, Kernel, Precomputed
+from ._condensed import condense
 from ._cuts import (
     components_at,
     level_for_n_clusters,
@@ -250,7 +251,11 @@ feature_transform, random_state
     tree, cut = fitted_tree(fit.Z, fit.edges, groups, cut)
     sep_labels, labels = relabel(groups, basins)
     if trace is not None:
-        trace = replace(trace, n_clusters=int(labels.max()) + 1)
+        weight = 1.0 if plan is None else plan.weight
+        sizes = weight * np.bincount(basins, minlength=fit.S.shape[0])
+        deep = condense(tree, fit.sep_var, sizes, min_cluster_size, cut).deepest_split(
+            fit.noise, weight)
+        trace = replace(trace, n_clusters=int(labels.max()) + 1, deepest_split=deep)
     if n_clusters is None:
         # as many inducing points as data are the data: no more to ask for (exact variance)
         m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]

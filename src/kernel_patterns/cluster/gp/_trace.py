@@ -80,6 +80,12 @@ class GPCountTrace:
         Data on a line: its unit direction in the input's units (``[1.]`` for one
         feature); the cuts of ``mode_test`` are values of ``X @ line_axis``. None
         otherwise.
+    n_clusters : int
+        The clusters the fit found (-1: not recorded).
+    deepest_split : float
+        How deep the deepest split inside a fitted cluster is, in Poisson standard
+        deviations of the effective count
+        (:meth:`~kernel_patterns.cluster.gp.CondensedTree.deepest_split`); NaN when none.
 
     Examples
     --------
@@ -104,6 +110,7 @@ class GPCountTrace:
     mode_test: DipPartition | None = None
     line_axis: FloatArray | None = None
     n_clusters: int = -1
+    deepest_split: float = float("nan")
 
     @property
     def one_feature(self) -> bool:
@@ -119,7 +126,16 @@ class GPCountTrace:
     @property
     def reason(self) -> str:
         """Why the fit found ``n_clusters`` clusters, in one sentence (what the command line
-        and its report print)."""
+        and its report print), and how deep the deepest split it did not make is."""
+        why = self._why()
+        if self.mode_test is not None or np.isnan(self.deepest_split):
+            return why
+        return (f"{why} The deepest split inside a cluster is {self.deepest_split:.1f} "
+                "noise units deep (Poisson standard deviations of the effective count; "
+                "the excess of mass splits from 2).")
+
+    def _why(self) -> str:
+        """The reading kept and the count, in one sentence."""
         k, i = self.n_clusters, self.kept
         head = f"{k} cluster{'' if k == 1 else 's'}"
         ell = float(self.length_scales[i]) if self.length_scales.size else float("nan")
