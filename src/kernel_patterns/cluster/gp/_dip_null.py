@@ -95,6 +95,10 @@ def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
     half = n // 2
     if not spread > 0.0 or half < 2:
         return 0.0
+    # c is scale-free (f''/f³): read in units of the spread, where h⁵ cannot underflow (1-D
+    # data spread below ~1e-62 divided by zero)
+    x = (x - float(np.median(x))) / spread
+    spread = 1.0
     h = resolved(0.9 * spread * half**-0.2, x)
     low, high = float(x.min()) + EDGE * h, float(x.max()) - EDGE * h
     if low >= high:
