@@ -135,8 +135,10 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     assert inp["feature columns (2)"] == "x, y" and inp["id column"] == "id"
     assert inp["label column (truth, not a feature)"] == "ring"
     assert inp["scaling"].startswith("minmax")
-    assert _table_rows(dom, "Columns left out of the features") == [
-        ["column left out", "why"], ["where", "not numeric"]]
+    assert _table_rows(dom, "The role of every column") == [
+        ["column", "role", "why"], ["id", "id", "named like an id"], ["x", "feature", "numeric"],
+        ["y", "feature", "numeric"], ["where", "text", "not numeric"],
+        ["ring", "label", "--label-column"]]
     notes = [r[0] for r in _table_rows(dom, "What the command printed")]
     assert "note: left out of the features: 'where' (not numeric)" in notes
     assert "note: row ids from column 'id'" in notes

@@ -42,24 +42,31 @@ def test_a_param_its_own_option_sets_is_an_error_naming_both(tmp_path, capsys, t
 
 
 @pytest.mark.parametrize("name", ["label", "Class"])
-def test_a_feature_named_like_labels_is_noted_with_the_option_that_uses_it(
+def test_a_column_named_like_labels_is_left_out_with_the_options_that_use_it(
         tmp_path, capsys, two_blobs_csv, name) -> None:
-    # a column literally named 'label' was used as a feature without a word
+    # a column literally named 'label' was used as a feature without a word (issue 62: it is
+    # label-like, left out by default, told with --keep-columns and --label-column)
     path = tmp_path / "l.csv"
     pd.read_csv(two_blobs_csv).rename(columns={"truth": name}).to_csv(path, index=False)
     out = tmp_path / "out"
     args = ["--quiet", "cluster", str(path), "--method", "kernel-kmeans", "--n-clusters", "2"]
     assert main([*args, "--out", str(out)]) == 0
-    note = (f"column '{name}' is used as a feature, though its name reads like labels; pass "
-            f"--label-column {name} to use it as the labels (the ground truth, left out of "
-            "the features)")
+    note = (f"left out of the features: '{name}' (label-like: whole numbers, 2 distinct "
+            f"values, named like a class); --keep-columns {name} uses it as a feature, "
+            f"--label-column {name} scores the clusters against it")
     assert f"kernel-patterns cluster: note: {note}\n" in capsys.readouterr().err
     summary = json.loads((out / "summary.json").read_text())
-    assert note in summary["input"]["notes"] and name in summary["input"]["features"]
-    # not when it is the labels, or when --columns chose the features
-    for extra in (["--label-column", name], ["--columns", f"a,b,{name}"]):
+    assert note in summary["input"]["notes"] and name not in summary["input"]["features"]
+    assert {"column": name, "role": "label-like", "reason": "whole numbers, 2 distinct values, "
+            "named like a class"} in summary["input"]["column_roles"]
+    # a feature again with --keep-columns or --columns; the labels with --label-column
+    for extra, features in ((["--keep-columns", name], ["a", "b", name]),
+                            (["--columns", f"a,b,{name}"], ["a", "b", name]),
+                            (["--label-column", name], ["a", "b"])):
         assert main([*args, *extra, "--out", str(tmp_path / "o2"), "--force"]) == 0
-        assert "reads like labels" not in capsys.readouterr().err
+        assert "label-like" not in capsys.readouterr().err
+        got = json.loads((tmp_path / "o2" / "summary.json").read_text())
+        assert got["input"]["features"] == features
 
 
 def test_first_line_of_an_error_is_its_message_or_its_type() -> None:

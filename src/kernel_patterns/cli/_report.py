@@ -197,11 +197,24 @@ def input_section(summary_input: Mapping[str, Any], notes: Sequence[str] = ()) -
     if summary_input.get("target") is not None:
         rows["target column"] = summary_input["target"]
     rows["scaling"] = _SCALES.get(str(summary_input.get("scale")), summary_input.get("scale"))
+    if summary_input.get("row_loss"):
+        rows["rows dropped"] = summary_input["row_loss"]
     left_out = summary_input.get("dropped_columns") or {}
     if not left_out:
         rows["columns left out"] = "none"
     section = ReportSection("Input", rows=rows)
-    if left_out:
+    roles = summary_input.get("column_roles") or []
+    if roles:
+        shown = [[r["column"], r["role"], r["reason"]] for r in roles[:MAX_ROLE_ROWS]]
+        if len(roles) > MAX_ROLE_ROWS:
+            shown.append([f"… {len(roles) - MAX_ROLE_ROWS} more", "", "summary.json lists "
+                          "every column"])
+        section.tables.append(ReportTable(
+            ["column", "role", "why"], shown,
+            caption="The role of every column: only features are fitted; ids, label-like, "
+            "constant, text and empty columns are left out (--keep-columns puts numeric ones "
+            "back)"))
+    elif left_out:
         section.tables.append(ReportTable(["column left out", "why"],
                                           [[c, why] for c, why in left_out.items()],
                                           caption="Columns left out of the features"))
@@ -211,6 +224,9 @@ def input_section(summary_input: Mapping[str, Any], notes: Sequence[str] = ()) -
                                           "and the fit"))
     return section
 
+
+#: rows of the column-role table shown in the report (all are in summary.json)
+MAX_ROLE_ROWS = 300
 
 _SCALES = {
     "minmax": "minmax: each feature to [0, 1] (--scale minmax, the default)",
