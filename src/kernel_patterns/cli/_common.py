@@ -178,7 +178,8 @@ def row_loss_warning(table: Any) -> str | None:
     missing = getattr(table, "missing_by_column", {}) or {}
     if share > 0.5 and missing:
         worst = sorted(missing.items(), key=lambda item: -item[1])[:3]
-        line += "; most of them miss " + ", ".join(f"'{c}' ({k} rows)" for c, k in worst) + (
+        line += "; most of them miss " + ", ".join(
+            f"'{c}' ({k} row{'' if k == 1 else 's'})" for c, k in worst) + (
             ": --columns without them keeps more rows")
     return line
 
