@@ -11,11 +11,15 @@ result objects, never the command line, experiments or demos.
 """
 
 from ._base import plot_clusters, plot_kernel_matrix, save_figure
+from ._colors import NOISE_COLOR, cluster_colors, label_colors
 from ._embedding import plot_embedding, plot_spectrum
 from ._gp import plot_hierarchy, plot_variance_landscape
 from ._ranking import plot_ranking
 
 __all__ = [
+    "NOISE_COLOR",
+    "cluster_colors",
+    "label_colors",
     "plot_clusters",
     "plot_embedding",
     "plot_hierarchy",
