@@ -91,13 +91,28 @@ def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
         return PCA(n_components=2).fit_transform(X), "PCA view"
 
 
+def _name_axes(axes: list[Any], how: str, names: list[str] | None) -> None:
+    """Axis names: the features' when the figure shows them, else the view's ("KernelMDS 1")."""
+    if how == "features" and names and len(names) == 2:
+        xy = names
+    elif how == "feature (1-D)" and names:
+        xy = [names[0], ""]
+    else:
+        view = how.removesuffix(" view")
+        xy = [f"{view} 1", f"{view} 2"]
+    for ax in axes:
+        ax.set_xlabel(xy[0])
+        ax.set_ylabel(xy[1])
+
+
 def cluster_figures(
     tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any, method: ClusterMethod,
     truth: np.ndarray | None = None, truth_name: str | None = None,
+    names: list[str] | None = None,
 ) -> dict[Path, str]:
     """The figures (each with a caption): the clusters with a legend, beside the truth when
     given, then the method's own (GP: the variance landscape, the count trace, the
-    hierarchy)."""
+    hierarchy). The axes are named by the features (``names``) when they are features."""
     from .._mpl import pyplot
 
     figs: dict[Path, str] = {}
@@ -108,6 +123,7 @@ def cluster_figures(
     if truth is None:
         ax = plotting.plot_clusters(V, labels, centers=centers, title=found, legend=True,
                                     legend_title="cluster (points)")
+        _name_axes([ax], how, names)
         caption = f"clusters.png: {found}, legend of cluster sizes"
     else:
         fig, (left, right) = pyplot().subplots(1, 2, figsize=(12, 4.8))
@@ -115,6 +131,7 @@ def cluster_figures(
                                legend_title="cluster (points)")
         plotting.plot_clusters(V, truth, ax=right, title=f"truth: '{truth_name}'",
                                legend=True, legend_title=f"{truth_name} (points)")
+        _name_axes([left, right], how, names)
         fig.tight_layout()
         ax = left
         caption = (f"clusters.png: left, {found}, legend of cluster sizes; right, the same "
@@ -186,18 +203,51 @@ def _run(args: argparse.Namespace) -> int:
             frame.to_csv(tmp / "labels.csv", index=False)
             with timer("figures"):
                 figs = cluster_figures(tmp, X, labels, est, method, table.labels,
-                                       table.label_name)
+                                       table.label_name, table.feature_names)
+                units, unit_figs = _in_user_units(tmp, args, table, labels, est)
+                figs.update(unit_figs)
             result: dict[str, Any] = {**where, **method.result(est)}
             if notes:
                 result["warnings"] = notes
-            _report(tmp, args, table, est, method, labels, table.labels, result, timer, figs)
+            _report(tmp, args, table, est, method, labels, table.labels, result, timer, figs,
+                    units)
+    if result.get("count_sentence"):
+        print(f"why {_found(result)}: {result['count_sentence']}")
     print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
     return 0
 
 
+def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.ndarray,
+                   est: Any) -> tuple[list[ReportSection], dict[Path, str]]:
+    """clustered.csv, profile.csv and pairs.png from the features as read (the local reader's
+    table, which keeps them), and the agreement with ``--label-column`` (printed too): the
+    report sections and the figure."""
+    from . import _results
+
+    sections: list[ReportSection] = []
+    figs: dict[Path, str] = {}
+    frame = getattr(table, "frame", None)
+    if frame is not None:  # the local reader: the rows and features as the file holds them
+        _results.clustered_frame(frame, labels, est).to_csv(tmp / "clustered.csv", index=False)
+        profile = _results.cluster_profile(table.X, table.feature_names, labels)
+        profile.to_csv(tmp / "profile.csv", index=False)
+        pairs, caption = _results.pair_plot(tmp / "pairs.png", table.X, table.feature_names,
+                                            labels, args.random_state)
+        figs[pairs] = caption
+        section = _results.profile_section(profile, table.feature_names)
+        section.figures.append(pairs)
+        sections.append(section)
+    if table.labels is not None:
+        ari, cross = _results.agreement(table.labels, labels)
+        print(_results.agreement_text(str(table.label_name), ari, cross))
+        sections.append(_results.agreement_section(str(table.label_name), ari, cross))
+    return sections, figs
+
+
 def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, method: ClusterMethod,
             labels: np.ndarray, truth: np.ndarray | None, result: dict[str, Any],
-            timer: common.Timer, figs: dict[Path, str]) -> None:
+            timer: common.Timer, figs: dict[Path, str],
+            units: list[ReportSection] | None = None) -> None:
     """summary.json and report.html: the cluster count and sizes first in ``result``."""
     # noise (label -1, GP clustering's points outside every cluster) is not a cluster
     k = len(np.unique(labels[labels >= 0]))
@@ -221,6 +271,7 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, method: C
         sections.append(ReportSection("Scores against " + str(table.label_name),
                                       rows=summary["scores"]))
     sections.append(_sizes_section(labels))
+    sections += units or []
     sections += method.sections(result, figs)
     common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
                   summary, list(figs), sections, captions=figs)
@@ -271,7 +322,8 @@ def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtabl
             idx = np.sort(rng.choice(n, size=min(n, FIGURE_ROWS), replace=False))
             Xs = np.asarray(_dask.client().compute(Xd[idx]).result())
             figs = cluster_figures(tmp, Xs, labels[idx], est, method,
-                                   None if truth is None else truth[idx], dtable.label_name)
+                                   None if truth is None else truth[idx], dtable.label_name,
+                                   dtable.feature_names)
             if len(idx) < n:
                 figs = {f: c + f" ({len(idx)} of the {n} rows, drawn uniformly)"
                         for f, c in figs.items()}

@@ -248,7 +248,7 @@ def choose_columns(
             raise UsageError(f"--keep-columns '{c}' is not numeric ({why_not_numeric(c)})")
     roles = decide_roles(stats, label_column=label_column, id_column=id_column,
                          id_given=id_given, columns=wanted, keep=keep,
-                         why_not_numeric=why_not_numeric)
+                         why_not_numeric=why_not_numeric, label_option=label_option)
     dropped_cols: dict[str, str] = {}
     if wanted is None:
         wanted = [c for c, r in zip(df.columns, roles, strict=True) if r.role == "feature"]
