@@ -21,8 +21,11 @@ from ._report import ReportSection, input_section, render_report
 from ._roles import role_notes
 
 
-def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> None:
-    """Options every data command shares (columns, ids, scaling, kernel, output)."""
+def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True,
+                        kernel_help: str | None = None) -> None:
+    """Options every data command shares (columns, ids, scaling, kernel, output);
+    ``kernel_help`` says what ``--kernel`` defaults to for the command (default: the cluster
+    command's methods)."""
     p.add_argument("--columns", help="comma-separated feature columns (default: every numeric "
                    "column but the label, ids (row numbers, keys), label-like columns (few "
                    "whole numbers named like a class, a year) and constants; each told)")
@@ -41,10 +44,10 @@ def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> No
     p.add_argument("--drop-na", action="store_true",
                    help="drop rows with missing values (counted in the summary) instead of "
                    "failing")
-    p.add_argument("--kernel", help="kernel name: rbf, gp, linear, polynomial, cosine, ... "
-                   "(default: the method's own: rbf for the k-means methods, the "
-                   "k-nearest-neighbour graph 'nearest_neighbors' for spectral, chosen from "
-                   "the data for gp)")
+    p.add_argument("--kernel", help=kernel_help or (
+        "kernel name: rbf, gp, linear, polynomial, cosine, ... (default: the method's own: rbf "
+        "for the k-means methods, the k-nearest-neighbour graph 'nearest_neighbors' for "
+        "spectral, chosen from the data for gp)"))
     p.add_argument("--kernel-param", action="append", metavar="KEY=VALUE",
                    help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable); "
                    "without --kernel, of the method's default kernel")

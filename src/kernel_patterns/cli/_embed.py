@@ -20,9 +20,14 @@ METHODS: dict[str, type[Any]] = {"mds": KernelMDS, "laplacian": LaplacianEmbeddi
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
-    p.add_argument("--method", required=True, choices=sorted(METHODS))
+    p.add_argument("--method", required=True, choices=sorted(METHODS),
+                   help="mds: kernel MDS (kernel PCA of the centred kernel: distances kept); "
+                   "laplacian: the Laplacian eigenmap of a k-nearest-neighbour graph "
+                   "(neighbourhoods kept)")
     p.add_argument("--n-components", type=int, default=2, help="embedding dimension (2)")
-    common.add_input_arguments(p)
+    common.add_input_arguments(p, kernel_help=(
+        "kernel name: rbf, gp, linear, polynomial, cosine, ... (default: the method's own: "
+        "rbf for mds, the k-nearest-neighbour graph 'nearest_neighbors' for laplacian)"))
     _dask.add_scheduler_argument(p)
 
 

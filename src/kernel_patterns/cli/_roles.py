@@ -198,6 +198,7 @@ def decide_roles(
     stats: Any, *, label_column: Any = None, id_column: Any = None,
     id_given: bool = False, columns: Sequence[Any] | None = None,
     keep: Sequence[Any] = (), why_not_numeric: Callable[[Any], str] | None = None,
+    label_option: str = "--label-column",
 ) -> list[ColumnRole]:
     """Every column's role (:data:`ROLES`), in the table's order.
 
@@ -216,6 +217,8 @@ def decide_roles(
         ``--keep-columns``: numeric columns used as features whatever their role.
     why_not_numeric : callable, default=None
         The reason a column is not numeric (default "not numeric").
+    label_option : str, default="--label-column"
+        The option that named the label column (``rank``'s is ``--target``), its reason.
 
     Returns
     -------
@@ -235,7 +238,7 @@ def decide_roles(
     for st in stats.to_dict("records"):
         name = st["name"]
         if name == label_column:
-            roles.append(ColumnRole(str(name), "label", "--label-column"))
+            roles.append(ColumnRole(str(name), "label", label_option))
             continue
         if name == id_column:
             roles.append(ColumnRole(str(name), "id", _id_reason(name, st, id_given)))
