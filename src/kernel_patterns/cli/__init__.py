@@ -75,7 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             if not args.debug:  # one line each, as the command's own messages
                 warnings.showwarning = _one_line_warnings(args.command)
-            return int(COMMANDS[args.command].run(args))
+            try:
+                return int(COMMANDS[args.command].run(args))
+            finally:  # the stage bar cleared before the closing line or the error
+                _progress.close_stage_bars()
     except (UsageError, ValueError, OSError, ImportError) as exc:
         if args.debug:
             raise

@@ -180,7 +180,8 @@ def _run(args: argparse.Namespace) -> int:
 
     method = METHODS[_method(args)]
     out = common.output_folder(args, args.input, f"{args.method}-clusters")
-    timer = common.Timer()
+    # read, scale, fit, figures (on a scheduler: more, not counted ahead)
+    timer = common.Timer("cluster", stages=None if getattr(args, "scheduler", None) else 4)
     with _dask.on_scheduler(args) as where:
         if where:
             dtable, Xd = _dask.read_input(args, timer, args.label_column)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from ..io import write_json_atomic, write_text_atomic
 from ..kernels import KERNELS, make_kernel
 from ._io import Table, parse_params, read_table
@@ -133,6 +134,7 @@ def read_input(
                            id_column=args.id_column, drop_na=args.drop_na,
                            label_option=label_option,
                            keep_columns=getattr(args, "keep_columns", None))
+    with timer("scale"):
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
     tell_columns(args, table)
@@ -291,10 +293,14 @@ def finish(
 
 
 class Timer:
-    """Collects named stage timings (seconds)."""
+    """Collects named stage timings (seconds) and, given the ``command``, shows the stages on
+    a terminal (:func:`kernel_patterns._progress.stage_bar`: after 2 s, not with
+    ``--quiet`` nor in pipes); ``stages`` is how many the command runs, when known."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: str | None = None, stages: int | None = None) -> None:
         self.times: dict[str, float] = {}
+        self.bar = (_progress.stage_bar(stages, f"kernel-patterns {command}")
+                    if command else None)
 
     def __call__(self, name: str) -> _Stage:
         return _Stage(self, name)
@@ -306,8 +312,12 @@ class _Stage:
 
     def __enter__(self) -> None:
         self.t0 = time.perf_counter()
+        if self.timer.bar is not None:
+            self.timer.bar.stage(self.name)
 
     def __exit__(self, *exc: Any) -> None:
+        if self.timer.bar is not None:
+            self.timer.bar.update(1)
         # a stage entered twice (e.g. "read": the table, then the target) adds up
         spent = time.perf_counter() - self.t0 + self.timer.times.get(self.name, 0.0)
         self.timer.times[self.name] = round(spent, 4)

@@ -33,7 +33,7 @@ def _args(p: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     out = common.output_folder(args, args.input, f"{args.method}-embedding")
-    timer = common.Timer()
+    timer = common.Timer("embed", stages=3)  # read, scale, fit
     with _dask.on_scheduler(args) as where:
         if where:
             table = _dask.gather_input(args, timer, args.label_column)

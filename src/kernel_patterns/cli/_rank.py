@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     out = common.output_folder(args, args.train, f"{args.method}-ranking")
-    timer = common.Timer()
+    timer = common.Timer("rank")
     table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target")
     with timer("read"):
         assert table.labels is not None
