@@ -18,9 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import metrics, plotting
-from .._validation import check_n_clusters
-from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
 from . import _common as common
 from . import _dask
 from ._cluster_gp import GPClusterMethod
@@ -31,21 +28,52 @@ from ._report import ReportSection, ReportTable
 
 log = logging.getLogger("kernel_patterns")
 
-#: the methods of ``--method``, each with its adapter: what the command reports and draws
-METHODS: dict[str, ClusterMethod] = {
-    "gp": GPClusterMethod(GPClustering),
-    "kernel-kmeans": ClusterMethod(KernelKMeans, report=("inertia_", "n_iter_")),
-    "soft-kernel-kmeans": ClusterMethod(SoftKernelKMeans, report=("inertia_", "n_iter_"),
-                                        soft=True),
-    "spectral": ClusterMethod(SpectralClustering),
-}
+def _methods() -> dict[str, ClusterMethod]:
+    """``METHODS``: the methods of ``--method``, each with its adapter (what the command
+    reports and draws); built on first use, so that ``--help`` imports no estimator."""
+    methods = globals().get("METHODS")
+    if methods is None:
+        from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
+
+        methods = {
+            "gp": GPClusterMethod(GPClustering),
+            "kernel-kmeans": ClusterMethod(KernelKMeans, report=("inertia_", "n_iter_")),
+            "soft-kernel-kmeans": ClusterMethod(SoftKernelKMeans,
+                                                report=("inertia_", "n_iter_"), soft=True),
+            "spectral": ClusterMethod(SpectralClustering),
+        }
+        globals()["METHODS"] = methods
+    return methods
+
+
+def __getattr__(name: str) -> Any:
+    if name == "METHODS":  # the table of methods, built on first use (:func:`_methods`)
+        return _methods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _LazyChoices:
+    """``--method``'s choices, read from :func:`_methods` only when a value is checked (the
+    help lists :data:`METHOD_NAMES` until the table is built)."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in _methods()
+
+    def __iter__(self) -> Any:
+        built = globals().get("METHODS")
+        return iter(sorted(built) if built is not None else METHOD_NAMES)
+
+
+#: the method names, as the help shows them (the table itself is built on first use)
+METHOD_NAMES = ("gp", "kernel-kmeans", "soft-kernel-kmeans", "spectral")
 #: the method without ``--method``: GP clustering finds the count itself
 DEFAULT_METHOD = "gp"
 
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
-    p.add_argument("--method", choices=sorted(METHODS), default=None,
+    p.add_argument("--method", choices=_LazyChoices(), default=None,
+                   metavar="{" + ",".join(METHOD_NAMES) + "}",
                    help=f"clustering method (default {DEFAULT_METHOD}: GP variance clustering, "
                    "which finds the count of clusters itself)")
     p.add_argument("--n-clusters", type=int, help="number of clusters: for gp, the N most "
@@ -58,6 +86,8 @@ def _args(p: argparse.ArgumentParser) -> None:
 def score(y_true: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     """RE, CE, FScore (eq. 5.1–5.4), clustering accuracy and ARI against the ground truth."""
     from sklearn.metrics import adjusted_rand_score
+
+    from .. import metrics
 
     return {
         "reference_error": metrics.reference_error(y_true, labels),
@@ -113,6 +143,7 @@ def cluster_figures(
     """The figures (each with a caption): the clusters with a legend, beside the truth when
     given, then the method's own (GP: the variance landscape, the count trace, the
     hierarchy). The axes are named by the features (``names``) when they are features."""
+    from .. import plotting
     from .._mpl import pyplot
 
     figs: dict[Path, str] = {}
@@ -148,6 +179,8 @@ def _fixed(args: argparse.Namespace, n_rows: int) -> dict[str, Any]:
     if args.n_clusters is not None:
         if args.n_clusters < 1:
             raise UsageError(f"--n-clusters must be >= 1; got {args.n_clusters}")
+        from .._validation import check_n_clusters
+
         try:  # the estimators' own check, worded for the command line
             check_n_clusters(args.n_clusters, n_rows)
         except ValueError:
@@ -178,7 +211,7 @@ def _method_line(args: argparse.Namespace, est: Any) -> str:
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    method = METHODS[_method(args)]
+    method = _methods()[_method(args)]
     out = common.output_folder(args, args.input, f"{args.method}-clusters")
     # read, scale, fit, figures (on a scheduler: more, not counted ahead)
     timer = common.Timer("cluster", stages=None if getattr(args, "scheduler", None) else 4)

@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import _progress
 from ..io import write_json_atomic, write_text_atomic
-from ..kernels import KERNELS, make_kernel
 from ._io import Table, parse_params, read_table
 from ._output import check_output
 from ._registry import UsageError
@@ -75,6 +74,8 @@ def build_estimator(
     what the command's own options set (``--n-clusters``: ``n_clusters``); a ``--param`` of
     the same name is an error naming both, not a silent override.
     """
+    from ..kernels import KERNELS, make_kernel
+
     name = cls.__name__
     est = cls()
     valid = est.get_params(deep=False)

@@ -30,7 +30,6 @@ from contextvars import ContextVar
 from typing import Any
 
 from .._optional import import_optional
-from ..kernels import DEFAULT_N_LANDMARKS
 from ._io import parse_params
 from ._registry import UsageError
 
@@ -161,7 +160,7 @@ def nystrom_kwargs(est: Any, n_rows: int) -> dict[str, Any]:
     p = est.get_params(deep=False)
     return {
         "kernel": p["kernel"], "kernel_params": p["kernel_params"],
-        "n_landmarks": (min(DEFAULT_N_LANDMARKS, n_rows) if p["n_landmarks"] is None
+        "n_landmarks": (min(_default_landmarks(), n_rows) if p["n_landmarks"] is None
                         else p["n_landmarks"]),
         "landmarks": p["landmarks"], "dtype": p["dtype"],
         "n_init": 10 if p["n_init"] == "auto" else p["n_init"],
@@ -198,3 +197,10 @@ def gather_input(
     note(args, f"the fit runs in this process on the gathered table ({local.X.shape[0]} x "
          f"{local.X.shape[1]}), its kernel operators on the workers")
     return local
+
+
+def _default_landmarks() -> int:
+    """:data:`kernel_patterns.kernels.DEFAULT_N_LANDMARKS` (imported when needed)."""
+    from ..kernels import DEFAULT_N_LANDMARKS
+
+    return int(DEFAULT_N_LANDMARKS)

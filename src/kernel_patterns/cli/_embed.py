@@ -8,14 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import plotting
-from ..embed import KernelMDS, LaplacianEmbedding
 from . import _common as common
 from . import _dask
 from ._output import staged_output
 from ._registry import UsageError, register
 
-METHODS: dict[str, type[Any]] = {"mds": KernelMDS, "laplacian": LaplacianEmbedding}
+#: ``--method`` -> the estimator class's name in :mod:`kernel_patterns.embed` (imported when run)
+METHODS: dict[str, str] = {"mds": "KernelMDS", "laplacian": "LaplacianEmbedding"}
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -50,7 +49,10 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
     if not 1 <= args.n_components < X.shape[0]:
         raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
                          f"got {args.n_components}")
-    est = common.build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
+    from .. import embed, plotting
+
+    est = common.build_estimator(getattr(embed, METHODS[args.method]), args,
+                                 {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             E = np.asarray(est.fit_transform(X))

@@ -17,15 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import metrics, plotting
-from ..rank import NuRanking, OnlineRanking
 from . import _common as common
 from ._io import read_frame, read_table
 from ._output import staged_output
 from ._registry import UsageError, register
 from ._report import ReportSection, ReportTable
 
-METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}
+#: ``--method`` -> the estimator class's name in :mod:`kernel_patterns.rank` (imported when run)
+METHODS: dict[str, str] = {"nu": "NuRanking", "online": "OnlineRanking"}
 
 #: more distinct target values than this (or than half the rows) without ``--bins`` is
 #: warned about
@@ -120,6 +119,8 @@ def _cross_validated(est: Any, args: argparse.Namespace, X: np.ndarray,
 
 
 def _errors(y: np.ndarray, pred: np.ndarray, prefix: str) -> dict[str, float]:
+    from .. import metrics
+
     out = {f"{prefix}_mze": metrics.mean_zero_one_error(y, pred)}
     if y.dtype.kind in "iuf":
         out[f"{prefix}_mae"] = metrics.mean_absolute_error(y, pred)
@@ -127,6 +128,8 @@ def _errors(y: np.ndarray, pred: np.ndarray, prefix: str) -> dict[str, float]:
 
 
 def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> Path:
+    from .. import plotting
+
     ax = plotting.plot_ranking(f, y, thresholds)
     return plotting.save_figure(ax, tmp / "ranking.png")
 
@@ -171,7 +174,9 @@ def _run(args: argparse.Namespace) -> int:
                 id_col = table.id_column  # the training file's (guessed) id column
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=id_col, drop_na=args.drop_na, min_rows=1)
-    est = common.build_estimator(METHODS[args.method], args)
+    from .. import rank
+
+    est = common.build_estimator(getattr(rank, METHODS[args.method]), args)
     def fit_and_cross_validate() -> np.ndarray | None:
         with timer("fit"):
             est.fit(X, y)

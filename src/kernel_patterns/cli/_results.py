@@ -179,15 +179,21 @@ def pair_plot(path: Path, X: np.ndarray, names: list[str], labels: np.ndarray,
     A, lab = X[idx][:, chosen], labels[idx]
     colors = plotting.label_colors(lab)
     k = len(chosen)
-    fig, axes = pyplot().subplots(k, k, figsize=(2.3 * k + 1.5, 2.3 * k), squeeze=False)
+    side = 1.9 if k > 3 else 2.6
+    fig = pyplot().figure(figsize=(side * k + 1.6, side * k + 0.3))
+    # laid out by hand (no tight_layout, no tight crop): the figure is drawn once, when saved
+    left, right, bottom, top = 0.9 / fig.get_figwidth(), 1 - 1.4 / fig.get_figwidth(), \
+        0.6 / fig.get_figheight(), 1 - 0.2 / fig.get_figheight()
+    axes = fig.subplots(k, k, squeeze=False, gridspec_kw={
+        "left": left, "right": right, "bottom": bottom, "top": top, "wspace": 0.08,
+        "hspace": 0.08})
     noise = lab < 0
+    order = [v for v in _order(lab) if v >= 0]
     for i in range(k):
         for j in range(k):
             ax = axes[i, j]
             if i == j:
-                for v in _order(lab):
-                    if v < 0:
-                        continue
+                for v in order:
                     ax.hist(A[lab == v, i], bins=20, histtype="step",
                             color=plotting.label_colors(np.array([v]))[0])
                 ax.set_yticks([])
@@ -195,17 +201,25 @@ def pair_plot(path: Path, X: np.ndarray, names: list[str], labels: np.ndarray,
                 ax.scatter(A[noise, j], A[noise, i], s=4, c=[plotting.NOISE_COLOR],
                            marker="x", linewidths=0.5)
                 ax.scatter(A[~noise, j], A[~noise, i], s=4, c=colors[~noise])
+            # a column shows one feature across, a row one feature up (the same points: the
+            # same limits); inner tick labels are left out
+            ax.locator_params(nbins=3)
+            ax.tick_params(labelsize="small", length=2)
             if i == k - 1:
                 ax.set_xlabel(names[chosen[j]])
+            else:
+                ax.tick_params(labelbottom=False)
             if j == 0:
                 ax.set_ylabel(names[chosen[i]] if i else f"{names[chosen[0]]}\n(histograms)")
+            elif not (i == 0 and j == 1):
+                ax.tick_params(labelleft=False)
     values = _order(labels)
     handles = [_handle(plotting.label_colors(np.array([v]))[0], "noise" if v < 0 else str(v))
                for v in values[:20]]
-    fig.legend(handles=handles, title="cluster", loc="upper left", bbox_to_anchor=(1.0, 1.0),
-               fontsize="small", frameon=False)
-    fig.tight_layout()
-    out = plotting.save_figure(fig, path)
+    fig.legend(handles=handles, title="cluster", loc="upper left",
+               bbox_to_anchor=(right + 0.1 / fig.get_figwidth(), top), fontsize="small",
+               frameon=False)
+    out = plotting.save_figure(fig, path, dpi=100, tight=False)
     return out, (f"{path.name}: the features as read, pair by pair, a colour per cluster"
                  f"{', noise grey crosses' if np.any(labels < 0) else ''}; each feature's "
                  f"histogram per cluster on the diagonal{note}")

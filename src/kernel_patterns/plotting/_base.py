@@ -16,7 +16,8 @@ from ..io import atomic_path
 from ._colors import NOISE_COLOR, label_colors
 
 
-def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) -> Path:
+def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120,
+                tight: bool = True) -> Path:
     """Save a figure (or the figure of an axes) to ``path`` atomically and close it.
 
     The PNG is written to a temporary file in the same folder, then renamed, so a reader never
@@ -30,6 +31,9 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
         Where to write the PNG.
     dpi : int, default=120
         Resolution.
+    tight : bool, default=True
+        Crop to what is drawn (``bbox_inches="tight"``: one more layout pass); False for a
+        figure laid out already, drawn once.
 
     Returns
     -------
@@ -50,7 +54,7 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
     target = Path(path)
     with atomic_path(target, prefix="tmp") as tmp:
-        fig.savefig(tmp, dpi=dpi, bbox_inches="tight")
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight" if tight else None)
     pyplot().close(fig)
     return target
 
