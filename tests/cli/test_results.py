@@ -98,3 +98,25 @@ def test_agreement_counts_noise_last() -> None:
     assert list(table.columns) == ["0", "1", "noise"]
     assert table.values.tolist() == [[0, 2, 0], [1, 0, 1]]
     assert -1 <= ari <= 1
+
+
+def test_the_clusters_figure_names_its_axes_by_the_features(tmp_path, monkeypatch,
+                                                            wine_csv) -> None:
+    from kernel_patterns import plotting
+
+    saved = {}
+    save = plotting.save_figure
+
+    def recording(fig_or_ax, path, *args, **kw):
+        fig = getattr(fig_or_ax, "figure", fig_or_ax)
+        saved[path.name] = [(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes]
+        return save(fig_or_ax, path, *args, **kw)
+
+    monkeypatch.setattr(plotting, "save_figure", recording)
+    path, _ = wine_csv
+    assert main(["-q", "cluster", str(path), "--method", "kernel-kmeans", "--n-clusters", "2",
+                 "--out", str(tmp_path / "o")]) == 0
+    assert saved["clusters.png"] == [("proline", "alcohol")]
+    # the bottom row names the features across, the left column up (row 0: the histogram)
+    assert saved["pairs.png"] == [("", "proline\n(histograms)"), ("", ""),
+                                  ("proline", "alcohol"), ("alcohol", "")]

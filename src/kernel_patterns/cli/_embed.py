@@ -66,6 +66,8 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
         ax = plotting.plot_clusters(V, table.labels, title=f"{type(est).__name__} of "
                                     f"{Path(args.input).name}", legend=True,
                                     legend_title=f"{table.label_name} (points)")
+        ax.set_xlabel(f"{type(est).__name__} component 1")
+        ax.set_ylabel(f"{type(est).__name__} component 2" if E.shape[1] >= 2 else "")
         figs = [plotting.save_figure(ax, tmp / "embedding.png")]
         result: dict[str, Any] = {"n_components": int(E.shape[1]), **where}
         for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",
