@@ -5,6 +5,7 @@ the scheduler (an in-process two-worker cluster)."""
 from __future__ import annotations
 
 import argparse
+import json
 import contextlib
 import time
 from pathlib import Path
@@ -262,6 +263,15 @@ def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, ca
                  "--out", str(tmp_path / "o")]) == 0
     notes = [ln for ln in capsys.readouterr().err.splitlines() if "left out of" in ln]
     assert len(reads) == 1 and len(notes) == 2, notes  # one line per role: ids, text
+    # issue 62: results in the file's units on a scheduler too (the gathered fit)
+    clustered = pd.read_csv(tmp_path / "o" / "clustered.csv")
+    assert list(clustered.columns) == ["key", "block", "a", "b", "truth", "cluster"]
+    np.testing.assert_allclose(clustered["b"], frame["b"])  # as read, not scaled
+    assert (tmp_path / "o" / "pairs.png").exists()
+    profile = pd.read_csv(tmp_path / "o" / "profile.csv")
+    assert profile["size"].iloc[-1] == len(frame)
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert [r["column"] for r in summary["input"]["column_roles"]] == list(frame.columns)
 
 
 def test_a_gzip_csv_is_read_as_the_local_path_reads_it(client, frame, tmp_path) -> None:

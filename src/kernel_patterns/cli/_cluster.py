@@ -253,9 +253,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.ndarray,
                    est: Any) -> tuple[list[ReportSection], dict[Path, str]]:
-    """clustered.csv, profile.csv and pairs.png from the features as read (the local reader's
-    table, which keeps them), and the agreement with ``--label-column`` (printed too): the
-    report sections and the figure."""
+    """clustered.csv, profile.csv and pairs.png from the features as read (``table.frame``:
+    the local reader's rows, or on a scheduler the gathered ids, features and label), and the
+    agreement with ``--label-column`` (printed too): the report sections and the figure."""
     from . import _results
 
     sections: list[ReportSection] = []
@@ -263,9 +263,10 @@ def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.n
     frame = getattr(table, "frame", None)
     if frame is not None:  # the local reader: the rows and features as the file holds them
         _results.clustered_frame(frame, labels, est).to_csv(tmp / "clustered.csv", index=False)
-        profile = _results.cluster_profile(table.X, table.feature_names, labels)
+        raw = frame[table.feature_names].to_numpy(dtype=np.float64)
+        profile = _results.cluster_profile(raw, table.feature_names, labels)
         profile.to_csv(tmp / "profile.csv", index=False)
-        pairs, caption = _results.pair_plot(tmp / "pairs.png", table.X, table.feature_names,
+        pairs, caption = _results.pair_plot(tmp / "pairs.png", raw, table.feature_names,
                                             labels, args.random_state)
         figs[pairs] = caption
         section = _results.profile_section(profile, table.feature_names)

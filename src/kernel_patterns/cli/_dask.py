@@ -188,12 +188,20 @@ def gather_input(
 ) -> Any:
     """On a scheduler, for a fit that needs the table here: read by the workers (or the
     ``(table, X)`` :func:`read_input` gave already), then gathered partition by partition (a
-    :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``)."""
+    :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``, and as
+    ``frame`` the ids, the features as read and the label)."""
     from . import _dask_io
+
+    import pandas as pd
 
     table, X = read if read is not None else read_input(args, timer, label_column)
     with timer("read"):
         local = _dask_io.to_local(client(), table, X)
+        # the features as read too, for the results in the file's units (clustered.csv, ...)
+        raw = _dask_io.to_local(client(), table, table.X)
+        local.frame = pd.DataFrame({
+            local.id_name: raw.ids, **{n: raw.X[:, j] for j, n in enumerate(raw.feature_names)},
+            **({str(raw.label_name): raw.labels} if raw.labels is not None else {})})
     note(args, f"the fit runs in this process on the gathered table ({local.X.shape[0]} x "
          f"{local.X.shape[1]}), its kernel operators on the workers")
     return local

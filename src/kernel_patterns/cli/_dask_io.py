@@ -409,7 +409,9 @@ def to_local(client: Any, table: DaskTable, X: Any) -> Table:
                  labels=np.concatenate(labels) if label else None,
                  label_name=table.label_name, n_dropped=table.n_dropped,
                  dropped_rows=table.dropped_rows, id_column=table.id_column,
-                 dropped_columns=table.dropped_columns)
+                 dropped_columns=table.dropped_columns, read_notes=table.read_notes,
+                 roles=table.roles, n_read=table.n_read,
+                 missing_by_column=table.missing_by_column)
 
 
 def _label_frame(part: Any, labels: np.ndarray, id_name: str, label: bool) -> Any:
