@@ -5,8 +5,8 @@ the scheduler (an in-process two-worker cluster)."""
 from __future__ import annotations
 
 import argparse
-import json
 import contextlib
+import json
 import time
 from pathlib import Path
 

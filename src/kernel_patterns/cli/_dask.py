@@ -190,9 +190,9 @@ def gather_input(
     ``(table, X)`` :func:`read_input` gave already), then gathered partition by partition (a
     :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``, and as
     ``frame`` the ids, the features as read and the label)."""
-    from . import _dask_io
-
     import pandas as pd
+
+    from . import _dask_io
 
     table, X = read if read is not None else read_input(args, timer, label_column)
     with timer("read"):
