@@ -133,7 +133,15 @@ _LIVE: list[StageBar] = []
 
 def close_stage_bars() -> None:
     """Close every stage bar still drawn: the command line calls it when a command ends, so
-    its last line or error is printed on a clean terminal."""
+    its last line or error is printed on a clean terminal.
+
+    Examples
+    --------
+    >>> from kernel_patterns import _progress
+    >>> _progress.close_stage_bars()  # none open: nothing to do
+    >>> _progress._LIVE
+    []
+    """
     for bar in list(_LIVE):
         bar.close()
 

@@ -173,7 +173,17 @@ def column_notes(args: argparse.Namespace, table: Any) -> list[str]:
 
 def row_loss_warning(table: Any) -> str | None:
     """The warning for rows dropped with missing values (``--drop-na``): how many of how
-    many, the share; when more than half, the columns that miss the most values."""
+    many, the share; when more than half, the columns that miss the most values.
+
+    Examples
+    --------
+    >>> import types
+    >>> import numpy as np
+    >>> t = types.SimpleNamespace(n_dropped=3, n_read=4, X=np.zeros((1, 2)),
+    ...                           missing_by_column={"gust": 3})
+    >>> row_loss_warning(t)
+    "dropped 3 of the 4 rows (75.0 %) for missing values (--drop-na); most of them miss 'gust' (3 rows): --columns without them keeps more rows"
+    """  # noqa: E501
     n_dropped = int(getattr(table, "n_dropped", 0))
     n_read = int(getattr(table, "n_read", 0)) or n_dropped + int(table.X.shape[0])
     if not n_dropped:

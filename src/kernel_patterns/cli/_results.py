@@ -121,7 +121,15 @@ def _round(x: float) -> float:
 
 def profile_section(profile: Any, names: list[str]) -> ReportSection:
     """The report's profile: a row per cluster, its size and "median (IQR)" per feature (the
-    first :data:`MAX_PROFILE_FEATURES`; profile.csv has every one)."""
+    first :data:`MAX_PROFILE_FEATURES`; profile.csv has every one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = cluster_profile(np.array([[1.0], [3.0], [10.0]]), ["w"], np.array([0, 0, 1]))
+    >>> profile_section(p, ["w"]).tables[0].rows
+    [['0', 2, '2 (1)'], ['1', 1, '10 (0)'], ['all', 3, '3 (4.5)']]
+    """
     shown = names[:MAX_PROFILE_FEATURES]
     rows = [[r["cluster"], int(r["size"]),
              *[f"{r[f + ' median']:.4g} ({r[f + ' IQR']:.3g})" for f in shown]]
@@ -159,7 +167,20 @@ def pair_plot(path: Path, X: np.ndarray, names: list[str], labels: np.ndarray,
     """``pairs.png``: every pair of features (at most :data:`MAX_PAIRS`: beyond, the ones that
     :func:`separation` ranks first) as read, axes named, a colour per cluster
     (:func:`~kernel_patterns.plotting.label_colors`), noise grey; each feature's histogram per
-    cluster on the diagonal. Returns the file and its caption."""
+    cluster on the diagonal. Returns the file and its caption.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import numpy as np
+    >>> from pathlib import Path
+    >>> X = np.random.default_rng(0).normal(size=(40, 2))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path, caption = pair_plot(Path(tmp) / "pairs.png", X, ["a", "b"],
+    ...                               np.repeat([0, 1], 20))
+    ...     path.stat().st_size > 0, caption.split(":")[0]
+    (True, 'pairs.png')
+    """
     from .. import plotting
     from .._mpl import pyplot
 
@@ -252,7 +273,17 @@ def agreement(truth: np.ndarray, labels: np.ndarray) -> tuple[float, Any]:
 
 
 def agreement_text(name: str, ari: float, table: Any) -> str:
-    """What the terminal prints: the ARI line and the contingency table."""
+    """What the terminal prints: the ARI line and the contingency table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> print(agreement_text("y", *agreement(np.array([1, 1, 2]), np.array([0, 0, 1]))))
+    agreement with --label-column 'y': adjusted Rand index 1.000; rows: its values, columns: the clusters
+         0  1
+    y=1  2  0
+    y=2  0  1
+    """  # noqa: E501
     shown = table.copy()
     shown.index = [f"{name}={v}" for v in shown.index]
     return (f"agreement with --label-column '{name}': adjusted Rand index {ari:.3f}; rows: its "
@@ -260,7 +291,15 @@ def agreement_text(name: str, ari: float, table: Any) -> str:
 
 
 def agreement_section(name: str, ari: float, table: Any) -> ReportSection:
-    """The report's agreement section: the ARI and the contingency table."""
+    """The report's agreement section: the ARI and the contingency table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> section = agreement_section("y", *agreement(np.array([1, 1, 2]), np.array([0, 0, 1])))
+    >>> section.tables[0].columns[1:], section.tables[0].rows[-1]
+    (['0', '1', 'all'], ['all', 2, 1, 3])
+    """
     rows = [[str(v), *[int(x) for x in table.loc[v]], int(table.loc[v].sum())]
             for v in table.index]
     rows.append(["all", *[int(x) for x in table.sum(axis=0)], int(table.values.sum())])
