@@ -256,7 +256,7 @@ def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.n
     """clustered.csv, profile.csv and pairs.png from the features as read (``table.frame``:
     the local reader's rows, or on a scheduler the gathered ids, features and label), and the
     agreement with ``--label-column`` (printed too): the report sections and the figure."""
-    from . import _results
+    from . import _pairs, _results
 
     sections: list[ReportSection] = []
     figs: dict[Path, str] = {}
@@ -266,8 +266,8 @@ def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.n
         raw = frame[table.feature_names].to_numpy(dtype=np.float64)
         profile = _results.cluster_profile(raw, table.feature_names, labels)
         profile.to_csv(tmp / "profile.csv", index=False)
-        pairs, caption = _results.pair_plot(tmp / "pairs.png", raw, table.feature_names,
-                                            labels, args.random_state)
+        pairs, caption = _pairs.pair_plot(tmp / "pairs.png", raw, table.feature_names,
+                                          labels, args.random_state)
         figs[pairs] = caption
         section = _results.profile_section(profile, table.feature_names)
         section.figures.append(pairs)

@@ -1,7 +1,8 @@
 """Results in the user's units (``kernel-patterns cluster``): the input rows with their
 cluster (``clustered.csv``), each cluster's size and the median and IQR of every feature as
 read (``profile.csv``), a pair plot of the features by name (``pairs.png``) and, with
-``--label-column``, the agreement with the labels (ARI and a contingency table).
+``--label-column``, the agreement with the labels (ARI and a contingency table). The pair
+plot is :mod:`._pairs`'s.
 
 Everything here reads the features as the file holds them (before ``--scale``), and never
 modifies the table it is given.
@@ -9,17 +10,12 @@ modifies the table it is given.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ._report import ReportSection, ReportTable
 
-#: features drawn in the pair plot at most (beyond, those that separate the clusters most)
-MAX_PAIRS = 6
-#: points drawn in the pair plot at most (a uniform sample beyond)
-MAX_PAIR_POINTS = 3000
 #: features shown in the report's profile table at most (profile.csv holds them all)
 MAX_PROFILE_FEATURES = 12
 
@@ -139,117 +135,6 @@ def profile_section(profile: Any, names: list[str]) -> ReportSection:
         caption += f"; the first {len(shown)} of {len(names)} features (profile.csv has all)"
     return ReportSection("Clusters in the file's units", tables=[
         ReportTable(["cluster", "size", *shown], rows, caption=caption)])
-
-
-def separation(X: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """How much each feature separates the clusters: the variance of the cluster means over
-    the mean variance within the clusters (an F ratio; noise left out; 0 for one cluster).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[0.0, 1.0], [0.1, 5.0], [9.0, 1.1], [9.1, 5.1]])
-    >>> separation(X, np.array([0, 0, 1, 1])).round(1).tolist()
-    [8100.0, 0.0]
-    """
-    keep = labels >= 0
-    vals = np.unique(labels[keep])
-    if len(vals) < 2:
-        return np.zeros(X.shape[1])
-    Xk, lk = X[keep], labels[keep]
-    means = np.array([Xk[lk == v].mean(axis=0) for v in vals])
-    within = np.array([Xk[lk == v].var(axis=0) for v in vals]).mean(axis=0)
-    return means.var(axis=0) / np.maximum(within, 1e-12 * (np.abs(means).max(axis=0) + 1))
-
-
-def pair_plot(path: Path, X: np.ndarray, names: list[str], labels: np.ndarray,
-              random_state: int = 0) -> tuple[Path, str]:
-    """``pairs.png``: every pair of features (at most :data:`MAX_PAIRS`: beyond, the ones that
-    :func:`separation` ranks first) as read, axes named, a colour per cluster
-    (:func:`~kernel_patterns.plotting.label_colors`), noise grey; each feature's histogram per
-    cluster on the diagonal. Returns the file and its caption.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> import numpy as np
-    >>> from pathlib import Path
-    >>> X = np.random.default_rng(0).normal(size=(40, 2))
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path, caption = pair_plot(Path(tmp) / "pairs.png", X, ["a", "b"],
-    ...                               np.repeat([0, 1], 20))
-    ...     path.stat().st_size > 0, caption.split(":")[0]
-    (True, 'pairs.png')
-    """
-    from .. import plotting
-    from .._mpl import pyplot
-
-    d = X.shape[1]
-    chosen = list(range(d))
-    note = ""
-    if d > MAX_PAIRS:
-        chosen = sorted(np.argsort(-separation(X, labels), kind="stable")[:MAX_PAIRS].tolist())
-        note = (f"; the {MAX_PAIRS} of the {d} features that separate the clusters most (the "
-                "variance of the cluster means over the variance within them)")
-    n = len(labels)
-    idx = np.arange(n)
-    if n > MAX_PAIR_POINTS:
-        idx = np.sort(np.random.RandomState(random_state).choice(n, MAX_PAIR_POINTS,
-                                                                 replace=False))
-        note += f"; {MAX_PAIR_POINTS} of the {n} rows, drawn uniformly"
-    A, lab = X[idx][:, chosen], labels[idx]
-    colors = plotting.label_colors(lab)
-    k = len(chosen)
-    side = 1.9 if k > 3 else 2.6
-    fig = pyplot().figure(figsize=(side * k + 1.6, side * k + 0.3))
-    # laid out by hand (no tight_layout, no tight crop): the figure is drawn once, when saved
-    left, right, bottom, top = 0.9 / fig.get_figwidth(), 1 - 1.4 / fig.get_figwidth(), \
-        0.6 / fig.get_figheight(), 1 - 0.2 / fig.get_figheight()
-    axes = fig.subplots(k, k, squeeze=False, gridspec_kw={
-        "left": left, "right": right, "bottom": bottom, "top": top, "wspace": 0.08,
-        "hspace": 0.08})
-    noise = lab < 0
-    order = [v for v in _order(lab) if v >= 0]
-    for i in range(k):
-        for j in range(k):
-            ax = axes[i, j]
-            if i == j:
-                for v in order:
-                    ax.hist(A[lab == v, i], bins=20, histtype="step",
-                            color=plotting.label_colors(np.array([v]))[0])
-                ax.set_yticks([])
-            else:
-                ax.scatter(A[noise, j], A[noise, i], s=4, c=[plotting.NOISE_COLOR],
-                           marker="x", linewidths=0.5)
-                ax.scatter(A[~noise, j], A[~noise, i], s=4, c=colors[~noise])
-            # a column shows one feature across, a row one feature up (the same points: the
-            # same limits); inner tick labels are left out
-            ax.locator_params(nbins=3)
-            ax.tick_params(labelsize="small", length=2)
-            if i == k - 1:
-                ax.set_xlabel(names[chosen[j]])
-            else:
-                ax.tick_params(labelbottom=False)
-            if j == 0:
-                ax.set_ylabel(names[chosen[i]] if i else f"{names[chosen[0]]}\n(histograms)")
-            elif not (i == 0 and j == 1):
-                ax.tick_params(labelleft=False)
-    values = _order(labels)
-    handles = [_handle(plotting.label_colors(np.array([v]))[0], "noise" if v < 0 else str(v))
-               for v in values[:20]]
-    fig.legend(handles=handles, title="cluster", loc="upper left",
-               bbox_to_anchor=(right + 0.1 / fig.get_figwidth(), top), fontsize="small",
-               frameon=False)
-    out = plotting.save_figure(fig, path, dpi=100, tight=False)
-    return out, (f"{path.name}: the features as read, pair by pair, a colour per cluster"
-                 f"{', noise grey crosses' if np.any(labels < 0) else ''}; each feature's "
-                 f"histogram per cluster on the diagonal{note}")
-
-
-def _handle(color: Any, name: str) -> Any:
-    from matplotlib.lines import Line2D
-
-    return Line2D([], [], ls="none", marker="o", color=color, label=name)
 
 
 def agreement(truth: np.ndarray, labels: np.ndarray) -> tuple[float, Any]:
