@@ -99,3 +99,33 @@ def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsy
     assert "why 2 clusters: Two dense groups, one gap.\n" in out
     page = (tmp_path / "o" / "report.html").read_text()
     assert "<p>Two dense groups, one gap. (found by GP clustering" in page
+
+
+def test_the_count_sentence_is_said_once_when_the_reason_holds_it(tmp_path, capsys,
+                                                                  monkeypatch) -> None:
+    # GPClustering's own reason may already be the closing line's: then it is not repeated
+    import numpy as np
+    import pandas as pd
+
+    from kernel_patterns.cli import main
+    from kernel_patterns.cli._cluster_gp import GPClusterMethod
+    from kernel_patterns.cluster import GPClustering
+
+    fit = GPClustering.fit
+
+    def fit_with_reason(self, X, y=None):
+        fit(self, X, y)
+        object.__setattr__(self.count_trace_, "reason", "Two dense groups, one gap.")
+        return self
+
+    monkeypatch.setattr(GPClustering, "fit", fit_with_reason)
+    monkeypatch.setattr(GPClusterMethod, "count_reason", lambda self, est, k, n: (
+        f"found by GP clustering: {est.count_trace_.reason}"))
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 6]
+    src = tmp_path / "g.csv"
+    pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
+    assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 0
+    assert capsys.readouterr().out.count("Two dense groups, one gap.") == 1
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "<p>found by GP clustering: Two dense groups, one gap.</p>" in page

@@ -245,8 +245,9 @@ def _run(args: argparse.Namespace) -> int:
                 result["warnings"] = notes
             _report(tmp, args, table, est, method, labels, table.labels, result, timer, figs,
                     units)
-    if result.get("count_sentence"):
-        print(f"why {_found(result)}: {result['count_sentence']}")
+    sentence = result.get("count_sentence")
+    if sentence and sentence not in result["why_this_count"]:  # the closing line may hold it
+        print(f"why {_found(result)}: {sentence}")
     print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
     return 0
 

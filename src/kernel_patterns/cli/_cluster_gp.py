@@ -115,8 +115,9 @@ def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSecti
                         f"{trace['reading']})", highlight=kept)
     png = [f for f in figs if f.name == "count_trace.png"]
     text = result["why_this_count"]
-    if result.get("count_sentence"):
-        text = f"{result['count_sentence']} ({text})"
+    sentence = result.get("count_sentence")
+    if sentence and sentence not in text:  # said once, whether the reason already holds it
+        text = f"{sentence} ({text})"
     return ReportSection(f"Why {result['n_clusters']} clusters", text=text,
                          tables=[table], figures=png)
 
