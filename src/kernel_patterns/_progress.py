@@ -87,6 +87,7 @@ class StageBar:
 
     def __init__(self, total: int | None, desc: str, delay: float) -> None:
         import threading
+        import time
 
         from tqdm.auto import tqdm
 
@@ -95,17 +96,21 @@ class StageBar:
                          bar_format="{desc}: {n_fmt}/{total_fmt} stages [{elapsed}]"
                          if total else "{desc} [{elapsed}]")
         self._delay = delay
+        self._start = time.monotonic()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._tick, daemon=True)
         self._thread.start()
         _LIVE.append(self)
 
-    def _tick(self) -> None:
+    def shown(self) -> bool:
+        """Whether the bar is drawn: the run has lasted its delay."""
         import time
 
-        start = time.monotonic()
+        return time.monotonic() - self._start >= self._delay
+
+    def _tick(self) -> None:
         while not self._stop.wait(0.5):
-            if time.monotonic() - start >= self._delay:
+            if self.shown():
                 self._bar.refresh()
 
     def stage(self, name: str) -> None:
@@ -122,6 +127,8 @@ class StageBar:
             return
         self._stop.set()
         self._thread.join(timeout=1.0)
+        if self.shown():  # tqdm clears only a bar its own updates drew, not the ticker's
+            self._bar.clear()
         self._bar.close()
         if self in _LIVE:
             _LIVE.remove(self)
@@ -129,6 +136,25 @@ class StageBar:
 
 #: stage bars not closed yet (:func:`close_stage_bars`)
 _LIVE: list[StageBar] = []
+
+
+def write(text: str, file: Any = None) -> None:
+    """Print ``text`` as a line on ``file`` (default stdout); while a stage bar is drawn, above
+    it (tqdm clears the bar, prints, and draws the bar again below), so that a note, a warning
+    or a result never runs into the bar's line.
+
+    Examples
+    --------
+    >>> from kernel_patterns import _progress
+    >>> _progress.write("3 clusters")
+    3 clusters
+    """
+    out = sys.stdout if file is None else file
+    shown = [bar for bar in _LIVE if bar.shown()]
+    if shown:  # (tqdm.write would draw a bar still inside its delay)
+        type(shown[0]._bar).write(text, file=out)
+    else:
+        print(text, file=out)
 
 
 def close_stage_bars() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -28,7 +29,8 @@ def _env() -> dict[str, str]:
 
 
 def _cli(*args: str, tty: bool) -> tuple[int, str]:
-    """Run the command with stderr on a pseudo-terminal (``tty``) or a pipe; its stderr."""
+    """Run the command with stdout and stderr on a pseudo-terminal (``tty``: what the
+    terminal shows, both) or pipes (stderr)."""
     cmd = [sys.executable, "-m", "kernel_patterns.cli", *args]
     if not tty:
         r = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=300,
@@ -37,8 +39,8 @@ def _cli(*args: str, tty: bool) -> tuple[int, str]:
     master, slave = os.openpty()
     # a terminal 100 columns wide (a new pseudo-terminal has none: tqdm would draw nothing)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    proc = subprocess.Popen(cmd, env=_env(), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=slave)
+    proc = subprocess.Popen(cmd, env=_env(), stdin=subprocess.DEVNULL, stdout=slave,
+                            stderr=slave)
     os.close(slave)
     chunks = []
     while True:
@@ -65,14 +67,18 @@ def blobs_csv(tmp_path_factory) -> Path:
 def test_a_run_on_a_terminal_shows_its_stages(blobs_csv, tmp_path) -> None:
     code, err = _cli("cluster", str(blobs_csv), "--out", str(tmp_path / "o"), tty=True)
     assert code == 0, err
-    assert "kernel-patterns cluster: " in err and "/4 stages" in err
-    assert "\r" in err  # a bar redrawn in place
+    assert re.search(r"kernel-patterns cluster: \w+: \d/4 stages", err), err
+    assert re.search(r"\r(?!\n)", err)  # a bar redrawn in place
+    # the closing line is written above the bar, never after it on its line
+    at = err.index("gp (the default method): 2 clusters")
+    assert err[at - 1] in "\r\n", repr(err[max(0, at - 80):at + 20])
 
 
 def test_quiet_or_a_pipe_shows_no_bar(blobs_csv, tmp_path) -> None:
     code, err = _cli("-q", "cluster", str(blobs_csv), "--out", str(tmp_path / "q"), tty=True)
     assert code == 0, err
-    assert "stages" not in err and "\r" not in err
+    # no bar, and no line redrawn in place (the terminal ends each line with "\r\n")
+    assert not re.search(r"\d/4 stages", err) and not re.search(r"\r(?!\n)", err), err
     code, err = _cli("cluster", str(blobs_csv), "--out", str(tmp_path / "p"), tty=False)
     assert code == 0, err
-    assert "stages" not in err and "\r" not in err
+    assert not re.search(r"\d/4 stages", err) and "\r" not in err, err

@@ -91,6 +91,6 @@ def _one_line_warnings(command: str) -> Any:
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: Any = None, line: str | None = None) -> None:
-        print(warning_line(command, message), file=sys.stderr)
+        _progress.write(warning_line(command, message), file=sys.stderr)
 
     return show

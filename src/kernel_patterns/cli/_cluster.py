@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from . import _common as common
 from . import _dask
 from ._cluster_gp import GPClusterMethod
@@ -247,8 +248,9 @@ def _run(args: argparse.Namespace) -> int:
                     units)
     sentence = result.get("count_sentence")
     if sentence and sentence not in result["why_this_count"]:  # the closing line may hold it
-        print(f"why {_found(result)}: {sentence}")
-    print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
+        _progress.write(f"why {_found(result)}: {sentence}")
+    _progress.write(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; "
+                    f"wrote {out}/")
     return 0
 
 
@@ -275,7 +277,7 @@ def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.n
         sections.append(section)
     if table.labels is not None:
         ari, cross = _results.agreement(table.labels, labels)
-        print(_results.agreement_text(str(table.label_name), ari, cross))
+        _progress.write(_results.agreement_text(str(table.label_name), ari, cross))
         sections.append(_results.agreement_section(str(table.label_name), ari, cross))
     return sections, figs
 

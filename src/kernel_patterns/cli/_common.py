@@ -209,10 +209,10 @@ def tell_columns(args: argparse.Namespace, table: Any) -> None:
     left_out = [n for n in notes if n.startswith("left out of the features")]
     other = [n for n in notes if n not in left_out]
     for note in [*left_out, *(["; ".join(other)] if other else [])]:
-        print(f"{prog}: note: {note}", file=sys.stderr)
+        _progress.write(f"{prog}: note: {note}", file=sys.stderr)
     loss = row_loss_warning(table)
     if loss:
-        print(f"{prog}: warning: {loss}", file=sys.stderr)
+        _progress.write(f"{prog}: warning: {loss}", file=sys.stderr)
 
 
 def make_summary(
@@ -354,5 +354,5 @@ def noting_warnings(command: str, fit: Callable[[], Any]) -> tuple[Any, list[str
         value = fit()
     notes = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
     for note in notes:
-        print(warning_line(command, note), file=sys.stderr)
+        _progress.write(warning_line(command, note), file=sys.stderr)
     return value, notes

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from .. import _progress
 from .._optional import import_optional
 from ._io import parse_params
 from ._registry import UsageError
@@ -135,7 +136,7 @@ def client() -> Any:
 
 def note(args: argparse.Namespace, text: str) -> None:
     """One ``kernel-patterns COMMAND: note: ...`` line on stderr."""
-    print(f"kernel-patterns {args.command}: note: {text}", file=sys.stderr)
+    _progress.write(f"kernel-patterns {args.command}: note: {text}", file=sys.stderr)
 
 
 def nystrom_reason(est: Any, args: argparse.Namespace, n_rows: int) -> str | None:

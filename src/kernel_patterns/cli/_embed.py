@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from . import _common as common
 from . import _dask
 from ._output import staged_output
@@ -78,7 +79,7 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
         summary = common.make_summary("embed", args, args.input, table, est, result, timer)
         common.finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}",
                       summary, figs)
-    print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
+    _progress.write(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
     return 0
 
 

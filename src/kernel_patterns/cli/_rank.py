@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from . import _common as common
 from ._io import read_frame, read_table
 from ._output import staged_output
@@ -162,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
             warnings.append(f"--target '{args.target}' has {n_ranks} distinct values in "
                             f"{len(y)} rows and each is a rank; pass --bins K to cut it into "
                             "K ranks")
-            print(f"kernel-patterns rank: warning: {warnings[-1]}", file=sys.stderr)
+            _progress.write(f"kernel-patterns rank: warning: {warnings[-1]}", file=sys.stderr)
         new = None
         if args.predict:
             frame = read_frame(args.predict)
@@ -219,7 +220,8 @@ def _run(args: argparse.Namespace) -> int:
                       summary, figs, _sections(result, y))
     held_out = (f", {args.cv}-fold cross-validated MZE {result['cv_mze']:.3f}" if args.cv
                 else "")
-    print(f"{args.method}: training MZE {result['train_mze']:.3f}{held_out}; wrote {out}/")
+    _progress.write(f"{args.method}: training MZE {result['train_mze']:.3f}{held_out}; "
+                    f"wrote {out}/")
     return 0
 
 
