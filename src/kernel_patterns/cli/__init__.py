@@ -4,11 +4,15 @@ Layout: ``_registry`` (the sub-command table and :class:`UsageError`), one modul
 sub-command that registers itself (``_cluster``, ``_rank``, ``_embed``, ``_reproduce``,
 ``_demo`` with its own last step ``_demo_report``), ``_common`` (the options, estimator
 construction and summaries the data commands share; each command maps its ``--method`` names
-to estimator classes directly), ``_io`` (reading tables, staged output folders) and
-``_report`` (the self-contained HTML report); files are written through
+to estimator classes directly), ``_io`` (reading tables), ``_roles`` (every column's role:
+feature, id, label-like, constant, text; for ``_io`` and the Dask reader's ``_dask_roles``),
+``_output`` (staged output folders), ``_results`` and ``_pairs`` (the clusters in the file's
+units: clustered.csv, profile.csv, pairs.png, the agreement with the labels) and ``_report``
+(the self-contained HTML report); files are written through
 :mod:`kernel_patterns.io`. The command line sits on top: it may import every other package and
 none imports it. Errors in the user's input exit with code 2 and a one-line message (the
-traceback only with ``--debug``).
+traceback only with ``--debug``). The estimators, scikit-learn, pandas and matplotlib are
+imported by the command that runs, not by ``--help``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ user named. Only features are fitted; every other role is left out and told.
 
 The rules read per-column statistics (:func:`column_stats`: one vectorised pass over a pandas
 frame, quick on 20,000 columns) so that the Dask reader can compute the same statistics over
-every partition and apply the same rules (:func:`decide_roles`).
+every partition and apply the same rules (:func:`decide_roles`). Profilers type columns
+(numeric, categorical, text) to choose an encoding or a summary; the command line must also
+tell the columns that are not measurements at all (row numbers, keys, the answer itself), by
+their values and names, which is why the rules are its own and need no new dependency.
 """
 
 from __future__ import annotations
