@@ -94,3 +94,13 @@ def test_help_texts_name_each_commands_own_defaults(capsys) -> None:
         with pytest.raises(SystemExit):
             main(argv)
         assert wanted in " ".join(capsys.readouterr().out.split())
+
+
+def test_rows_dropped_from_the_predict_file_are_a_warning(tmp_path, capsys) -> None:
+    train = _file(tmp_path, 20)
+    new = tmp_path / "new.csv"
+    new.write_text("a,b\n0.5,0.1\n,0.2\n1.5,0.3\n")
+    assert main(["-q", "rank", str(train), "--target", "score", "--cv", "0", "--drop-na",
+                 "--predict", str(new), "--out", str(tmp_path / "o")]) == 0
+    assert ("kernel-patterns rank: warning: --predict file: dropped 1 of the 3 rows (33.3 %) "
+            "for missing values (--drop-na)\n") in capsys.readouterr().err

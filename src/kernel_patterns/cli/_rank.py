@@ -175,6 +175,10 @@ def _run(args: argparse.Namespace) -> int:
                 id_col = table.id_column  # the training file's (guessed) id column
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=id_col, drop_na=args.drop_na, min_rows=1)
+            loss = common.row_loss_warning(new)
+            if loss:
+                _progress.write(f"kernel-patterns rank: warning: --predict file: {loss}",
+                                file=sys.stderr)
     from .. import rank
 
     est = common.build_estimator(getattr(rank, METHODS[args.method]), args)
