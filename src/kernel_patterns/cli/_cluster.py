@@ -21,7 +21,6 @@ import numpy as np
 from .. import _progress
 from . import _common as common
 from . import _dask
-from ._cluster_gp import GPClusterMethod
 from ._cluster_method import ClusterMethod
 from ._output import staged_output
 from ._registry import UsageError, register
@@ -35,6 +34,7 @@ def _methods() -> dict[str, ClusterMethod]:
     methods = globals().get("METHODS")
     if methods is None:
         from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
+        from ._cluster_gp import GPClusterMethod  # (it imports plotting: not for --help)
 
         methods = {
             "gp": GPClusterMethod(GPClustering),

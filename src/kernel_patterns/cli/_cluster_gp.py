@@ -13,14 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from .. import plotting
 from ._cluster_method import ClusterMethod
 from ._report import ReportSection, ReportTable
 
 
 def _dendrogram(gp: Any) -> Any:
     """The GP hierarchy with a title and its leaves named by cluster and basin size."""
-    from .. import plotting
-
     ax = plotting.plot_hierarchy(gp, title=f"GP hierarchy: {gp.n_clusters_} clusters at "
                                  f"level {gp.level_:.4g}")
     seps = gp.landscape_.to_pandas()
@@ -171,8 +170,6 @@ class GPClusterMethod(ClusterMethod):
 
     def figures(self, tmp: Path, X: np.ndarray, labels: np.ndarray,
                 est: Any) -> dict[Path, str]:
-        from .. import plotting
-
         figs: dict[Path, str] = {}  # the GP result objects draw the landscape and hierarchy
         if X.shape[1] == 2:
             ax = plotting.plot_variance_landscape(est, X, labels=labels,
