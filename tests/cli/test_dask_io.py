@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import time
 from pathlib import Path
 
@@ -261,7 +262,16 @@ def test_cluster_on_a_scheduler_reads_the_table_once(client, frame, tmp_path, ca
                  "--label-column", "truth", "--scheduler", client.scheduler.address,
                  "--out", str(tmp_path / "o")]) == 0
     notes = [ln for ln in capsys.readouterr().err.splitlines() if "left out of" in ln]
-    assert len(reads) == 1 and len(notes) == 1, notes
+    assert len(reads) == 1 and len(notes) == 2, notes  # one line per role: ids, text
+    # issue 62: results in the file's units on a scheduler too (the gathered fit)
+    clustered = pd.read_csv(tmp_path / "o" / "clustered.csv")
+    assert list(clustered.columns) == ["key", "block", "a", "b", "truth", "cluster"]
+    np.testing.assert_allclose(clustered["b"], frame["b"])  # as read, not scaled
+    assert (tmp_path / "o" / "pairs.png").exists()
+    profile = pd.read_csv(tmp_path / "o" / "profile.csv")
+    assert profile["size"].iloc[-1] == len(frame)
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert [r["column"] for r in summary["input"]["column_roles"]] == list(frame.columns)
 
 
 def test_a_gzip_csv_is_read_as_the_local_path_reads_it(client, frame, tmp_path) -> None:
@@ -388,3 +398,23 @@ def test_when_the_fit_stays_on_the_workers() -> None:
     assert _dask.nystrom_reason(SpectralClustering(), _args(), big) is None
     kw = _dask.nystrom_kwargs(KernelKMeans(n_init="auto", random_state=4), 120)
     assert kw["n_landmarks"] == 120 and kw["n_init"] == 10 and kw["random_state"] == 4
+
+
+def test_column_roles_over_every_partition_are_the_local_ones(client, tmp_path) -> None:
+    # issue 62: one set of rules; the Dask reader's statistics span every partition (an
+    # `index` counting 1..15 within groups across block boundaries, a `year`, a class column)
+    rng = np.random.default_rng(5)
+    n = 60
+    frame = pd.DataFrame({
+        "index": np.tile(np.arange(1, 16), 4), "FL": rng.normal(15, 3, size=n),
+        "RW": rng.normal(13, 2, size=n), "year": np.tile([2007, 2008, 2009], 20),
+        "cultivar": np.repeat([1, 2, 3], 20), "sp": np.repeat(["B", "O"], 30)})
+    path = tmp_path / "crabs.csv"
+    frame.to_csv(path, index=False)
+    local = read_table(path)
+    t = _dask_io.read_table(str(path), _args(blocksize=400, keep_columns=None), client, None)
+    assert t.roles == local.roles
+    assert {r.name: r.role for r in t.roles} == {
+        "index": "id", "FL": "feature", "RW": "feature", "year": "label-like",
+        "cultivar": "label-like", "sp": "text"}
+    assert t.feature_names == local.feature_names == ["FL", "RW"]

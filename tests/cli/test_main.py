@@ -62,3 +62,20 @@ def test_version_is_the_installed_metadata_and_python_m_is_the_console_script() 
                            capture_output=True, text=True, check=False)
     assert helps.stdout.startswith("usage: kernel-patterns ")
     assert all(c in helps.stdout for c in ("cluster", "rank", "embed", "demo", "--version"))
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["cluster", "--help"], ["rank", "--help"],
+                                  ["embed", "--help"]])
+def test_help_imports_no_heavy_library(argv) -> None:
+    # issue 62: every --help took 1.5 s, importing scikit-learn, pandas and matplotlib
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['kernel-patterns', *{argv!r}]\n"
+            "try:\n    runpy.run_module('kernel_patterns.cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = ['sklearn', 'pandas', 'matplotlib', 'scipy', 'dask',\n"
+            "         'kernel_patterns.cluster']\n"
+            "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       check=False)
+    assert r.stderr.strip().splitlines()[-1] == "[]", r.stderr
+    assert "usage: kernel-patterns" in r.stdout

@@ -142,7 +142,7 @@ def test_an_empty_column_is_left_out_with_a_note(tmp_path, capsys) -> None:
     np.testing.assert_array_equal(table.X, [[1, 2], [3, 4], [5, 7]])
     assert main(["-q", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters", "2",
                  "--out", str(tmp_path / "o")]) == 0
-    assert "left out of the features: 'notes' (empty), 'Unnamed: 4' (empty)" in (
+    assert "note: left out of the features: 'notes' (empty), 'Unnamed: 4' (empty)\n" in (
         capsys.readouterr().err)
 
 

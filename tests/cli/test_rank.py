@@ -36,3 +36,71 @@ def test_a_given_cv_is_checked_against_the_rows(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert code == 2
     assert err.endswith("error: --cv must be 0 (none) or between 2 and the 4 rows; got 5\n")
+
+
+def _diamonds(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    cuts = ["Fair", "Good", "Very Good", "Premium", "Ideal"]
+    y = rng.integers(0, 5, size=60)
+    frame = pd.DataFrame({"carat": y + rng.normal(scale=0.3, size=60),
+                          "depth": rng.normal(size=60), "cut": [cuts[i] for i in y]})
+    path = tmp_path / "diamonds.csv"
+    frame.to_csv(path, index=False)
+    return path, y
+
+
+def test_order_ranks_a_text_target_and_the_report_shows_rank_sizes(tmp_path, capsys) -> None:
+    import json
+
+    import pandas as pd
+
+    path, y = _diamonds(tmp_path)
+    out = tmp_path / "o"
+    assert main(["-q", "rank", str(path), "--target", "cut", "--cv", "0", "--order",
+                 "Fair,Good,Very Good,Premium,Ideal", "--out", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["result"]["binning"].startswith(
+        "--order: the values of 'cut' as ranks 1..5: Fair = 1, Good = 2, Very Good = 3")
+    got = pd.read_csv(out / "train_predictions.csv")
+    assert got["target"].tolist() == (y + 1).tolist()
+    page = (out / "report.html").read_text()
+    assert "<h2>Rank sizes</h2>" in page and "<th scope='col'>rank</th>" in page
+    assert "rank_sizes" not in page
+
+
+@pytest.mark.parametrize(("order", "message"), [
+    ("Fair,Good", r"--order does not name the value\(s\) \['Ideal', 'Premium', 'Very Good'\]"),
+    ("Fair", "--order needs at least two values"),
+    ("Fair,Fair,Good,Very Good,Premium,Ideal", "--order names a value twice"),
+])
+def test_order_errors_name_the_option(tmp_path, capsys, order, message) -> None:
+    import re
+
+    path, _ = _diamonds(tmp_path)
+    assert main(["-q", "rank", str(path), "--target", "cut", "--order", order,
+                 "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and re.search(message, err), err
+
+
+def test_help_texts_name_each_commands_own_defaults(capsys) -> None:
+    for argv, wanted in ((["rank", "--help"], "default rbf, for nu and online"),
+                         (["rank", "--help"], "--order"),
+                         (["embed", "--help"], "rbf for mds, the k-nearest-neighbour graph"),
+                         (["embed", "--help"], "laplacian: the Laplacian eigenmap")):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert wanted in " ".join(capsys.readouterr().out.split())
+
+
+def test_rows_dropped_from_the_predict_file_are_a_warning(tmp_path, capsys) -> None:
+    train = _file(tmp_path, 20)
+    new = tmp_path / "new.csv"
+    new.write_text("a,b\n0.5,0.1\n,0.2\n1.5,0.3\n")
+    assert main(["-q", "rank", str(train), "--target", "score", "--cv", "0", "--drop-na",
+                 "--predict", str(new), "--out", str(tmp_path / "o")]) == 0
+    assert ("kernel-patterns rank: warning: --predict file: dropped 1 of the 3 rows (33.3 %) "
+            "for missing values (--drop-na)\n") in capsys.readouterr().err

@@ -58,3 +58,76 @@ def test_input_section_says_what_was_read_left_out_and_printed() -> None:
     none_left = input_section({"file": "d.csv", "features": ["a"], "scale": "none"})
     assert none_left.rows is not None and none_left.rows["columns left out"] == "none"
     assert none_left.rows["id column"].startswith("none")
+
+
+def test_no_raw_json_nested_values_are_tables_and_summary_json_is_linked() -> None:
+    # issue 62: the report ended in the whole summary.json; a dict cell was json.dumps'd
+    summary = {"result": {"rank_sizes": {"1": 3, "2": 5}}, "input": {}}
+    html = render_report("t", summary, [], [("Result", {
+        "rank_sizes": {"1": 3, "2": 5},
+        "ladder": [{"length_scale": 0.5, "n_modes": 3}, {"length_scale": 1.0, "n_modes": 2}]})])
+    assert "{" not in html.split("<style>")[1].split("</style>")[1]  # no JSON anywhere
+    assert "<tr><th>1</th><td>3</td></tr>" in html
+    assert "<th scope='col'>length_scale</th><th scope='col'>n_modes</th>" in html
+    assert "<a href='summary.json'>summary.json</a>" in html
+
+
+def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    # the lead adds count_trace_.reason to GPClustering; the command shows it when it is there
+    import numpy as np
+    import pandas as pd
+
+    from kernel_patterns.cli import main
+    from kernel_patterns.cluster import GPClustering
+
+    fit = GPClustering.fit
+
+    def fit_with_reason(self, X, y=None):
+        fit(self, X, y)
+        monkeypatch.setattr(type(self.count_trace_), "reason",
+                            property(lambda trace: "Two dense groups, one gap."), raising=False)
+        return self
+
+    monkeypatch.setattr(GPClustering, "fit", fit_with_reason)
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 6]
+    src = tmp_path / "g.csv"
+    pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
+    assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Two dense groups, one gap.") == 1  # the closing line, or its own line
+    page = (tmp_path / "o" / "report.html").read_text()
+    why = page[page.index("<h2>Why 2 clusters</h2>"):]
+    assert "Two dense groups, one gap." in why[:why.index("</p>")]
+
+
+def test_the_count_sentence_is_said_once_when_the_reason_holds_it(tmp_path, capsys,
+                                                                  monkeypatch) -> None:
+    # GPClustering's own reason may already be the closing line's: then it is not repeated
+    import numpy as np
+    import pandas as pd
+
+    from kernel_patterns.cli import main
+    from kernel_patterns.cli._cluster_gp import GPClusterMethod
+    from kernel_patterns.cluster import GPClustering
+
+    fit = GPClustering.fit
+
+    def fit_with_reason(self, X, y=None):
+        fit(self, X, y)
+        monkeypatch.setattr(type(self.count_trace_), "reason",
+                            property(lambda trace: "Two dense groups, one gap."), raising=False)
+        return self
+
+    monkeypatch.setattr(GPClustering, "fit", fit_with_reason)
+    monkeypatch.setattr(GPClusterMethod, "count_reason", lambda self, est, k, n: (
+        f"found by GP clustering: {est.count_trace_.reason}"))
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 6]
+    src = tmp_path / "g.csv"
+    pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
+    assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 0
+    assert capsys.readouterr().out.count("Two dense groups, one gap.") == 1
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "<p>found by GP clustering: Two dense groups, one gap.</p>" in page

@@ -56,8 +56,9 @@ def test_string_id_and_text_columns_are_left_out_with_a_note(tmp_path, blobs_csv
                 "--label-column", "truth", "--out", str(out))
     assert r.returncode == 0, r.stderr
     notes = [line for line in r.stderr.splitlines() if "note:" in line]
-    assert len(notes) == 1
-    assert "'site' (not numeric)" in notes[0] and "row ids from column 'id'" in notes[0]
+    assert len(notes) == 2  # one line per role that left columns out, one for the rest
+    assert notes[0].endswith("left out of the features: 'site' (not numeric)")
+    assert notes[1].endswith("row ids from column 'id'")
     labels = pd.read_csv(out / "labels.csv")
     assert list(labels.columns) == ["id", "label"]
     assert labels["id"].tolist() == blobs_frame["id"].tolist()
@@ -79,7 +80,9 @@ def test_a_column_of_unique_names_is_the_id(tmp_path, blobs_frame) -> None:
     emb = pd.read_csv(out / "embedding.csv")
     assert emb["sample"].tolist() == frame["sample"].tolist()
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input"]["features"] == ["x", "y", "truth"]  # no --label-column: a feature
+    # 'truth' (two whole numbers named like a class) is label-like: left out, told
+    assert summary["input"]["features"] == ["x", "y"]
+    assert "left out of the features: 'truth' (label-like: " in r.stderr
 
 
 def test_rownames_of_iris_never_leak_into_the_features(tmp_path) -> None:
@@ -99,8 +102,8 @@ def test_rownames_of_iris_never_leak_into_the_features(tmp_path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["input"]["features"] == list(iris.data.columns)
     assert summary["input"]["id_column"] == "rownames"
-    assert summary["input"]["dropped_columns"] == {"obs": "row numbers",
-                                                   "Species": "not numeric"}
+    assert summary["input"]["dropped_columns"] == {
+        "obs": "row numbers", "Species": "text, 3 distinct values, named like a class"}
     assert pd.read_csv(out / "labels.csv")["rownames"].tolist() == list(range(1, 151))
 
 
@@ -381,7 +384,8 @@ def test_outputs_follow_the_umask(tmp_path, blobs_csv, mask) -> None:
     assert r.returncode == 0, r.stderr
     assert out.stat().st_mode & 0o777 == 0o777 & ~mask
     files = sorted(p.name for p in out.iterdir())
-    assert files == ["clusters.png", "labels.csv", "report.html", "summary.json"]
+    assert files == ["clustered.csv", "clusters.png", "labels.csv", "pairs.png", "profile.csv",
+                     "report.html", "summary.json"]
     for name in files:
         assert (out / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
     assert os.access(out / "report.html", os.R_OK)

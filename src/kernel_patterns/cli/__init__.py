@@ -4,11 +4,15 @@ Layout: ``_registry`` (the sub-command table and :class:`UsageError`), one modul
 sub-command that registers itself (``_cluster``, ``_rank``, ``_embed``, ``_reproduce``,
 ``_demo`` with its own last step ``_demo_report``), ``_common`` (the options, estimator
 construction and summaries the data commands share; each command maps its ``--method`` names
-to estimator classes directly), ``_io`` (reading tables, staged output folders) and
-``_report`` (the self-contained HTML report); files are written through
+to estimator classes directly), ``_io`` (reading tables), ``_roles`` (every column's role:
+feature, id, label-like, constant, text; for ``_io`` and the Dask reader's ``_dask_roles``),
+``_output`` (staged output folders), ``_results`` and ``_pairs`` (the clusters in the file's
+units: clustered.csv, profile.csv, pairs.png, the agreement with the labels) and ``_report``
+(the self-contained HTML report); files are written through
 :mod:`kernel_patterns.io`. The command line sits on top: it may import every other package and
 none imports it. Errors in the user's input exit with code 2 and a one-line message (the
-traceback only with ``--debug``).
+traceback only with ``--debug``). The estimators, scikit-learn, pandas and matplotlib are
+imported by the command that runs, not by ``--help``.
 """
 
 from __future__ import annotations
@@ -75,7 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             if not args.debug:  # one line each, as the command's own messages
                 warnings.showwarning = _one_line_warnings(args.command)
-            return int(COMMANDS[args.command].run(args))
+            try:
+                return int(COMMANDS[args.command].run(args))
+            finally:  # the stage bar cleared before the closing line or the error
+                _progress.close_stage_bars()
     except (UsageError, ValueError, OSError, ImportError) as exc:
         if args.debug:
             raise
@@ -88,6 +95,6 @@ def _one_line_warnings(command: str) -> Any:
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: Any = None, line: str | None = None) -> None:
-        print(warning_line(command, message), file=sys.stderr)
+        _progress.write(warning_line(command, message), file=sys.stderr)
 
     return show

@@ -18,12 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import metrics, plotting
-from .._validation import check_n_clusters
-from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
+from .. import _progress
 from . import _common as common
 from . import _dask
-from ._cluster_gp import GPClusterMethod
 from ._cluster_method import ClusterMethod
 from ._output import staged_output
 from ._registry import UsageError, register
@@ -31,21 +28,53 @@ from ._report import ReportSection, ReportTable
 
 log = logging.getLogger("kernel_patterns")
 
-#: the methods of ``--method``, each with its adapter: what the command reports and draws
-METHODS: dict[str, ClusterMethod] = {
-    "gp": GPClusterMethod(GPClustering),
-    "kernel-kmeans": ClusterMethod(KernelKMeans, report=("inertia_", "n_iter_")),
-    "soft-kernel-kmeans": ClusterMethod(SoftKernelKMeans, report=("inertia_", "n_iter_"),
-                                        soft=True),
-    "spectral": ClusterMethod(SpectralClustering),
-}
+def _methods() -> dict[str, ClusterMethod]:
+    """``METHODS``: the methods of ``--method``, each with its adapter (what the command
+    reports and draws); built on first use, so that ``--help`` imports no estimator."""
+    methods = globals().get("METHODS")
+    if methods is None:
+        from ..cluster import GPClustering, KernelKMeans, SoftKernelKMeans, SpectralClustering
+        from ._cluster_gp import GPClusterMethod  # (it imports plotting: not for --help)
+
+        methods = {
+            "gp": GPClusterMethod(GPClustering),
+            "kernel-kmeans": ClusterMethod(KernelKMeans, report=("inertia_", "n_iter_")),
+            "soft-kernel-kmeans": ClusterMethod(SoftKernelKMeans,
+                                                report=("inertia_", "n_iter_"), soft=True),
+            "spectral": ClusterMethod(SpectralClustering),
+        }
+        globals()["METHODS"] = methods
+    return methods
+
+
+def __getattr__(name: str) -> Any:
+    if name == "METHODS":  # the table of methods, built on first use (:func:`_methods`)
+        return _methods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _LazyChoices:
+    """``--method``'s choices, read from :func:`_methods` only when a value is checked (the
+    help lists :data:`METHOD_NAMES` until the table is built)."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in _methods()
+
+    def __iter__(self) -> Any:
+        built = globals().get("METHODS")
+        return iter(sorted(built) if built is not None else METHOD_NAMES)
+
+
+#: the method names, as the help shows them (the table itself is built on first use)
+METHOD_NAMES = ("gp", "kernel-kmeans", "soft-kernel-kmeans", "spectral")
 #: the method without ``--method``: GP clustering finds the count itself
 DEFAULT_METHOD = "gp"
 
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
-    p.add_argument("--method", choices=sorted(METHODS), default=None,
+    p.add_argument("--method", choices=_LazyChoices(), default=None,
+                   metavar="{" + ",".join(METHOD_NAMES) + "}",
                    help=f"clustering method (default {DEFAULT_METHOD}: GP variance clustering, "
                    "which finds the count of clusters itself)")
     p.add_argument("--n-clusters", type=int, help="number of clusters: for gp, the N most "
@@ -58,6 +87,8 @@ def _args(p: argparse.ArgumentParser) -> None:
 def score(y_true: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     """RE, CE, FScore (eq. 5.1–5.4), clustering accuracy and ARI against the ground truth."""
     from sklearn.metrics import adjusted_rand_score
+
+    from .. import metrics
 
     return {
         "reference_error": metrics.reference_error(y_true, labels),
@@ -91,13 +122,29 @@ def view_2d(X: np.ndarray, est: Any) -> tuple[np.ndarray, str]:
         return PCA(n_components=2).fit_transform(X), "PCA view"
 
 
+def _name_axes(axes: list[Any], how: str, names: list[str] | None) -> None:
+    """Axis names: the features' when the figure shows them, else the view's ("KernelMDS 1")."""
+    if how == "features" and names and len(names) == 2:
+        xy = names
+    elif how == "feature (1-D)" and names:
+        xy = [names[0], ""]
+    else:
+        view = how.removesuffix(" view")
+        xy = [f"{view} 1", f"{view} 2"]
+    for ax in axes:
+        ax.set_xlabel(xy[0])
+        ax.set_ylabel(xy[1])
+
+
 def cluster_figures(
     tmp: Path, X: np.ndarray, labels: np.ndarray, est: Any, method: ClusterMethod,
     truth: np.ndarray | None = None, truth_name: str | None = None,
+    names: list[str] | None = None,
 ) -> dict[Path, str]:
     """The figures (each with a caption): the clusters with a legend, beside the truth when
     given, then the method's own (GP: the variance landscape, the count trace, the
-    hierarchy)."""
+    hierarchy). The axes are named by the features (``names``) when they are features."""
+    from .. import plotting
     from .._mpl import pyplot
 
     figs: dict[Path, str] = {}
@@ -108,6 +155,7 @@ def cluster_figures(
     if truth is None:
         ax = plotting.plot_clusters(V, labels, centers=centers, title=found, legend=True,
                                     legend_title="cluster (points)")
+        _name_axes([ax], how, names)
         caption = f"clusters.png: {found}, legend of cluster sizes"
     else:
         fig, (left, right) = pyplot().subplots(1, 2, figsize=(12, 4.8))
@@ -115,6 +163,7 @@ def cluster_figures(
                                legend_title="cluster (points)")
         plotting.plot_clusters(V, truth, ax=right, title=f"truth: '{truth_name}'",
                                legend=True, legend_title=f"{truth_name} (points)")
+        _name_axes([left, right], how, names)
         fig.tight_layout()
         ax = left
         caption = (f"clusters.png: left, {found}, legend of cluster sizes; right, the same "
@@ -131,6 +180,8 @@ def _fixed(args: argparse.Namespace, n_rows: int) -> dict[str, Any]:
     if args.n_clusters is not None:
         if args.n_clusters < 1:
             raise UsageError(f"--n-clusters must be >= 1; got {args.n_clusters}")
+        from .._validation import check_n_clusters
+
         try:  # the estimators' own check, worded for the command line
             check_n_clusters(args.n_clusters, n_rows)
         except ValueError:
@@ -161,9 +212,10 @@ def _method_line(args: argparse.Namespace, est: Any) -> str:
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    method = METHODS[_method(args)]
+    method = _methods()[_method(args)]
     out = common.output_folder(args, args.input, f"{args.method}-clusters")
-    timer = common.Timer()
+    # read, scale, fit, figures (on a scheduler: more, not counted ahead)
+    timer = common.Timer("cluster", stages=None if getattr(args, "scheduler", None) else 4)
     with _dask.on_scheduler(args) as where:
         if where:
             dtable, Xd = _dask.read_input(args, timer, args.label_column)
@@ -186,18 +238,54 @@ def _run(args: argparse.Namespace) -> int:
             frame.to_csv(tmp / "labels.csv", index=False)
             with timer("figures"):
                 figs = cluster_figures(tmp, X, labels, est, method, table.labels,
-                                       table.label_name)
+                                       table.label_name, table.feature_names)
+                units, unit_figs = _in_user_units(tmp, args, table, labels, est)
+                figs.update(unit_figs)
             result: dict[str, Any] = {**where, **method.result(est)}
             if notes:
                 result["warnings"] = notes
-            _report(tmp, args, table, est, method, labels, table.labels, result, timer, figs)
-    print(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; wrote {out}/")
+            _report(tmp, args, table, est, method, labels, table.labels, result, timer, figs,
+                    units)
+    sentence = result.get("count_sentence")
+    if sentence and sentence not in result["why_this_count"]:  # the closing line may hold it
+        _progress.write(f"why {_found(result)}: {sentence}")
+    _progress.write(f"{_closing(args)}: {_found(result)}, {result['why_this_count']}; "
+                    f"wrote {out}/")
     return 0
+
+
+def _in_user_units(tmp: Path, args: argparse.Namespace, table: Any, labels: np.ndarray,
+                   est: Any) -> tuple[list[ReportSection], dict[Path, str]]:
+    """clustered.csv, profile.csv and pairs.png from the features as read (``table.frame``:
+    the local reader's rows, or on a scheduler the gathered ids, features and label), and the
+    agreement with ``--label-column`` (printed too): the report sections and the figure."""
+    from . import _pairs, _results
+
+    sections: list[ReportSection] = []
+    figs: dict[Path, str] = {}
+    frame = getattr(table, "frame", None)
+    if frame is not None:  # the local reader: the rows and features as the file holds them
+        _results.clustered_frame(frame, labels, est).to_csv(tmp / "clustered.csv", index=False)
+        raw = frame[table.feature_names].to_numpy(dtype=np.float64)
+        profile = _results.cluster_profile(raw, table.feature_names, labels)
+        profile.to_csv(tmp / "profile.csv", index=False)
+        pairs, caption = _pairs.pair_plot(tmp / "pairs.png", raw, table.feature_names,
+                                          labels, args.random_state)
+        figs[pairs] = caption
+        section = _results.profile_section(profile, table.feature_names)
+        section.figures.append(pairs)
+        sections.append(section)
+    if table.labels is not None:
+        ari, cross = _results.agreement(table.labels, labels)
+        _progress.write(_results.agreement_text(str(table.label_name), ari, cross))
+        sections.append(_results.agreement_section(str(table.label_name), ari, cross))
+    return sections, figs
 
 
 def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, method: ClusterMethod,
             labels: np.ndarray, truth: np.ndarray | None, result: dict[str, Any],
-            timer: common.Timer, figs: dict[Path, str]) -> None:
+            timer: common.Timer, figs: dict[Path, str],
+            units: list[ReportSection] | None = None) -> None:
     """summary.json and report.html: the cluster count and sizes first in ``result``."""
     # noise (label -1, GP clustering's points outside every cluster) is not a cluster
     k = len(np.unique(labels[labels >= 0]))
@@ -221,6 +309,7 @@ def _report(tmp: Path, args: argparse.Namespace, table: Any, est: Any, method: C
         sections.append(ReportSection("Scores against " + str(table.label_name),
                                       rows=summary["scores"]))
     sections.append(_sizes_section(labels))
+    sections += units or []
     sections += method.sections(result, figs)
     common.finish(tmp, f"kernel-patterns cluster: {args.method} on {Path(args.input).name}",
                   summary, list(figs), sections, captions=figs)
@@ -271,7 +360,8 @@ def _run_nystrom(args: argparse.Namespace, out: Path, timer: common.Timer, dtabl
             idx = np.sort(rng.choice(n, size=min(n, FIGURE_ROWS), replace=False))
             Xs = np.asarray(_dask.client().compute(Xd[idx]).result())
             figs = cluster_figures(tmp, Xs, labels[idx], est, method,
-                                   None if truth is None else truth[idx], dtable.label_name)
+                                   None if truth is None else truth[idx], dtable.label_name,
+                                   dtable.feature_names)
             if len(idx) < n:
                 figs = {f: c + f" ({len(idx)} of the {n} rows, drawn uniformly)"
                         for f, c in figs.items()}

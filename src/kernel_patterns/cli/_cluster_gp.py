@@ -2,7 +2,7 @@
 
 It reads GPClustering's public fitted attributes only: ``equilibria_`` (marked on the
 cluster figure), ``count_trace_`` (why this count: the landscapes read at several length
-scales), ``hierarchy_``, ``landscape_``, ``level_`` and ``n_clusters_`` (the dendrogram).
+scales), ``landscape_`` (the condensed tree of hierarchy.png), ``level_`` and ``n_clusters_``.
 """
 
 from __future__ import annotations
@@ -65,8 +65,29 @@ def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSecti
                         caption=f"Landscapes read for the count (reading kept: "
                         f"{trace['reading']})", highlight=kept)
     png = [f for f in figs if f.name == "count_trace.png"]
-    return ReportSection(f"Why {result['n_clusters']} clusters", text=result["why_this_count"],
+    text = result["why_this_count"]
+    sentence = result.get("count_sentence")
+    if sentence and sentence not in text:  # said once, whether the reason already holds it
+        text = f"{sentence} ({text})"
+    return ReportSection(f"Why {result['n_clusters']} clusters", text=text,
                          tables=[table], figures=png)
+
+
+def count_sentence(est: Any) -> str | None:
+    """The one sentence a fitted GPClustering gives for its count (``count_trace_.reason``),
+    when it has one.
+
+    Examples
+    --------
+    >>> import types
+    >>> trace = types.SimpleNamespace(reason="Two groups stand apart.")
+    >>> count_sentence(types.SimpleNamespace(count_trace_=trace))
+    'Two groups stand apart.'
+    >>> count_sentence(object()) is None
+    True
+    """
+    reason = getattr(getattr(est, "count_trace_", None), "reason", None)
+    return reason if isinstance(reason, str) and reason.strip() else None
 
 
 @dataclass(frozen=True)
@@ -80,17 +101,20 @@ class GPClusterMethod(ClusterMethod):
     >>> from kernel_patterns import GPClustering
     >>> m = GPClusterMethod(GPClustering)
     >>> m.report, m.details
-    (('level_', 'n_iter_'), ('count_trace',))
+    (('level_', 'n_iter_'), ('count_trace', 'count_sentence'))
     """
 
     report: tuple[str, ...] = ("level_", "n_iter_")
-    details: tuple[str, ...] = ("count_trace",)
+    details: tuple[str, ...] = ("count_trace", "count_sentence")
 
     def result(self, est: Any) -> dict[str, Any]:
         out = super().result(est)
         trace = getattr(est, "count_trace_", None)  # why this count (None: a given kernel)
         if trace is not None:
             out["count_trace"] = _trace_summary(trace)
+            sentence = count_sentence(est)
+            if sentence:
+                out["count_sentence"] = sentence
         return out
 
     def centers(self, est: Any) -> np.ndarray | None:

@@ -12,18 +12,26 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from ..io import write_json_atomic, write_text_atomic
-from ..kernels import KERNELS, make_kernel
 from ._io import Table, parse_params, read_table
 from ._output import check_output
 from ._registry import UsageError
 from ._report import ReportSection, input_section, render_report
+from ._roles import role_notes
 
 
-def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> None:
-    """Options every data command shares (columns, ids, scaling, kernel, output)."""
-    p.add_argument("--columns", help="comma-separated feature columns (default: all numeric "
-                   "columns except the label and id columns)")
+def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True,
+                        kernel_help: str | None = None) -> None:
+    """Options every data command shares (columns, ids, scaling, kernel, output);
+    ``kernel_help`` says what ``--kernel`` defaults to for the command (default: the cluster
+    command's methods)."""
+    p.add_argument("--columns", help="comma-separated feature columns (default: every numeric "
+                   "column but the label, ids (row numbers, keys), label-like columns (few "
+                   "whole numbers named like a class, a year) and constants; each told)")
+    p.add_argument("--keep-columns", metavar="NAMES",
+                   help="comma-separated numeric columns left out by default (label-like, "
+                   "ids, constants) to use as features after all")
     if label:
         p.add_argument("--label-column", help="ground-truth column to score against "
                        "(excluded from the features)")
@@ -36,10 +44,10 @@ def add_input_arguments(p: argparse.ArgumentParser, *, label: bool = True) -> No
     p.add_argument("--drop-na", action="store_true",
                    help="drop rows with missing values (counted in the summary) instead of "
                    "failing")
-    p.add_argument("--kernel", help="kernel name: rbf, gp, linear, polynomial, cosine, ... "
-                   "(default: the method's own: rbf for the k-means methods, the "
-                   "k-nearest-neighbour graph 'nearest_neighbors' for spectral, chosen from "
-                   "the data for gp)")
+    p.add_argument("--kernel", help=kernel_help or (
+        "kernel name: rbf, gp, linear, polynomial, cosine, ... (default: the method's own: rbf "
+        "for the k-means methods, the k-nearest-neighbour graph 'nearest_neighbors' for "
+        "spectral, chosen from the data for gp)"))
     p.add_argument("--kernel-param", action="append", metavar="KEY=VALUE",
                    help="a kernel parameter, e.g. gamma=0.5 or l=[400,200] (repeatable); "
                    "without --kernel, of the method's default kernel")
@@ -66,6 +74,8 @@ def build_estimator(
     what the command's own options set (``--n-clusters``: ``n_clusters``); a ``--param`` of
     the same name is an error naming both, not a silent override.
     """
+    from ..kernels import KERNELS, make_kernel
+
     name = cls.__name__
     est = cls()
     valid = est.get_params(deep=False)
@@ -123,7 +133,9 @@ def read_input(
     with timer("read"):
         table = read_table(path, columns=args.columns, label_column=label_column,
                            id_column=args.id_column, drop_na=args.drop_na,
-                           label_option=label_option)
+                           label_option=label_option,
+                           keep_columns=getattr(args, "keep_columns", None))
+    with timer("scale"):
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
     tell_columns(args, table)
@@ -135,17 +147,22 @@ LABEL_LIKE_NAMES = frozenset({"label", "labels", "class", "target", "truth"})
 
 
 def column_notes(args: argparse.Namespace, table: Any) -> list[str]:
-    """What :func:`tell_columns` prints: how the file was read when not as given, the columns
-    left out of the features, a guessed id column, and a feature named like labels (``label``,
-    ``class``, ...: :data:`LABEL_LIKE_NAMES`) used as one because the command has
+    """What :func:`tell_columns` prints: how the file was read when not as given, one line per
+    role that left columns out of the features (ids, label-like, constant, text, empty:
+    :func:`._roles.role_notes`), a guessed id column, and a feature named like labels
+    (``label``, ``class``, ...: :data:`LABEL_LIKE_NAMES`) used as one because the command has
     ``--label-column`` and it was not given (nor ``--columns``)."""
     notes = list(getattr(table, "read_notes", []))
-    if table.dropped_columns:
+    suggest = "label_column" in vars(args) and args.label_column is None
+    roles = getattr(table, "roles", None)
+    if roles:
+        notes += role_notes(roles, label_option="--label-column" if suggest else None)
+    elif table.dropped_columns:  # a table read without roles
         notes.append("left out of the features: " + ", ".join(
             f"'{c}' ({why})" for c, why in table.dropped_columns.items()))
     if args.id_column is None and table.id_column is not None:
         notes.append(f"row ids from column '{table.id_column}'")
-    if "label_column" in vars(args) and args.label_column is None and args.columns is None:
+    if suggest and args.columns is None:
         for c in table.feature_names:
             if c.strip().lower() in LABEL_LIKE_NAMES:
                 notes.append(f"column '{c}' is used as a feature, though its name reads like "
@@ -154,12 +171,48 @@ def column_notes(args: argparse.Namespace, table: Any) -> list[str]:
     return notes
 
 
+def row_loss_warning(table: Any) -> str | None:
+    """The warning for rows dropped with missing values (``--drop-na``): how many of how
+    many, the share; when more than half, the columns that miss the most values.
+
+    Examples
+    --------
+    >>> import types
+    >>> import numpy as np
+    >>> t = types.SimpleNamespace(n_dropped=3, n_read=4, X=np.zeros((1, 2)),
+    ...                           missing_by_column={"gust": 3})
+    >>> row_loss_warning(t)
+    "dropped 3 of the 4 rows (75.0 %) for missing values (--drop-na); most of them miss 'gust' (3 rows): --columns without them keeps more rows"
+    """  # noqa: E501
+    n_dropped = int(getattr(table, "n_dropped", 0))
+    n_read = int(getattr(table, "n_read", 0)) or n_dropped + int(table.X.shape[0])
+    if not n_dropped:
+        return None
+    share = n_dropped / n_read
+    line = (f"dropped {n_dropped} of the {n_read} rows ({100 * share:.1f} %) for missing "
+            "values (--drop-na)")
+    missing = getattr(table, "missing_by_column", {}) or {}
+    if share > 0.5 and missing:
+        worst = sorted(missing.items(), key=lambda item: -item[1])[:3]
+        line += "; most of them miss " + ", ".join(
+            f"'{c}' ({k} row{'' if k == 1 else 's'})" for c, k in worst) + (
+            ": --columns without them keeps more rows")
+    return line
+
+
 def tell_columns(args: argparse.Namespace, table: Any) -> None:
-    """One note line on stderr: columns left out of the features, a guessed id column."""
+    """Note lines on stderr: one per role that left columns out of the features, one with the
+    other notes (how the file was read, a guessed id column); and a warning line when rows
+    were dropped (:func:`row_loss_warning`)."""
+    prog = " ".join(filter(None, ["kernel-patterns", getattr(args, "command", None)]))
     notes = column_notes(args, table)
-    if notes:
-        prog = " ".join(filter(None, ["kernel-patterns", getattr(args, "command", None)]))
-        print(f"{prog}: note: {'; '.join(notes)}", file=sys.stderr)
+    left_out = [n for n in notes if n.startswith("left out of the features")]
+    other = [n for n in notes if n not in left_out]
+    for note in [*left_out, *(["; ".join(other)] if other else [])]:
+        _progress.write(f"{prog}: note: {note}", file=sys.stderr)
+    loss = row_loss_warning(table)
+    if loss:
+        _progress.write(f"{prog}: warning: {loss}", file=sys.stderr)
 
 
 def make_summary(
@@ -171,7 +224,8 @@ def make_summary(
         "command": command,
         "method": args.method,
         "input": input_summary(table, path, args.scale) | input_extra
-        | {"notes": column_notes(args, table)},
+        | {"notes": column_notes(args, table)}
+        | ({"row_loss": loss} if (loss := row_loss_warning(table)) else {}),
         "parameters": json_params(est) | fitted_kernel(est),
         "result": result,
         "timings_seconds": timer.times,
@@ -220,6 +274,8 @@ def input_summary(table: Table, path: str, scale: str) -> dict[str, Any]:
         "id_column": table.id_column,
         "label_column": table.label_name,
         "scale": scale,
+        "column_roles": [{"column": r.name, "role": r.role, "reason": r.reason}
+                         for r in getattr(table, "roles", [])],
     } | ({"read_notes": table.read_notes} if getattr(table, "read_notes", None) else {})
 
 
@@ -238,6 +294,7 @@ def finish(
         sections = [ReportSection("Result", rows=summary["result"])]
     inp = summary["input"]
     printed = [f"note: {n}" for n in inp.get("notes", [])] + [
+        f"warning: {inp['row_loss']}" for _ in [0] if inp.get("row_loss")] + [
         f"warning: {w}" for w in summary["result"].get("warnings", [])]
     sections = [*sections, input_section(inp, printed),
                 ReportSection("Parameters", rows=summary["parameters"])]
@@ -247,10 +304,14 @@ def finish(
 
 
 class Timer:
-    """Collects named stage timings (seconds)."""
+    """Collects named stage timings (seconds) and, given the ``command``, shows the stages on
+    a terminal (:func:`kernel_patterns._progress.stage_bar`: after 2 s, not with
+    ``--quiet`` nor in pipes); ``stages`` is how many the command runs, when known."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: str | None = None, stages: int | None = None) -> None:
         self.times: dict[str, float] = {}
+        self.bar = (_progress.stage_bar(stages, f"kernel-patterns {command}")
+                    if command else None)
 
     def __call__(self, name: str) -> _Stage:
         return _Stage(self, name)
@@ -262,8 +323,12 @@ class _Stage:
 
     def __enter__(self) -> None:
         self.t0 = time.perf_counter()
+        if self.timer.bar is not None:
+            self.timer.bar.stage(self.name)
 
     def __exit__(self, *exc: Any) -> None:
+        if self.timer.bar is not None:
+            self.timer.bar.update(1)
         # a stage entered twice (e.g. "read": the table, then the target) adds up
         spent = time.perf_counter() - self.t0 + self.timer.times.get(self.name, 0.0)
         self.timer.times[self.name] = round(spent, 4)
@@ -289,5 +354,5 @@ def noting_warnings(command: str, fit: Callable[[], Any]) -> tuple[Any, list[str
         value = fit()
     notes = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
     for note in notes:
-        print(warning_line(command, note), file=sys.stderr)
+        _progress.write(warning_line(command, note), file=sys.stderr)
     return value, notes

@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from .. import _progress
 from .._optional import import_optional
-from ..kernels import DEFAULT_N_LANDMARKS
 from ._io import parse_params
 from ._registry import UsageError
 
@@ -136,7 +136,7 @@ def client() -> Any:
 
 def note(args: argparse.Namespace, text: str) -> None:
     """One ``kernel-patterns COMMAND: note: ...`` line on stderr."""
-    print(f"kernel-patterns {args.command}: note: {text}", file=sys.stderr)
+    _progress.write(f"kernel-patterns {args.command}: note: {text}", file=sys.stderr)
 
 
 def nystrom_reason(est: Any, args: argparse.Namespace, n_rows: int) -> str | None:
@@ -161,7 +161,7 @@ def nystrom_kwargs(est: Any, n_rows: int) -> dict[str, Any]:
     p = est.get_params(deep=False)
     return {
         "kernel": p["kernel"], "kernel_params": p["kernel_params"],
-        "n_landmarks": (min(DEFAULT_N_LANDMARKS, n_rows) if p["n_landmarks"] is None
+        "n_landmarks": (min(_default_landmarks(), n_rows) if p["n_landmarks"] is None
                         else p["n_landmarks"]),
         "landmarks": p["landmarks"], "dtype": p["dtype"],
         "n_init": 10 if p["n_init"] == "auto" else p["n_init"],
@@ -189,12 +189,27 @@ def gather_input(
 ) -> Any:
     """On a scheduler, for a fit that needs the table here: read by the workers (or the
     ``(table, X)`` :func:`read_input` gave already), then gathered partition by partition (a
-    :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``)."""
+    :class:`~kernel_patterns.cli._io.Table` with the scaled features as ``X``, and as
+    ``frame`` the ids, the features as read and the label)."""
+    import pandas as pd
+
     from . import _dask_io
 
     table, X = read if read is not None else read_input(args, timer, label_column)
     with timer("read"):
         local = _dask_io.to_local(client(), table, X)
+        # the features as read too, for the results in the file's units (clustered.csv, ...)
+        raw = _dask_io.to_local(client(), table, table.X)
+        local.frame = pd.DataFrame({
+            local.id_name: raw.ids, **{n: raw.X[:, j] for j, n in enumerate(raw.feature_names)},
+            **({str(raw.label_name): raw.labels} if raw.labels is not None else {})})
     note(args, f"the fit runs in this process on the gathered table ({local.X.shape[0]} x "
          f"{local.X.shape[1]}), its kernel operators on the workers")
     return local
+
+
+def _default_landmarks() -> int:
+    """:data:`kernel_patterns.kernels.DEFAULT_N_LANDMARKS` (imported when needed)."""
+    from ..kernels import DEFAULT_N_LANDMARKS
+
+    return int(DEFAULT_N_LANDMARKS)

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _progress
+from ._dask_roles import whole_frame_stats
 from ._io import (
     _READERS,
     Table,
@@ -138,38 +139,6 @@ def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str
         return Frame(ddf, notes, ints, repeated)
     except (ValueError, OSError, EOFError) as exc:  # EOFError: a compressed file cut short
         raise UsageError(f"could not read '{path}': {first_line(exc)}") from None
-
-
-def _run_stats(col: Any) -> Any:
-    """``[first, last, n, consecutive]`` of one partition's integer column (on a worker)."""
-    import pandas as pd
-
-    v = col.to_numpy()
-    ok = bool(len(v) == 0 or np.array_equal(v, np.arange(len(v)) + v[0]))
-    return pd.DataFrame({"first": [v[0] if len(v) else 0], "last": [v[-1] if len(v) else 0],
-                         "n": [len(v)], "ok": [ok]})
-
-
-def _is_row_number(ddf: Any, client: Any, name: Any, ints: list[str]) -> bool:
-    """The local rule over every partition: the integer column (or column of whole numbers
-    in the sample read as floats, ``ints``) is 0..n-1 or 1..n in order."""
-    import pandas as pd
-
-    if not pd.api.types.is_integer_dtype(ddf[name].dtype) and str(name) not in ints:
-        return False
-    meta = pd.DataFrame({"first": [0], "last": [0], "n": [0], "ok": [True]}).iloc[:0]
-    s = client.compute(ddf[name].map_partitions(_run_stats, meta=meta)).result()
-    s = s[s["n"] > 0]
-    if s["n"].sum() < 2 or not s["ok"].all() or s["first"].iloc[0] not in (0, 1):
-        return False
-    return bool((s["first"].to_numpy()[1:] == s["last"].to_numpy()[:-1] + 1).all())
-
-
-def _has_unique_values(ddf: Any, client: Any, name: Any) -> bool:
-    col = ddf[name]
-    n_na, n_unique, n = client.compute([col.isna().sum(), col.nunique(), col.size],
-                                       sync=True)
-    return bool(n_na == 0 and n_unique == n > 1)
 
 
 def _non_number_stats(col: Any) -> Any:
@@ -311,9 +280,8 @@ def _read_table(
     choice = choose_columns(
         sample, columns=args.columns, label_column=label_column, id_column=args.id_column,
         label_option=label_option,
-        is_row_number=lambda c: _is_row_number(rows, client, c, ints),
-        has_unique_values=lambda c: _has_unique_values(rows, client, c),
-        is_empty=lambda c: client.compute(rows[c].count()).result() == 0,
+        keep_columns=getattr(args, "keep_columns", None),
+        stats=whole_frame_stats(rows, client, sample, ints),
         why_not_numeric=lambda c: _why_not_numeric(rows, client, c, sample, text),
         repeated=repeated,
     )
@@ -336,6 +304,10 @@ def _read_table(
                  for p, o in zip(conv.to_delayed(), offsets, strict=True)]
         conv = client.persist(dd.from_delayed(parts, meta=meta, verify_meta=False))
     n_bad = int(bads.sum())
+    total = stats.sum()
+    missing = {c: int(total[f"f{j}"]) for j, c in enumerate(names)}
+    if label_column is not None:
+        missing[str(label_column)] = int(total["label_na"])
     dropped: list[Any] = []
     if n_bad:
         where = [i for i, b in enumerate(bads) if b]
@@ -343,7 +315,6 @@ def _read_table(
                              sync=True)
         dropped = [v for part in ids for v in part]
         if not args.drop_na:
-            total = stats.sum()
             raise missing_values_error(
                 n_bad, dropped[:5], {c: int(total[f"f{j}"]) for j, c in enumerate(names)},
                 int(total["label_na"]), label_column, label_option)
@@ -357,7 +328,9 @@ def _read_table(
         id_name=str(choice.id_column) if choice.id_column is not None else "row",
         label_name=label_column, n_dropped=n_bad if args.drop_na else 0,
         dropped_rows=dropped, id_column=None if choice.id_column is None
-        else str(choice.id_column), dropped_columns=choice.dropped_columns, read_notes=notes)
+        else str(choice.id_column), dropped_columns=choice.dropped_columns, read_notes=notes,
+        roles=choice.roles, n_read=int(sizes.sum()) + (n_bad if args.drop_na else 0),
+        missing_by_column={c: k for c, k in missing.items() if k})
 
 
 def _minmax_block(Xb: np.ndarray, scaler: Any) -> np.ndarray:
@@ -436,7 +409,9 @@ def to_local(client: Any, table: DaskTable, X: Any) -> Table:
                  labels=np.concatenate(labels) if label else None,
                  label_name=table.label_name, n_dropped=table.n_dropped,
                  dropped_rows=table.dropped_rows, id_column=table.id_column,
-                 dropped_columns=table.dropped_columns)
+                 dropped_columns=table.dropped_columns, read_notes=table.read_notes,
+                 roles=table.roles, n_read=table.n_read,
+                 missing_by_column=table.missing_by_column)
 
 
 def _label_frame(part: Any, labels: np.ndarray, id_name: str, label: bool) -> Any:

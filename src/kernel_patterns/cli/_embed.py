@@ -8,27 +8,32 @@ from typing import Any
 
 import numpy as np
 
-from .. import plotting
-from ..embed import KernelMDS, LaplacianEmbedding
+from .. import _progress
 from . import _common as common
 from . import _dask
 from ._output import staged_output
 from ._registry import UsageError, register
 
-METHODS: dict[str, type[Any]] = {"mds": KernelMDS, "laplacian": LaplacianEmbedding}
+#: ``--method`` -> the estimator class's name in :mod:`kernel_patterns.embed` (imported when run)
+METHODS: dict[str, str] = {"mds": "KernelMDS", "laplacian": "LaplacianEmbedding"}
 
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="CSV, TSV or Parquet file, one row per point")
-    p.add_argument("--method", required=True, choices=sorted(METHODS))
+    p.add_argument("--method", required=True, choices=sorted(METHODS),
+                   help="mds: kernel MDS (kernel PCA of the centred kernel: distances kept); "
+                   "laplacian: the Laplacian eigenmap of a k-nearest-neighbour graph "
+                   "(neighbourhoods kept)")
     p.add_argument("--n-components", type=int, default=2, help="embedding dimension (2)")
-    common.add_input_arguments(p)
+    common.add_input_arguments(p, kernel_help=(
+        "kernel name: rbf, gp, linear, polynomial, cosine, ... (default: the method's own: "
+        "rbf for mds, the k-nearest-neighbour graph 'nearest_neighbors' for laplacian)"))
     _dask.add_scheduler_argument(p)
 
 
 def _run(args: argparse.Namespace) -> int:
     out = common.output_folder(args, args.input, f"{args.method}-embedding")
-    timer = common.Timer()
+    timer = common.Timer("embed", stages=3)  # read, scale, fit
     with _dask.on_scheduler(args) as where:
         if where:
             table = _dask.gather_input(args, timer, args.label_column)
@@ -45,7 +50,10 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
     if not 1 <= args.n_components < X.shape[0]:
         raise UsageError(f"--n-components must be between 1 and {X.shape[0] - 1}; "
                          f"got {args.n_components}")
-    est = common.build_estimator(METHODS[args.method], args, {"n_components": args.n_components})
+    from .. import embed, plotting
+
+    est = common.build_estimator(getattr(embed, METHODS[args.method]), args,
+                                 {"n_components": args.n_components})
     with staged_output(out, args.force) as tmp:
         with timer("fit"):
             E = np.asarray(est.fit_transform(X))
@@ -59,6 +67,8 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
         ax = plotting.plot_clusters(V, table.labels, title=f"{type(est).__name__} of "
                                     f"{Path(args.input).name}", legend=True,
                                     legend_title=f"{table.label_name} (points)")
+        ax.set_xlabel(f"{type(est).__name__} component 1")
+        ax.set_ylabel(f"{type(est).__name__} component 2" if E.shape[1] >= 2 else "")
         figs = [plotting.save_figure(ax, tmp / "embedding.png")]
         result: dict[str, Any] = {"n_components": int(E.shape[1]), **where}
         for attr in ("eigenvalues_", "explained_variance_ratio_", "objective_",
@@ -69,7 +79,7 @@ def _embed(args: argparse.Namespace, out: Path, timer: common.Timer, table: Any,
         summary = common.make_summary("embed", args, args.input, table, est, result, timer)
         common.finish(tmp, f"kernel-patterns embed: {args.method} of {Path(args.input).name}",
                       summary, figs)
-    print(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
+    _progress.write(f"{args.method}: {E.shape[1]}-D embedding; wrote {out}/")
     return 0
 
 

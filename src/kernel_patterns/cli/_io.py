@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ._registry import UsageError, first_line
+from ._roles import ColumnRole, column_stats, decide_roles, guess_id_column
 from ._sniff import (
     COMPRESSED,
     check_not_repeated,
@@ -60,6 +61,12 @@ class TableInfo:
     dropped_columns: dict[str, str] = field(default_factory=dict)
     #: how the file was read when it was not as given (separator, decimal mark, no header)
     read_notes: list[str] = field(default_factory=list)
+    #: every column's role and why (:mod:`._roles`), in the file's order
+    roles: list[ColumnRole] = field(default_factory=list)
+    #: rows in the file before rows with missing values were dropped (``--drop-na``)
+    n_read: int = 0
+    #: per feature (and the label), how many of the rows read miss a value there
+    missing_by_column: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -69,6 +76,8 @@ class Table(TableInfo):
     X: np.ndarray
     ids: np.ndarray
     labels: np.ndarray | None = None
+    #: the rows used, every column as read (a pandas DataFrame; not a copy to modify)
+    frame: Any = None
 
 
 def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[str]]]:
@@ -158,23 +167,29 @@ def blank_rows_note(n: int) -> str:
     return f"skipped {n} row(s) whose fields are all empty, as blank lines"
 
 
-def _split_names(text: str | None) -> list[str] | None:
+def _split_names(text: str | None, option: str = "--columns") -> list[str] | None:
     if text is None:
         return None
     names = [c.strip() for c in text.split(",") if c.strip()]
     if not names:
-        raise UsageError("--columns is empty")
+        raise UsageError(f"{option} is empty")
     return names
 
 
 @dataclass
 class ColumnChoice:
-    """Which columns of a table are the features, the ids and the ground truth."""
+    """Which columns of a table are the features, the ids and the ground truth, and the role
+    of every column (:mod:`._roles`)."""
 
     features: list[Any]
     id_column: Any
     label_column: Any
     dropped_columns: dict[str, str] = field(default_factory=dict)
+    roles: list[ColumnRole] = field(default_factory=list)
+
+
+#: roles of columns left out of the features (named in ``dropped_columns``)
+_LEFT_OUT = ("id", "label-like", "constant", "text", "empty")
 
 
 def choose_columns(
@@ -183,28 +198,25 @@ def choose_columns(
     columns: str | None = None,
     label_column: str | None = None,
     id_column: str | None = None,
+    keep_columns: str | None = None,
     label_option: str = "--label-column",
-    is_row_number: Callable[[Any], bool] | None = None,
-    has_unique_values: Callable[[Any], bool] | None = None,
-    is_empty: Callable[[Any], bool] | None = None,
+    stats: Any = None,
     why_not_numeric: Callable[[Any], str] | None = None,
     repeated: dict[str, list[str]] | None = None,
 ) -> ColumnChoice:
     """The CLI's column rules, on a pandas DataFrame's columns and dtypes.
 
-    Features are ``columns``, default every numeric column but the label, the id, empty
-    (every value missing) and row-number columns (the others are named in
-    ``dropped_columns``); without ``id_column``, a column named id/ID/rownames, else the first
-    text column of unique values. The rules that look at the values are
-    ``is_row_number(name)``, ``has_unique_values(name)`` and ``is_empty(name)`` (asked only of
-    a column empty in ``df``), and the reason a column is not numeric, ``why_not_numeric(name)``:
-    by default on ``df`` itself; the ``--scheduler`` path passes checks over the whole Dask
-    frame and a sample of its rows as ``df``. A label or id column the user names that is one
-    of several the header names alike (``repeated``, :func:`._sniff.csv_options`) is an error.
+    Every column gets a role (:func:`._roles.decide_roles`): features are ``columns``, by
+    default every numeric column that is not the label, an id (row numbers, row numbers within
+    groups, a unique integer key), label-like (few whole numbers named like a class, a year),
+    constant or empty; ``keep_columns`` (``--keep-columns``) puts such numeric columns back.
+    Without ``id_column``, a column named id/ID/rownames, else the first text column of unique
+    values, is the id column. The statistics the rules read are ``stats``
+    (:func:`._roles.column_stats` of ``df`` by default; the ``--scheduler`` path passes them
+    over the whole Dask frame and a sample of its rows as ``df``), and the reason a column is
+    not numeric, ``why_not_numeric(name)``. A label or id column the user names that is one of
+    several the header names alike (``repeated``, :func:`._sniff.csv_options`) is an error.
     """
-    is_row_number = is_row_number or (lambda c: _is_row_number(df[c]))
-    has_unique_values = has_unique_values or (lambda c: _has_unique_values(df[c]))
-    is_empty = is_empty or (lambda c: True)
     why_not_numeric = why_not_numeric or (lambda c: not_numeric(df[c]))
     for opt, col in ((label_option, label_column), ("--id-column", id_column)):
         check_not_repeated(opt, col, repeated or {})
@@ -217,23 +229,31 @@ def choose_columns(
                          f"it cannot be both the row ids and the {label_option} column: choose "
                          "another for one of them")
     wanted = _split_names(columns)
+    keep = _split_names(keep_columns, "--keep-columns") or []
+    unknown = [c for c in keep if c not in df.columns]
+    if unknown:
+        raise UsageError(f"--keep-columns names unknown column(s) {unknown}; "
+                         f"columns are {list(df.columns)}")
+    if stats is None:
+        stats = column_stats(df)
+    id_given = id_column is not None
     if id_column is None:
-        id_column = _guess_id_column(df, {label_column, *(wanted or [])}, has_unique_values)
+        id_column = guess_id_column(stats, {label_column, *(wanted or [])})
     excluded = {c for c in (label_column, id_column) if c is not None}
+    for c in keep:
+        if c in excluded:
+            raise UsageError(f"--keep-columns '{c}' is the {'label' if c == label_column else 'id'}"
+                             " column; it cannot be a feature too")
+        if not _is_numeric(df[c]):
+            raise UsageError(f"--keep-columns '{c}' is not numeric ({why_not_numeric(c)})")
+    roles = decide_roles(stats, label_column=label_column, id_column=id_column,
+                         id_given=id_given, columns=wanted, keep=keep,
+                         why_not_numeric=why_not_numeric, label_option=label_option)
     dropped_cols: dict[str, str] = {}
     if wanted is None:
-        wanted = []
-        for c in df.columns:
-            if c in excluded:
-                continue
-            if df[c].isna().all() and is_empty(c):
-                dropped_cols[str(c)] = "empty"
-            elif not _is_numeric(df[c]):
-                dropped_cols[str(c)] = why_not_numeric(c)
-            elif is_row_number(c):
-                dropped_cols[str(c)] = "row numbers"
-            else:
-                wanted.append(c)
+        wanted = [c for c, r in zip(df.columns, roles, strict=True) if r.role == "feature"]
+        dropped_cols = {r.name: r.reason for c, r in zip(df.columns, roles, strict=True)
+                        if r.role in _LEFT_OUT and c not in excluded}
     else:
         missing = [c for c in wanted if c not in df.columns]
         if missing:
@@ -244,14 +264,16 @@ def choose_columns(
             raise UsageError(f"column(s) {clash} cannot be both a feature and the label/id")
     if not wanted:
         raise UsageError("no numeric feature columns left to use"
-                         + (f" (left out: {dropped_cols})" if dropped_cols else ""))
+                         + (f" (left out: {dropped_cols})" if dropped_cols else "")
+                         + ("; --keep-columns puts label-like or constant columns back"
+                            if dropped_cols else ""))
     bad = [c for c in wanted if not _is_numeric(df[c])]
     if bad:
         why = "; ".join(f"'{c}': {r.removeprefix('not numeric: ')}" for c in bad
                         if (r := why_not_numeric(c)) != "not numeric")
         raise UsageError(f"feature column(s) {bad} are not numeric" + (f" ({why})" if why else "")
                          + "; choose numeric features with --columns")
-    return ColumnChoice(wanted, id_column, label_column, dropped_cols)
+    return ColumnChoice(wanted, id_column, label_column, dropped_cols, roles)
 
 
 def read_table(
@@ -263,13 +285,14 @@ def read_table(
     drop_na: bool = False,
     min_rows: int = 2,
     label_option: str = "--label-column",
+    keep_columns: str | None = None,
 ) -> Table:
     """Read features (``columns``, default: every numeric column but the label, the id and
     row-number columns); ``label_option`` is the flag named when ``label_column`` is unknown."""
     df = read_frame(path)
     choice = choose_columns(df, columns=columns, label_column=label_column,
                             id_column=id_column, label_option=label_option,
-                            repeated=df.attrs.get("repeated_names"))
+                            keep_columns=keep_columns, repeated=df.attrs.get("repeated_names"))
     wanted, id_column, dropped_cols = choice.features, choice.id_column, choice.dropped_columns
     feats = df[wanted]
     X = feats.to_numpy(dtype=np.float64)
@@ -280,6 +303,11 @@ def read_table(
                 else np.zeros(len(df), dtype=bool))
     bad_rows |= label_na
     n_bad = int(bad_rows.sum())
+    missing = dict(zip([str(c) for c in wanted], (~np.isfinite(X)).sum(axis=0).tolist(),
+                       strict=True))
+    if label_column is not None:
+        missing[str(label_column)] = int(label_na.sum())
+    n_read = len(X)
     dropped: list[Any] = []
     if n_bad:
         if not drop_na:
@@ -289,6 +317,7 @@ def read_table(
                 int(label_na.sum()), label_column, label_option)
         dropped = [_row_name(i, ids) for i in np.flatnonzero(bad_rows)]
         keep = ~bad_rows
+        df = df[keep]
         X, ids = X[keep], ids[keep]
         labels = labels[keep] if labels is not None else None
     if X.shape[0] < min_rows:
@@ -297,10 +326,9 @@ def read_table(
                  id_name=str(id_column) if id_column else "row", labels=labels,
                  label_name=label_column, n_dropped=n_bad if drop_na else 0,
                  dropped_rows=dropped, id_column=str(id_column) if id_column else None,
-                 dropped_columns=dropped_cols, read_notes=list(df.attrs.get("read_notes", [])))
-
-
-_ID_NAMES = {"id", "rownames"}
+                 dropped_columns=dropped_cols, read_notes=list(df.attrs.get("read_notes", [])),
+                 roles=choice.roles, n_read=n_read, frame=df,
+                 missing_by_column={c: k for c, k in missing.items() if k})
 
 
 def missing_values_error(
@@ -323,35 +351,6 @@ def missing_values_error(
         + (", leave those features out with --columns," if cols else "")
         + " or pass --drop-na to drop the rows"
     )
-
-
-def _guess_id_column(df: Any, taken: set[Any], has_unique_values: Callable[[Any], bool]) -> Any:
-    """A column named id/ID/rownames, else the first text column whose values are all
-    different (a name per row), else None; columns in ``taken`` are not candidates."""
-    free = [c for c in df.columns if c not in taken]
-    for c in free:
-        if str(c).strip().lower() in _ID_NAMES:
-            return c
-    for c in free:
-        if not _is_numeric(df[c]) and has_unique_values(c):
-            return c
-    return None
-
-
-def _has_unique_values(col: Any) -> bool:
-    """No missing value and every value different (more than one row)."""
-    return bool(not col.isna().any() and col.nunique() == len(col) > 1)
-
-
-def _is_row_number(series: Any) -> bool:
-    """An integer column 1..n or 0..n-1 in order: row numbers (R's ``rownames``), no feature."""
-    import pandas as pd
-
-    if not pd.api.types.is_integer_dtype(series) or len(series) < 2:
-        return False
-    values = series.to_numpy()
-    return bool(values[0] in (0, 1) and np.array_equal(values, np.arange(len(values))
-                                                        + values[0]))
 
 
 def _row_name(i: Any, ids: np.ndarray) -> Any:

@@ -17,14 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import metrics, plotting
-from ..rank import NuRanking, OnlineRanking
+from .. import _progress
 from . import _common as common
 from ._io import read_frame, read_table
 from ._output import staged_output
 from ._registry import UsageError, register
+from ._report import ReportSection, ReportTable
 
-METHODS: dict[str, type[Any]] = {"nu": NuRanking, "online": OnlineRanking}
+#: ``--method`` -> the estimator class's name in :mod:`kernel_patterns.rank` (imported when run)
+METHODS: dict[str, str] = {"nu": "NuRanking", "online": "OnlineRanking"}
 
 #: more distinct target values than this (or than half the rows) without ``--bins`` is
 #: warned about
@@ -36,7 +37,11 @@ DEFAULT_CV = 5
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("train", help="CSV, TSV or Parquet file with features and the target rank")
     p.add_argument("--target", required=True, help="column of ordered ranks (or a numeric "
-                   "column to cut into --bins equal-width ranks)")
+                   "column to cut into --bins equal-width ranks; a text column with --order)")
+    p.add_argument("--order", metavar="LOW,...,HIGH",
+                   help="the order of a text target's values, lowest first, comma-separated, "
+                   "e.g. --order \"Fair,Good,Very Good,Premium,Ideal\" (they become ranks "
+                   "1..k)")
     p.add_argument("--predict", help="file of new rows to rank (same feature columns)")
     p.add_argument("--method", choices=sorted(METHODS), default="nu",
                    help="nu: ν-ranking QP (default); online: kernel perceptron ranking")
@@ -45,11 +50,36 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cv", type=int, default=None, help="folds of the cross-validated "
                    f"(held-out) errors reported next to the training ones (default {DEFAULT_CV}"
                    "; 0: none)")
-    common.add_input_arguments(p, label=False)
+    common.add_input_arguments(p, label=False, kernel_help=(
+        "kernel name: rbf, gp, linear, polynomial, cosine, ... (default rbf, for nu and "
+        "online alike; nu chooses its width by an inner cross-validation)"))
 
 
-def _ranks(y: np.ndarray, bins: int | None, target: str) -> tuple[np.ndarray, str]:
+def _ordered(y: np.ndarray, order: str, target: str) -> tuple[np.ndarray, str]:
+    """A text target's values as ranks 1..k in the order ``--order`` gives (lowest first)."""
+    names = [v.strip() for v in order.split(",") if v.strip()]
+    if len(names) < 2:
+        raise UsageError(f"--order needs at least two values, comma-separated; got {order!r}")
+    if len(set(names)) < len(names):
+        raise UsageError(f"--order names a value twice: {order!r}")
+    text = np.array([str(v).strip() for v in y], dtype=object)
+    unknown = sorted(set(text) - set(names))
+    if unknown:
+        raise UsageError(f"--order does not name the value(s) {unknown[:5]} of --target "
+                         f"'{target}'; it names {names}")
+    rank = {v: i + 1 for i, v in enumerate(names)}
+    return (np.array([rank[v] for v in text], dtype=np.int64),
+            f"--order: the values of '{target}' as ranks 1..{len(names)}: "
+            + ", ".join(f"{v} = {i + 1}" for i, v in enumerate(names)))
+
+
+def _ranks(y: np.ndarray, bins: int | None, target: str,
+           order: str | None = None) -> tuple[np.ndarray, str]:
     """The ranks and a sentence saying how they were made from the target."""
+    if order is not None:
+        if bins is not None:
+            raise UsageError("--order and --bins are two ways to make ranks; give one")
+        return _ordered(y, order, target)
     if bins is None:
         return y, f"none: each of the {len(np.unique(y))} distinct values of '{target}' is a rank"
     if bins < 2:
@@ -90,6 +120,8 @@ def _cross_validated(est: Any, args: argparse.Namespace, X: np.ndarray,
 
 
 def _errors(y: np.ndarray, pred: np.ndarray, prefix: str) -> dict[str, float]:
+    from .. import metrics
+
     out = {f"{prefix}_mze": metrics.mean_zero_one_error(y, pred)}
     if y.dtype.kind in "iuf":
         out[f"{prefix}_mae"] = metrics.mean_absolute_error(y, pred)
@@ -97,19 +129,31 @@ def _errors(y: np.ndarray, pred: np.ndarray, prefix: str) -> dict[str, float]:
 
 
 def _figure(tmp: Path, f: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> Path:
+    from .. import plotting
+
     ax = plotting.plot_ranking(f, y, thresholds)
     return plotting.save_figure(ax, tmp / "ranking.png")
+
+
+def _sections(result: dict[str, Any], y: np.ndarray) -> list[ReportSection]:
+    """The report's result (numbers) and the rows of each rank as a table."""
+    vals, counts = np.unique(y, return_counts=True)
+    rows = [[v.item() if isinstance(v, np.generic) else v, int(c),
+             f"{100 * c / len(y):.1f} %"] for v, c in zip(vals, counts, strict=True)]
+    rows.append(["all", len(y), "100.0 %"])
+    return [ReportSection("Result", rows={k: v for k, v in result.items() if k != "rank_sizes"}),
+            ReportSection("Rank sizes", tables=[ReportTable(["rank", "rows", "share"], rows)])]
 
 
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     out = common.output_folder(args, args.train, f"{args.method}-ranking")
-    timer = common.Timer()
+    timer = common.Timer("rank")
     table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target")
     with timer("read"):
         assert table.labels is not None
-        y, binning = _ranks(np.asarray(table.labels), args.bins, args.target)
+        y, binning = _ranks(np.asarray(table.labels), args.bins, args.target, args.order)
         n_ranks = len(np.unique(y))
         if n_ranks < 2:
             raise UsageError(f"--target '{args.target}' has a single rank; nothing to rank")
@@ -119,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
             warnings.append(f"--target '{args.target}' has {n_ranks} distinct values in "
                             f"{len(y)} rows and each is a rank; pass --bins K to cut it into "
                             "K ranks")
-            print(f"kernel-patterns rank: warning: {warnings[-1]}", file=sys.stderr)
+            _progress.write(f"kernel-patterns rank: warning: {warnings[-1]}", file=sys.stderr)
         new = None
         if args.predict:
             frame = read_frame(args.predict)
@@ -131,7 +175,13 @@ def _run(args: argparse.Namespace) -> int:
                 id_col = table.id_column  # the training file's (guessed) id column
             new = read_table(args.predict, columns=",".join(table.feature_names),
                              id_column=id_col, drop_na=args.drop_na, min_rows=1)
-    est = common.build_estimator(METHODS[args.method], args)
+            loss = common.row_loss_warning(new)
+            if loss:
+                _progress.write(f"kernel-patterns rank: warning: --predict file: {loss}",
+                                file=sys.stderr)
+    from .. import rank
+
+    est = common.build_estimator(getattr(rank, METHODS[args.method]), args)
     def fit_and_cross_validate() -> np.ndarray | None:
         with timer("fit"):
             est.fit(X, y)
@@ -171,10 +221,11 @@ def _run(args: argparse.Namespace) -> int:
         summary = common.make_summary("rank", args, args.train, table, est, result, timer,
                                       target=args.target, bins=args.bins)
         common.finish(tmp, f"kernel-patterns rank: {args.method} on {Path(args.train).name}",
-                      summary, figs)
+                      summary, figs, _sections(result, y))
     held_out = (f", {args.cv}-fold cross-validated MZE {result['cv_mze']:.3f}" if args.cv
                 else "")
-    print(f"{args.method}: training MZE {result['train_mze']:.3f}{held_out}; wrote {out}/")
+    _progress.write(f"{args.method}: training MZE {result['train_mze']:.3f}{held_out}; "
+                    f"wrote {out}/")
     return 0
 
 

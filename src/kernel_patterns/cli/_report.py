@@ -3,14 +3,15 @@
 A report is a title, a list of sections and the figures. A section is a
 :class:`ReportSection` (a paragraph, key/value rows, tables with headers and figures drawn
 beside them) or, as a shorthand, a ``(heading, {key: value})`` pair. Figures placed in a
-section are shown there and not again under "Figures"; the summary follows as JSON.
+section are shown there and not again under "Figures". Every value is shown as text or as a
+table (a mapping as a key/value table, a list of mappings as a table with a header), never as
+raw JSON; the page links ``summary.json``, which holds every number for programs.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,9 +78,26 @@ class ReportSection:
 
 
 def _cell(v: Any) -> str:
-    """A table cell: numbers right-aligned (the default), text left-aligned."""
+    """A table cell: numbers right-aligned (the default), text left-aligned, a mapping or a
+    list of mappings as a table inside the cell."""
+    nested = _nested(v)
+    if nested is not None:
+        return f"<td class=text>{nested}</td>"
     numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
     return f"<td{'' if numeric else ' class=text'}>{html.escape(_fmt(v))}</td>"
+
+
+def _nested(v: Any) -> str | None:
+    """A mapping as a key/value table, a list of mappings as a table whose header is their
+    keys; None for anything else."""
+    if isinstance(v, Mapping):
+        return _table(v) if v else "—"
+    if isinstance(v, (list, tuple)) and v and all(isinstance(x, Mapping) for x in v):
+        keys = list(dict.fromkeys(k for x in v for k in x))
+        return _grid(ReportTable([str(k) for k in keys], [[x.get(k) for k in keys] for x in v]))
+    if isinstance(v, (list, tuple)) and any(isinstance(x, (list, tuple, Mapping)) for x in v):
+        return _grid(ReportTable(["#", "value"], [[i, x] for i, x in enumerate(v)]))
+    return None
 
 
 def _table(rows: Mapping[str, Any]) -> str:
@@ -102,10 +120,8 @@ def _fmt(v: Any) -> str:
         return {True: "yes", False: "no", None: "—"}[v]
     if isinstance(v, float):
         return f"{v:.4g}"
-    if isinstance(v, (list, tuple)) and all(not isinstance(x, (dict, list)) for x in v):
+    if isinstance(v, (list, tuple)):
         return ", ".join(_fmt(x) for x in v) if v else "—"
-    if isinstance(v, (dict, list)):
-        return json.dumps(v)
     return str(v)
 
 
@@ -144,7 +160,8 @@ def render_report(
     ----------
     title : str
     summary : dict
-        The command's ``summary.json``, shown last as JSON.
+        The command's ``summary.json``: linked at the end (not shown as JSON), with its
+        command, when present, in the link's sentence.
     figures : sequence of Path
         PNG files, inlined as base64; those already placed in a section are not repeated.
     sections : sequence of ReportSection or (heading, mapping)
@@ -170,8 +187,10 @@ def render_report(
     if rest:
         parts.append("<h2>Figures</h2>")
     parts.extend(_figure(f, captions) for f in rest)
-    parts.append("<h2>Summary (JSON)</h2><pre>"
-                 + html.escape(json.dumps(summary, indent=2, default=str)) + "</pre>")
+    parts.append("<h2>Every number</h2><p>The parameters, results and timings of this run are "
+                 "in <a href='summary.json'>summary.json</a>, beside this page, for programs to "
+                 f"read ({len(summary)} sections: "
+                 f"{html.escape(', '.join(map(str, summary)))}).</p>")
     parts.append("</body></html>\n")
     return "".join(parts)
 
@@ -197,11 +216,24 @@ def input_section(summary_input: Mapping[str, Any], notes: Sequence[str] = ()) -
     if summary_input.get("target") is not None:
         rows["target column"] = summary_input["target"]
     rows["scaling"] = _SCALES.get(str(summary_input.get("scale")), summary_input.get("scale"))
+    if summary_input.get("row_loss"):
+        rows["rows dropped"] = summary_input["row_loss"]
     left_out = summary_input.get("dropped_columns") or {}
     if not left_out:
         rows["columns left out"] = "none"
     section = ReportSection("Input", rows=rows)
-    if left_out:
+    roles = summary_input.get("column_roles") or []
+    if roles:
+        shown = [[r["column"], r["role"], r["reason"]] for r in roles[:MAX_ROLE_ROWS]]
+        if len(roles) > MAX_ROLE_ROWS:
+            shown.append([f"… {len(roles) - MAX_ROLE_ROWS} more", "", "summary.json lists "
+                          "every column"])
+        section.tables.append(ReportTable(
+            ["column", "role", "why"], shown,
+            caption="The role of every column: only features are fitted; ids, label-like, "
+            "constant, text and empty columns are left out (--keep-columns puts numeric ones "
+            "back)"))
+    elif left_out:
         section.tables.append(ReportTable(["column left out", "why"],
                                           [[c, why] for c, why in left_out.items()],
                                           caption="Columns left out of the features"))
@@ -211,6 +243,9 @@ def input_section(summary_input: Mapping[str, Any], notes: Sequence[str] = ()) -
                                           "and the fit"))
     return section
 
+
+#: rows of the column-role table shown in the report (all are in summary.json)
+MAX_ROLE_ROWS = 300
 
 _SCALES = {
     "minmax": "minmax: each feature to [0, 1] (--scale minmax, the default)",

@@ -13,9 +13,11 @@ from .._mpl import axes as _axes
 from .._mpl import pyplot
 from .._validation import check_labels, check_matrix
 from ..io import atomic_path
+from ._colors import NOISE_COLOR, label_colors
 
 
-def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) -> Path:
+def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120,
+                tight: bool = True) -> Path:
     """Save a figure (or the figure of an axes) to ``path`` atomically and close it.
 
     The PNG is written to a temporary file in the same folder, then renamed, so a reader never
@@ -29,6 +31,9 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
         Where to write the PNG.
     dpi : int, default=120
         Resolution.
+    tight : bool, default=True
+        Crop to what is drawn (``bbox_inches="tight"``: one more layout pass); False for a
+        figure laid out already, drawn once.
 
     Returns
     -------
@@ -49,7 +54,7 @@ def save_figure(fig_or_ax: Any, path: str | os.PathLike[str], dpi: int = 120) ->
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
     target = Path(path)
     with atomic_path(target, prefix="tmp") as tmp:
-        fig.savefig(tmp, dpi=dpi, bbox_inches="tight")
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight" if tight else None)
     pyplot().close(fig)
     return target
 
@@ -62,7 +67,7 @@ def plot_clusters(
     centers: ArrayLike | None = None,
     title: str | None = None,
     s: float = 14.0,
-    cmap: str = "tab10",
+    cmap: str | None = None,
     legend: bool = False,
     legend_title: str | None = None,
 ) -> Any:
@@ -82,8 +87,10 @@ def plot_clusters(
         Axes title above the scatter.
     s : float, default=14.0
         Marker size.
-    cmap : str, default="tab10"
-        Matplotlib colour map of the clusters.
+    cmap : str, default=None
+        Matplotlib colour map of the clusters; default the cluster palette
+        (:func:`~kernel_patterns.plotting.label_colors`: distinct past 30 clusters, the same
+        colour for a cluster in every figure).
     legend : bool, default=False
         Add a legend beside the axes, one entry per label with its number of points (at most
         20 entries; more labels are summed up in a last entry).
@@ -115,15 +122,20 @@ def plot_clusters(
             raise ValueError(f"labels has {lab.shape[0]} entries but X has {A.shape[0]} rows.")
         noise = _is_noise(lab)
         values, codes, counts = np.unique(lab[~noise], return_inverse=True, return_counts=True)
-        if values.size:
+        if values.size and cmap is None:
+            colors = label_colors(values)
+            ax.scatter(A[~noise, 0], A[~noise, 1], s=s, c=colors[codes])
+            entries = [("o", tuple(colors[i]), str(v), int(n))
+                       for i, (v, n) in enumerate(zip(values, counts, strict=True))]
+        elif values.size:
             sc = ax.scatter(A[~noise, 0], A[~noise, 1], s=s, c=codes, cmap=cmap, vmin=0,
                             vmax=max(9, len(values) - 1))
             entries = [("o", sc.cmap(sc.norm(i)), str(v), int(n))
                        for i, (v, n) in enumerate(zip(values, counts, strict=True))]
         if noise.any():
-            ax.scatter(A[noise, 0], A[noise, 1], s=s * 1.5, marker="x", c="0.55",
+            ax.scatter(A[noise, 0], A[noise, 1], s=s * 1.5, marker="x", c=[NOISE_COLOR],
                        linewidths=1)
-            entries.append(("x", "0.55", "noise", int(noise.sum())))
+            entries.append(("x", NOISE_COLOR, "noise", int(noise.sum())))
     if centers is not None:
         C = check_matrix(centers, "centers")
         ax.scatter(C[:, 0], C[:, 1], marker="x", c="k", s=60, linewidths=2)

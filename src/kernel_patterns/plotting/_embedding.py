@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from .._mpl import axes as _axes
 from .._validation import check_labels, check_matrix
+from ._colors import label_colors
 
 
 def plot_embedding(
@@ -41,7 +42,9 @@ def plot_embedding(
         Axis names (e.g. ``("MDS 1 (41%)", "MDS 2 (22%)")``).
     s : float, default=16
         Marker size.
-    cmap : str, default="tab10" for labels, "viridis" for ranks
+    cmap : str, default=None
+        For labels the cluster palette (:func:`~kernel_patterns.plotting.label_colors`), for
+        ranks "viridis"
 
     Returns
     -------
@@ -75,12 +78,16 @@ def plot_embedding(
         if lab.shape[0] != A.shape[0]:
             raise ValueError(f"labels has {lab.shape[0]} entries but Z has {A.shape[0]} rows.")
         classes, codes = np.unique(lab, return_inverse=True)
-        import matplotlib as mpl
+        if cmap is None:  # the cluster palette: distinct past 30 labels, noise grey
+            colors = [tuple(c) for c in label_colors(classes)]
+        else:
+            import matplotlib as mpl
 
-        cm = mpl.colormaps[cmap or "tab10"]
+            cm = mpl.colormaps[cmap]
+            colors = [cm(c % cm.N) for c in range(len(classes))]
         for c, name in enumerate(classes):
             m = codes == c
-            ax.scatter(*[x[m] for x in cols], s=s, color=cm(c % cm.N), label=str(name))
+            ax.scatter(*[x[m] for x in cols], s=s, color=colors[c], label=str(name))
         ax.legend(fontsize="small", markerscale=1.5, loc="best")
     elif ranks is not None:
         r = check_labels(ranks, "ranks")
