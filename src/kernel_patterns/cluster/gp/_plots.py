@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..._mpl import axes
+from ..._palette import NOISE_COLOR, cluster_colors, label_colors
 from ..._validation import FloatArray, check_matrix
 from ._condensed import CondensedTree
 
@@ -89,9 +90,13 @@ def plot_landscape(
     if X is not None:
         if labels is None:
             labels = land.labels if pts.shape[0] == land.labels.shape[0] else land.predict(pts)
-        _, codes = np.unique(np.asarray(labels), return_inverse=True)
-        ax.scatter(pts[:, 0], pts[:, 1], c=codes, cmap=cmap, s=12, vmin=0,
-                   vmax=max(9, int(codes.max())), zorder=3)
+        if cmap == "tab10":  # the default: the library's colour of every cluster, noise grey
+            ax.scatter(pts[:, 0], pts[:, 1], c=label_colors(np.asarray(labels)), s=12,
+                       zorder=3)
+        else:
+            _, codes = np.unique(np.asarray(labels), return_inverse=True)
+            ax.scatter(pts[:, 0], pts[:, 1], c=codes, cmap=cmap, s=12, vmin=0,
+                       vmax=max(9, int(codes.max())), zorder=3)
     ax.scatter(S[:, 0], S[:, 1], marker="x", c="r", s=50, linewidths=2, zorder=4)
     ax.set_aspect("equal", adjustable="datalim")
     if title:
@@ -134,8 +139,10 @@ def plot_hierarchy(tree: _Hierarchy, *, ax: Any = None, title: str | None = None
 def _link_colours(Z: FloatArray, labels: NDArray[np.intp] | None,
                   level: float) -> list[str]:
     """The colour of every node of the linkage ``Z`` (leaves, then merges): a merge at or
-    below ``level`` inside one cluster of ``labels`` takes that cluster's colour (tab10,
-    then tab20), inside noise grey; every other merge black."""
+    below ``level`` inside one cluster of ``labels`` takes that cluster's colour (the
+    library's palette), inside noise grey; every other merge black."""
+    from matplotlib.colors import to_hex
+
     p = Z.shape[0] + 1
     node = np.full(2 * p - 1, -2, dtype=np.intp)  # -2: a merge of two clusters
     if labels is not None:
@@ -143,12 +150,13 @@ def _link_colours(Z: FloatArray, labels: NDArray[np.intp] | None,
     for r in range(p - 1):
         a, b = node[int(Z[r, 0])], node[int(Z[r, 1])]
         node[p + r] = a if a == b else -2
-    palette = _palette()
+    palette = _palette(int(labels.max()) + 1 if labels is not None and labels.size else 1)
+    grey = to_hex(NOISE_COLOR)
     out = []
     for j in range(2 * p - 1):
         high = j >= p and Z[j - p, 2] > level
         c = int(node[j])
-        out.append("k" if high or c == -2 else "0.6" if c < 0 else palette[c % len(palette)])
+        out.append("k" if high or c == -2 else grey if c < 0 else palette[c % len(palette)])
     return out
 
 
@@ -189,7 +197,7 @@ def plot_condensed_tree(tree: CondensedTree, labels: NDArray[np.intp] | None, le
     from matplotlib.patches import Rectangle
 
     ax = axes(ax)
-    colours = _palette()
+    colours = _palette(int(labels.max()) + 1 if labels is not None and labels.size else 1)
     top = float(tree.birth.max()) if tree.birth.size else float(level)
     bottom = float(tree.death.min()) if tree.death.size else float(level)
     pad = 0.05 * (top - bottom) if top > bottom else 0.05 * abs(top) + 1e-12
@@ -214,10 +222,9 @@ def plot_condensed_tree(tree: CondensedTree, labels: NDArray[np.intp] | None, le
     return ax
 
 
-def _palette() -> list[str]:
-    """tab10 then tab20, as hex strings: the colour of cluster c is entry c (mod 30)."""
-    from matplotlib import colormaps
+def _palette(n: int = 30) -> list[str]:
+    """The library's cluster colours (:mod:`kernel_patterns._palette`) as hex strings: the
+    colour of cluster c is entry c, as in every other figure."""
     from matplotlib.colors import to_hex
 
-    return ([to_hex(colormaps["tab10"](i)) for i in range(10)]
-            + [to_hex(colormaps["tab20"](i)) for i in range(20)])
+    return [to_hex(c) for c in cluster_colors(max(n, 1))]
