@@ -136,12 +136,13 @@ def wide(draw: st.DrawFn) -> Data:
 
 
 @st.composite
-def extreme_scale(draw: st.DrawFn, max_n: int = 60) -> Data:
+def extreme_scale(draw: st.DrawFn, max_n: int = 60,
+                  exponents: tuple[int, ...] = (-150, -100, -30, 30, 100, 149)) -> Data:
     """Blobs scaled to largest absolute value 10**e, e in -150 … 149 (past 1e150 the kernels'
     squares overflow and the estimators refuse X with a ValueError saying so,
     ``_validation.check_magnitude``: tested in :mod:`test_kmeans_family`)."""
     base = draw(blobs(max_n=max_n))
-    e = draw(st.sampled_from([-150, -100, -30, 30, 100, 149]))
+    e = draw(st.sampled_from(exponents))
     return Data(base.X / np.abs(base.X).max() * 10.0**e, base.k, f"scale1e{e}")
 
 
@@ -152,10 +153,14 @@ def float32(draw: st.DrawFn, max_n: int = 60) -> Data:
     return Data(base.X.astype(np.float32), base.k, base.family + "-float32")
 
 
-def messy(max_n: int = 60, wide_ok: bool = True) -> st.SearchStrategy[Data]:
-    """Every family (``wide_ok=False`` leaves out n_features ≫ n)."""
+def messy(max_n: int = 60, wide_ok: bool = True,
+          min_exponent: int = -150) -> st.SearchStrategy[Data]:
+    """Every family (``wide_ok=False`` leaves out n_features ≫ n; ``min_exponent`` the
+    scales below ``10**min_exponent``)."""
+    exponents = tuple(e for e in (-150, -100, -30, 30, 100, 149) if e >= min_exponent)
     families = [separated(max_n), uniform(max_n), duplicated(max_n), integer_columns(max_n),
-                constant_column(max_n), tiny(), extreme_scale(max_n), float32(max_n)]
+                constant_column(max_n), tiny(), extreme_scale(max_n, exponents),
+                float32(max_n)]
     if wide_ok:
         families.append(wide())
     return st.one_of(*families)
