@@ -328,3 +328,35 @@ def test_a_damaged_or_unnamed_compressed_file_is_one_clear_error(tmp_path) -> No
     with pytest.raises(UsageError, match=r"unsupported type '.gz'; use .csv, .tsv or .parquet; "
                        r"a compressed table: name it .csv.gz or .tsv.gz"):
         read_table(tmp_path / "data.gz")
+
+
+# found by the reader's property tests and the harsher fuzz (issue 63) --------------------------
+
+@pytest.mark.parametrize(("name", "sep"), [("t.csv", "|"), ("t.tsv", "\t"), ("t.csv", "\t")])
+def test_decimal_commas_under_another_separator(tmp_path, name, sep) -> None:
+    """Decimal commas with '|' or tabs between fields (the commas split the lines unevenly,
+    so ',' is not taken for the separator)."""
+    src = tmp_path / name
+    src.write_text(f"name{sep}a{sep}b\nr0{sep}1,5{sep}2\nr1{sep}-3,25{sep}4\nr2{sep}0,5{sep}1\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [-3.25, 4], [0.5, 1]])
+    assert any("',' as the decimal mark" in n for n in table.read_notes)
+
+
+def test_utf32_with_a_byte_order_mark_is_read_as_utf32(tmp_path) -> None:
+    """UTF-32 with its BOM (which begins with UTF-16's) is read as UTF-32, not UTF-16."""
+    src = tmp_path / "t.csv"
+    src.write_bytes("a,b\n1.5,2\n3,4\n".encode("utf-32"))
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4]])
+
+
+def test_utf16_cut_to_an_odd_byte_count_is_one_clear_error(tmp_path) -> None:
+    """UTF-16 whose last byte is cut is an error naming the file and the encoding, not a
+    Latin-1 re-read with NULs in every name."""
+    src = tmp_path / "t.csv"
+    src.write_bytes("a,b\n1.5,2\n3,4\n".encode("utf-16")[:-1])
+    with pytest.raises(UsageError, match=r"t\.csv.*UTF-16 byte-order mark.*cut short"):
+        read_table(src)

@@ -34,6 +34,7 @@ import numpy as np
 from ._registry import UsageError, first_line
 from ._sniff import (
     COMPRESSED,
+    WIDE_ENCODINGS,
     check_not_repeated,
     csv_options,
     parquet_names,
@@ -79,7 +80,12 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[
     opts, notes, repeated = csv_options(p, sep)
     try:
         df = pd.read_csv(p, **opts)
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        if opts["encoding"] in WIDE_ENCODINGS:  # its byte-order mark says what it is
+            raise UsageError(
+                f"could not read '{p}': it starts with a {opts['encoding'].upper()} byte-order "
+                f"mark but does not decode as {opts['encoding'].upper()} ({exc.reason} at "
+                f"byte {exc.start}); the file may be cut short: save it again") from None
         for encoding in ("cp1252", "latin-1"):
             try:
                 df = pd.read_csv(p, **(opts | {"encoding": encoding}))

@@ -30,9 +30,12 @@ def table_suffix(p: Path) -> str:
     return p.suffix.lower()
 
 
+#: the encodings told by a byte-order mark, whose text holds NUL bytes
+WIDE_ENCODINGS = ("utf-16", "utf-32")
+
 #: bytes of a CSV read to tell its separator and decimal mark
 _SNIFF_BYTES = 65536
-_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+([eE][-+]?\d+)?\s*$")
 
 
 def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
@@ -120,6 +123,17 @@ def _other_separator(
                          f"{table_suffix(p)})"]
 
 
+def _decimal_commas(lines: list[str], sep: str) -> bool:
+    """Whether the data lines (all but the first) split at ``sep`` write numbers with a
+    decimal comma (``1,5``) and none with a decimal point."""
+    fields = [f for r in _rows(lines[1:], sep) for f in r]
+    return (any(_DECIMAL_COMMA.match(f) for f in fields)
+            and not any(_DECIMAL_POINT.match(f) for f in fields))
+
+
+_DECIMAL_POINT = re.compile(r"^\s*-?\d*\.\d+([eE][-+]?\d+)?\s*$")
+
+
 def _is_number(text: Any) -> bool:
     try:
         float(str(text).replace(",", "."))
@@ -138,9 +152,12 @@ _MAGIC = {
 
 
 def _sample_encoding(sample: bytes) -> str:
-    """UTF-16 when the sample starts with its byte-order mark (Excel's "Unicode text"), else
-    UTF-8 when the sample decodes as it (a character cut at its end allowed), else
-    Windows-1252 (as spreadsheets export in Western Europe), else Latin-1 (any byte)."""
+    """UTF-32 or UTF-16 when the sample starts with its byte-order mark (UTF-32's little-endian
+    mark begins with UTF-16's; Excel's "Unicode text" is UTF-16), else UTF-8 when the sample
+    decodes as it (a character cut at its end allowed), else Windows-1252 (as spreadsheets
+    export in Western Europe), else Latin-1 (any byte)."""
+    if sample[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
     if sample[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "utf-16"
     for encoding in ("utf-8", "cp1252"):
@@ -173,7 +190,7 @@ def csv_options(
         if sample.startswith(magic):
             raise UsageError(f"input '{p}' is {what}")
     encoding = _sample_encoding(sample)
-    if encoding != "utf-16" and b"\x00" in sample:
+    if encoding not in WIDE_ENCODINGS and b"\x00" in sample:
         raise UsageError(f"input '{p}' is not a text table: it holds NUL bytes")
     try:
         return _options(p, sample, sep, encoding)
@@ -196,8 +213,15 @@ def _options(
         lines = lines[:-1]  # the last may be cut by the sample
     if sep == ",":  # a .csv: perhaps the European dialect
         sep, decimal, notes = _dialect(lines)
-    if lines and max(_widths(lines, sep)) == 1:
+    widths = set(_widths(lines, sep)) if lines else set()
+    if widths and (max(widths) == 1 or (sep == "," and len(widths) > 1)):
+        # one field per line, or commas splitting the lines unevenly (decimal commas under
+        # another separator, e.g. '|' or tabs): another separator may split them alike
         sep, decimal, notes = _other_separator(p, lines, sep, decimal, notes)
+    if decimal == "." and sep != "," and _decimal_commas(lines, sep):
+        decimal = ","
+        notes = [n + " and ',' as the decimal mark" if n.startswith("read with") else n
+                 for n in notes] or ["read with ',' as the decimal mark"]
     if skip:
         notes.insert(0, f"skipped the first {skip} line(s): comments, starting with '#'")
     if encoding != "utf-8":
