@@ -182,7 +182,7 @@ def output_folder(args: argparse.Namespace, input_path: str, suffix: str) -> Pat
     """``--out``, or ``<input stem>-<suffix>`` beside the input; checked before any work."""
     p = Path(input_path)
     return check_output(Path(args.out) if args.out else p.with_name(f"{p.stem}-{suffix}"),
-                        args.force)
+                        args.force, inputs=(input_path, getattr(args, "predict", None)))
 
 
 def json_params(est: Any) -> dict[str, Any]:
