@@ -3,9 +3,9 @@
 Outputs are staged in a temporary folder beside ``--out`` and renamed into place at the end,
 so a failure leaves no partial output; an existing ``--out`` is replaced only with
 ``--force``, and only when the tool wrote it (the marker file :data:`MARKER` inside) or it is
-empty; never a folder holding the input. Files and the folder get the modes the user's umask gives (0644 and 0755 under
-umask 022). :func:`check_output` fails early, before any reading or fitting, when ``--out``
-may not be written.
+empty; never a folder holding the input. Files and the folder get the modes the user's
+umask gives (0644 and 0755 under umask 022). :func:`check_output` fails early, before any
+reading or fitting, when ``--out`` may not be written.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ._registry import UsageError
-
 
 #: the file every results folder holds (written first, in the staging folder): ``--force``
 #: replaces an existing folder only when it holds this file, so only a folder the tool wrote
