@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from distributed import Client, LocalCluster
-from kernel_patterns.cli import _dask, _dask_io
+from kernel_patterns.cli import _dask, _dask_io, main
 from kernel_patterns.cli._io import read_table
 from kernel_patterns.cli._registry import UsageError
 from kernel_patterns.cluster import KernelKMeans, SpectralClustering
@@ -388,3 +389,27 @@ def test_when_the_fit_stays_on_the_workers() -> None:
     assert _dask.nystrom_reason(SpectralClustering(), _args(), big) is None
     kw = _dask.nystrom_kwargs(KernelKMeans(n_init="auto", random_state=4), 120)
     assert kw["n_landmarks"] == 120 and kw["n_init"] == 10 and kw["random_state"] == 4
+
+
+@pytest.mark.parametrize("size", ["0", "0.5", "-5", "lots"])
+def test_a_blocksize_that_is_no_size_above_0_is_refused(size) -> None:
+    """``--blocksize 0`` with ``--scheduler`` was a ZeroDivisionError in Dask's reader."""
+    from kernel_patterns.cli._dask import check_blocksize
+
+    with pytest.raises(UsageError, match=rf"^--blocksize '{re.escape(size)}' is not a size "
+                       "above 0; give bytes of CSV per partition, e.g. 16MB$"):
+        check_blocksize(size)
+    assert check_blocksize("16MB") == 16_000_000 and check_blocksize(None) is None
+
+
+def test_blocksize_0_on_a_scheduler_exits_2_naming_the_option(client, tmp_path,
+                                                               capsys) -> None:
+    """The command line: one error line naming ``--blocksize``."""
+    src = tmp_path / "t.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i % 7}.5,{i % 3}" for i in range(40)) + "\n")
+    code = main(["--quiet", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",
+                 "2", "--scheduler", client.scheduler.address, "--blocksize", "0",
+                 "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--blocksize '0' is not a size above 0" in err
+    assert len(err.strip().splitlines()) == 1

@@ -360,3 +360,51 @@ def test_utf16_cut_to_an_odd_byte_count_is_one_clear_error(tmp_path) -> None:
     src.write_bytes("a,b\n1.5,2\n3,4\n".encode("utf-16")[:-1])
     with pytest.raises(UsageError, match=r"t\.csv.*UTF-16 byte-order mark.*cut short"):
         read_table(src)
+
+
+def test_a_header_longer_than_the_sniff_sample_is_read_whole(tmp_path) -> None:
+    """20,000 columns × 5 rows: the header (about 130 KB) is longer than the first 64 KB the
+    reader looked at; the cut header named 10,950 columns and the run hung. Now the sample
+    grows to hold the header and two rows, and every name is read."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 20_000))
+    src = tmp_path / "wide.csv"
+    src.write_text(",".join(f"feature{j}" for j in range(20_000)) + "\n"
+                   + "\n".join(",".join(f"{v:.6g}" for v in row) for row in X) + "\n")
+    table = read_table(src)
+    assert table.X.shape == (5, 20_000)
+    assert table.feature_names[-1] == "feature19999" and table.read_notes == []
+    np.testing.assert_allclose(table.X, X, rtol=1e-5)
+
+
+def test_one_line_with_no_line_break_is_refused_at_the_sniff(tmp_path) -> None:
+    """A single 5 MB line ``1.5,1.5,…`` (no newline) was taken as a header of a million
+    repeated names, whose renaming never ended; it is refused, naming the file."""
+    src = tmp_path / "line.csv"
+    src.write_text("1.5," * (5 * 2**20 // 4))
+    with pytest.raises(UsageError, match=r"line\.csv' has no line break in its first 4 MB"):
+        read_table(src)
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_old_mac_line_endings_are_read(tmp_path, end) -> None:
+    """Lines ending in a carriage return alone (was: "new-line character seen in unquoted
+    field" from the sniff)."""
+    src = tmp_path / "mac.csv"
+    src.write_bytes(end.join(["a,b", "1.5,2", "3,4", "5,6.5"]).encode() + end.encode())
+    table = read_table(src)
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 6.5]])
+
+
+def test_a_corrupt_gzip_is_one_error_naming_the_file(tmp_path) -> None:
+    """A ``.csv.gz`` whose deflate stream is damaged (``zlib.error`` was a traceback)."""
+    import gzip
+
+    rng = np.random.default_rng(0)
+    text = "a,b\n" + "\n".join(f"{x:.6f},{y:.6f}" for x, y in rng.normal(size=(400, 2)))
+    data = bytearray(gzip.compress(text.encode()))
+    data[40:60] = b"\xff" * 20
+    src = tmp_path / "t.csv.gz"
+    src.write_bytes(bytes(data))
+    with pytest.raises(UsageError, match=r"could not read '.*t\.csv\.gz': .*decompress"):
+        read_table(src)

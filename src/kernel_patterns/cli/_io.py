@@ -24,6 +24,7 @@ Writing the results folder is :mod:`._output`'s.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,7 +138,8 @@ def read_frame(path: str | Path) -> Any:
             df, notes, repeated = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError) as exc:
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError,
+            zlib.error) as exc:
         raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     if df.shape[1] == 0:
         raise UsageError(f"input file '{p}' has no columns")

@@ -10,11 +10,12 @@ import gzip
 import io
 import lzma
 import re
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ._registry import UsageError
+from ._registry import UsageError, first_line
 
 #: the compressions of a CSV/TSV the readers take, by suffix (pandas and Dask read them too)
 COMPRESSED: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -33,8 +34,12 @@ def table_suffix(p: Path) -> str:
 #: the encodings told by a byte-order mark, whose text holds NUL bytes
 WIDE_ENCODINGS = ("utf-16", "utf-32")
 
-#: bytes of a CSV read to tell its separator and decimal mark
+#: bytes of a CSV read to tell its separator and decimal mark; more, up to the second
+#: bound, when they do not hold the header and two data lines whole (``_sample``); a first
+#: line longer than the third bound is refused
 _SNIFF_BYTES = 65536
+_MAX_SNIFF_BYTES = 16 * 2**20
+_MAX_LINE_BYTES = 4 * 2**20
 _DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+([eE][-+]?\d+)?\s*$")
 
 
@@ -151,6 +156,27 @@ _MAGIC = {
 }
 
 
+def _sample(p: Path, fh: Any) -> bytes:
+    """The first bytes of the open file ``fh``: :data:`_SNIFF_BYTES`, or more, up to
+    :data:`_MAX_SNIFF_BYTES`, until they hold the header and two data lines whole (a table
+    of 20,000 columns has lines of 100 KB and more: a sample cut inside the header misread
+    its names). No line break within :data:`_MAX_LINE_BYTES` is a UsageError: one line that
+    long is no table."""
+    sample = fh.read(_SNIFF_BYTES)
+    while (max(sample.count(b"\n"), sample.count(b"\r")) < 3
+           and len(sample) < _MAX_SNIFF_BYTES):
+        more = fh.read(len(sample))  # doubling
+        if not more:
+            break
+        sample += more
+    head = sample[:_MAX_LINE_BYTES]
+    if len(sample) > _MAX_LINE_BYTES and b"\n" not in head and b"\r" not in head:
+        raise UsageError(f"input '{p}' has no line break in its first "
+                         f"{_MAX_LINE_BYTES // 2**20} MB: not a table of rows (a table is one "
+                         "row per line)")
+    return sample
+
+
 def _sample_encoding(sample: bytes) -> str:
     """UTF-32 or UTF-16 when the sample starts with its byte-order mark (UTF-32's little-endian
     mark begins with UTF-16's; Excel's "Unicode text" is UTF-16), else UTF-8 when the sample
@@ -183,19 +209,23 @@ def csv_options(
     saying what it is."""
     try:
         with COMPRESSED.get(p.suffix.lower(), open)(p, "rb") as fh:
-            sample = fh.read(_SNIFF_BYTES)
-    except (OSError, EOFError, lzma.LZMAError) as exc:  # a damaged compressed file
-        raise UsageError(f"could not read '{p}': {exc}") from None
+            sample = _sample(p, fh)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:  # a damaged compressed file
+        raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     for magic, what in _MAGIC.items():
         if sample.startswith(magic):
             raise UsageError(f"input '{p}' is {what}")
     encoding = _sample_encoding(sample)
     if encoding not in WIDE_ENCODINGS and b"\x00" in sample:
         raise UsageError(f"input '{p}' is not a text table: it holds NUL bytes")
-    try:
+    limit = csv.field_size_limit()
+    try:  # a line of the sample may be one field (a wide header split at another separator)
+        csv.field_size_limit(max(limit, len(sample) + 1))
         return _options(p, sample, sep, encoding)
     except csv.Error as exc:  # a field the csv module cannot split
         raise UsageError(f"could not read '{p}': {exc}") from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _options(
@@ -203,6 +233,9 @@ def _options(
 ) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
     """:func:`csv_options` for the first bytes ``sample`` of ``p`` decoded as ``encoding``."""
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
+    # lines end in \n, \r\n or (old Mac files) \r alone: pandas reads each; the csv module
+    # used here wants \n
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     decimal = "."
     notes: list[str] = []
     skip = _comment_lines(text)
