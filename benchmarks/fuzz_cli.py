@@ -400,7 +400,7 @@ def local_scheduler(enabled: bool) -> Iterator[str | None]:
         yield None
         return
     from distributed import LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 

@@ -413,3 +413,29 @@ def test_blocksize_0_on_a_scheduler_exits_2_naming_the_option(client, tmp_path,
     err = capsys.readouterr().err
     assert code == 2 and "--blocksize '0' is not a size above 0" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_parquet_parts_that_disagree_on_their_columns_are_one_error(client, tmp_path) -> None:
+    """A Parquet folder whose parts have other columns: one error naming both parts (was a
+    ``KeyError ... not in index`` from Dask's reader)."""
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}).to_parquet(parts / "p0.parquet")
+    pd.DataFrame({"a": [1.0, 2.0], "c": [3.0, 4.0]}).to_parquet(parts / "p1.parquet")
+    with pytest.raises(UsageError, match=r"the Parquet parts of '.*parts' disagree on their "
+                       r"columns: 'p1\.parquet' lacks \['b'\] and has \['c'\], against "
+                       r"'p0\.parquet'; write every part with the same columns$"):
+        _dask_io.read_table(str(parts), _args(), client, None)
+
+
+def test_parquet_nested_columns_are_left_out_on_the_scheduler_too(client, tmp_path) -> None:
+    """Struct and bytes columns are left out by the Dask reader as by the local one."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"a": [1.0, 2.0, 3.0], "s": pa.array([{"u": 1}] * 3),
+                             "b": [4.0, 5.0, 6.5], "blob": [b"\xff", b"\xfe", b"\xfd"]}), src)
+    table = _dask_io.read_table(str(src), _args(), client, None)
+    assert table.feature_names == ["a", "b"]
+    assert any("'s'" in n and "'blob' (bytes)" in n for n in table.read_notes)

@@ -408,3 +408,43 @@ def test_a_corrupt_gzip_is_one_error_naming_the_file(tmp_path) -> None:
     src.write_bytes(bytes(data))
     with pytest.raises(UsageError, match=r"could not read '.*t\.csv\.gz': .*decompress"):
         read_table(src)
+
+
+def _nested_parquet(path) -> np.ndarray:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    pq.write_table(pa.table({
+        "a": X[:, 0], "s": pa.array([{"u": 1, "v": "x"}] * 6), "b": X[:, 1],
+        "m": pa.array([[("k", 1)]] * 6, type=pa.map_(pa.string(), pa.int64())),
+        "blob": pa.array([b"\xff\xfe" + bytes([i % 2]) for i in range(6)])}), path)
+    return X
+
+
+def test_parquet_nested_and_bytes_columns_are_left_out_with_a_note(tmp_path) -> None:
+    """Struct and map columns (``unhashable type: 'dict'`` was a traceback) and a bytes
+    column (``'utf-8' codec can't decode``, no column named) are left out, each named."""
+    src = tmp_path / "n.parquet"
+    X = _nested_parquet(src)
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, X)
+    assert table.read_notes == [
+        "column(s) 's' (struct<u: int64, v: string>: nested values), 'm' (map<string, int64 "
+        "('m')>: nested values), 'blob' (bytes) left out: not numbers nor text"]
+
+
+def test_a_parquet_file_with_a_damaged_footer_is_one_error(tmp_path) -> None:
+    """A damaged footer (thrift's ``TProtocolException``) is one error naming the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "c.parquet"
+    pq.write_table(pa.table({"a": [1.0, 2.0, 3.0], "b": [4.0, 5.0, 6.0]}), src)
+    data = bytearray(src.read_bytes())
+    data[-40:-8] = b"\x13" * 32
+    src.write_bytes(bytes(data))
+    with pytest.raises(UsageError, match=r"could not read '.*c\.parquet': not a readable "
+                       r"Parquet file \(.*\); write it again$"):
+        read_table(src)

@@ -43,7 +43,15 @@ from ._io import (
     not_numeric,
 )
 from ._registry import UsageError, first_line
-from ._sniff import COMPRESSED, csv_options, parquet_names, read_renamed_parquet, table_suffix
+from ._sniff import (
+    COMPRESSED,
+    check_parquet_parts,
+    csv_options,
+    parquet_left_out,
+    parquet_names,
+    read_renamed_parquet,
+    table_suffix,
+)
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
@@ -117,11 +125,14 @@ def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str
     try:
         if sep is None:
             names, notes, repeated = parquet_names(files[0])
-            if not repeated:
+            keep, left_out = parquet_left_out(files[0], names)
+            check_parquet_parts(path, files)
+            if not repeated and not left_out:
                 return Frame(dd.read_parquet(files), notes, [], repeated)
-            # a name given to two columns: each file read as the local reader reads it
-            return Frame(dd.from_map(read_renamed_parquet, files, names=names), notes, [],
-                         repeated)
+            # a name given to two columns, or columns left out: each file read as the local
+            # reader reads it
+            return Frame(dd.from_map(read_renamed_parquet, files, names=names, keep=keep),
+                         notes + left_out, [], repeated)
         opts, notes, repeated = csv_options(Path(files[0]), sep)
         if any(Path(f).suffix.lower() in COMPRESSED for f in files):
             blocksize = None  # a compressed file is one partition (it cannot be split)

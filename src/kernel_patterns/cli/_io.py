@@ -38,6 +38,7 @@ from ._sniff import (
     WIDE_ENCODINGS,
     check_not_repeated,
     csv_options,
+    parquet_left_out,
     parquet_names,
     read_renamed_parquet,
     table_suffix,
@@ -102,10 +103,15 @@ def _read_parquet(p: Path) -> tuple[Any, list[str], dict[str, list[str]]]:
     """A Parquet file, its notes and repeated column names (:func:`parquet_names`)."""
     import pandas as pd
 
-    names, notes, repeated = parquet_names(p)
-    if not repeated:
-        return pd.read_parquet(p), notes, repeated
-    return read_renamed_parquet(p, names), notes, repeated
+    try:
+        names, notes, repeated = parquet_names(p)
+        keep, left_out = parquet_left_out(p, names)
+        if not repeated and not left_out:
+            return pd.read_parquet(p), notes, repeated
+        return read_renamed_parquet(p, names, keep), notes + left_out, repeated
+    except (OSError, ValueError) as exc:  # pyarrow's errors (a damaged footer: thrift's)
+        raise UsageError(f"could not read '{p}': not a readable Parquet file "
+                         f"({first_line(exc)}); write it again") from None
 
 
 def read_frame(path: str | Path) -> Any:

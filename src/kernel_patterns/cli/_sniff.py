@@ -322,13 +322,58 @@ def parquet_names(path: str | Path) -> tuple[list[str], list[str], dict[str, lis
     return list(opts["names"]), notes, repeated
 
 
-def read_renamed_parquet(path: str | Path, names: list[str]) -> Any:
+def read_renamed_parquet(path: str | Path, names: list[str],
+                         keep: list[int] | None = None) -> Any:
     """One Parquet file as a pandas DataFrame with its columns named ``names``
     (:func:`parquet_names`), read by pyarrow's file reader, which takes a schema that
-    names two columns alike."""
+    names two columns alike; only the columns at ``keep`` (None: all)."""
     import pyarrow.parquet as pq
 
-    return pq.ParquetFile(path).read().rename_columns(names).to_pandas()
+    table = pq.ParquetFile(path).read().rename_columns(names)
+    return (table if keep is None else table.select(keep)).to_pandas()
+
+
+def check_parquet_parts(path: str | Path, files: list[str]) -> None:
+    """A UsageError naming two parts of the partitioned Parquet ``path`` whose columns
+    differ (Dask's reader takes the first part's and fails on a later part with a
+    ``KeyError``); each part's schema is read from its footer only."""
+    import pyarrow.parquet as pq
+
+    first = [str(n) for n in pq.read_schema(files[0]).names]
+    for f in files[1:]:
+        names = [str(n) for n in pq.read_schema(f).names]
+        if names != first:
+            one, other = Path(files[0]).name, Path(f).name
+            missing = [n for n in first if n not in names]
+            extra = [n for n in names if n not in first]
+            what = " and ".join(x for x in (f"lacks {missing}" if missing else "",
+                                            f"has {extra}" if extra else "") if x)
+            what = (f"{what}, against '{one}'" if what
+                    else f"has the columns of '{one}' in another order")
+            raise UsageError(f"the Parquet parts of '{path}' disagree on their columns: "
+                             f"'{other}' {what}; write every part with the same columns")
+
+
+def parquet_left_out(path: str | Path, names: list[str]) -> tuple[list[int], list[str]]:
+    """The positions of the columns of a Parquet file that can be read as a table's columns
+    (numbers, text, dates), and a note naming the others, left out: nested values
+    (struct, map, list) and bytes, which are neither features nor names."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    keep, notes = [], []
+    for j, fld in enumerate(pq.read_schema(path)):
+        t = fld.type
+        if pa.types.is_nested(t):
+            notes.append(f"'{names[j]}' ({t}: nested values)")
+        elif pa.types.is_binary(t) or pa.types.is_large_binary(t) \
+                or pa.types.is_fixed_size_binary(t):
+            notes.append(f"'{names[j]}' (bytes)")
+        else:
+            keep.append(j)
+    if not notes:
+        return keep, []
+    return keep, [f"column(s) {', '.join(notes)} left out: not numbers nor text"]
 
 
 def check_not_repeated(option: str, name: str | None, repeated: dict[str, list[str]]) -> None:
