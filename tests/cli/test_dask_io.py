@@ -439,3 +439,14 @@ def test_parquet_nested_columns_are_left_out_on_the_scheduler_too(client, tmp_pa
     table = _dask_io.read_table(str(src), _args(), client, None)
     assert table.feature_names == ["a", "b"]
     assert any("'s'" in n and "'blob' (bytes)" in n for n in table.read_notes)
+
+
+def test_a_csv_glob_in_mixed_encodings_is_one_error_naming_the_files(client,
+                                                                     tmp_path) -> None:
+    """Parts in UTF-8 and Windows-1252 (``error: UnicodeDecodeError`` from a worker)."""
+    (tmp_path / "p0.csv").write_bytes("é,b\n1.5,2\n3,4\n".encode())
+    (tmp_path / "p1.csv").write_bytes("é,b\n5.5,6\n7,8\n".encode("cp1252"))
+    with pytest.raises(UsageError, match=r"the files of '.*p\*\.csv' are in different "
+                       r"encodings: 'p0\.csv' is utf-8, 'p1\.csv' is cp1252; save them in one "
+                       r"encoding \(UTF-8\)$"):
+        _dask_io.read_table(str(tmp_path / "p*.csv"), _args(), client, None)

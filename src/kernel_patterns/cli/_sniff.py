@@ -333,6 +333,22 @@ def read_renamed_parquet(path: str | Path, names: list[str],
     return (table if keep is None else table.select(keep)).to_pandas()
 
 
+def check_encodings(path: str | Path, files: list[str], encoding: str) -> None:
+    """A UsageError naming the first of ``files`` (the CSV files of the pattern ``path``)
+    whose first bytes are in another encoding than ``encoding``, the first file's: Dask
+    reads every file in one encoding."""
+    for f in files[1:]:
+        try:
+            with COMPRESSED.get(Path(f).suffix.lower(), open)(f, "rb") as fh:
+                other = _sample_encoding(fh.read(_SNIFF_BYTES))
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+            raise UsageError(f"could not read '{f}': {first_line(exc)}") from None
+        if other != encoding:
+            raise UsageError(f"the files of '{path}' are in different encodings: "
+                             f"'{Path(files[0]).name}' is {encoding}, '{Path(f).name}' is "
+                             f"{other}; save them in one encoding (UTF-8)")
+
+
 def check_parquet_parts(path: str | Path, files: list[str]) -> None:
     """A UsageError naming two parts of the partitioned Parquet ``path`` whose columns
     differ (Dask's reader takes the first part's and fails on a later part with a
