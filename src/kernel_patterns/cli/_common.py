@@ -14,6 +14,7 @@ import numpy as np
 
 from ..io import write_json_atomic, write_text_atomic
 from ..kernels import KERNELS, make_kernel
+from ._door import check_at_the_door
 from ._io import Table, parse_params, read_table
 from ._output import check_output
 from ._registry import UsageError
@@ -115,11 +116,15 @@ def build_estimator(
 
 def read_input(
     args: argparse.Namespace, path: str, timer: Timer, label_column: str | None,
-    label_option: str = "--label-column",
+    label_option: str = "--label-column", fit: type[Any] | None = None,
+    fit_rows: int | None = None,
 ) -> tuple[Table, Any, np.ndarray]:
     """Read the command's table (``--columns``, ``--id-column``, ``--drop-na``) and scale its
     features (``--scale``): the table, the fitted scaler and the scaled features. Columns left
-    out of the features and a guessed id column are told in one line on stderr."""
+    out of the features and a guessed id column are told in one line on stderr. First, a
+    table too large to read here, or for the exact fit of ``fit`` (the estimator class, on
+    at most ``fit_rows`` rows), is refused before it is read (:func:`._door.check_at_the_door`)."""
+    check_at_the_door(path, build_estimator(fit, args) if fit is not None else None, fit_rows)
     with timer("read"):
         table = read_table(path, columns=args.columns, label_column=label_column,
                            id_column=args.id_column, drop_na=args.drop_na,

@@ -149,7 +149,9 @@ def _run(args: argparse.Namespace) -> int:
 
     out = common.output_folder(args, args.train, f"{args.method}-ranking")
     timer = common.Timer()
-    table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target")
+    table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target",
+                                         fit=METHODS[args.method],
+                                         fit_rows=args.fit_rows or None)
     with timer("read"):
         assert table.labels is not None
         y, binning = _ranks(np.asarray(table.labels), args.bins, args.target)
