@@ -448,3 +448,16 @@ def test_a_parquet_file_with_a_damaged_footer_is_one_error(tmp_path) -> None:
     with pytest.raises(UsageError, match=r"could not read '.*c\.parquet': not a readable "
                        r"Parquet file \(.*\); write it again$"):
         read_table(src)
+
+
+def test_whole_numbers_beyond_64_bits_say_why_they_are_not_features(tmp_path) -> None:
+    """A column of integers past 2**64 (pandas keeps them as Python ints) is left out with
+    a reason that says so (it said only "not numeric")."""
+    src = tmp_path / "big.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i}.5,{10**30 * (i % 3)}" for i in range(6)) + "\n")
+    table = read_table(src)
+    assert table.feature_names == ["a"]
+    assert table.dropped_columns == {"b": "not numeric: whole numbers beyond 64 bits, e.g. "
+                                          "1000000000000000000000000000000; "
+                                          "write them with a decimal point or an exponent "
+                                          "(1e30) to read them as numbers"}

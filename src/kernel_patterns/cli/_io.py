@@ -378,7 +378,8 @@ _DECORATION = r"[\s$€£¥%,'\u00a0\u202f]"
 
 
 def not_numeric(series: Any) -> str:
-    """Why a column is not a feature: ``true/false`` for booleans; for text of numbers (at
+    """Why a column is not a feature: ``true/false`` for booleans; whole numbers beyond 64
+    bits (pandas keeps them as Python ints); for text of numbers (at
     least half its values are numbers once currency and percent signs, thousands separators
     and spaces are taken out), how many values are not numbers and the first of them
     (``'$3.50'``, a missing-value mark such as ``'?'``); else ``not numeric``."""
@@ -386,7 +387,13 @@ def not_numeric(series: Any) -> str:
 
     if pd.api.types.is_bool_dtype(series):
         return "not numeric: true/false"
-    text = series.dropna().astype(str)
+    values = series.dropna()
+    if len(values) and all(type(v) is int for v in values.iloc[:1000]):
+        # pandas keeps whole numbers past 64 bits as Python ints (text to the rules here)
+        big = next((v for v in values.iloc[:1000] if abs(v) >= 2**63), values.iloc[0])
+        return (f"not numeric: whole numbers beyond 64 bits, e.g. {big}; write them with a "
+                "decimal point or an exponent (1e30) to read them as numbers")
+    text = values.astype(str)
     if not mostly_numbers(text):
         return "not numeric"
     strict, plain = non_numbers(text)
