@@ -95,3 +95,15 @@ def test_tiny_scale_fits(e: int) -> None:
     x = np.r_[rng.normal(0.0, 0.3, 10), rng.normal(9.0, 0.3, 10)][:, None]
     unit = quiet_fit(_gp, x).labels_
     assert same_partition(quiet_fit(_gp, x * 10.0**e).labels_, unit)
+
+
+@given(data=blobs(max_n=150))
+def test_inducing_path_agrees_with_the_exact_one(data: Data) -> None:
+    """On at most 150 points (≤ 1,000), ``approximation="inducing"`` (inducing points and a
+    subsample as many as the points) finds the exact method's partition: ARI ≥ 0.95."""
+    from sklearn.metrics import adjusted_rand_score
+
+    exact = quiet_fit(lambda: GPClustering(approximation="exact", random_state=0), data.X)
+    inducing = quiet_fit(lambda: GPClustering(approximation="inducing", random_state=0),
+                         data.X)
+    assert adjusted_rand_score(exact.labels_, inducing.labels_) >= 0.95
