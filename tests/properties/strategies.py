@@ -39,12 +39,13 @@ seeds = st.integers(min_value=0, max_value=2**16)
 
 
 @st.composite
-def blobs(draw: st.DrawFn, max_n: int = 60, max_k: int = 3) -> Data:
-    """Gaussian blobs whose centres are 10 standard deviations apart (a unique partition)."""
+def blobs(draw: st.DrawFn, max_n: int = 60, max_k: int = 3, min_per: int = 6) -> Data:
+    """Gaussian blobs whose centres are 10 standard deviations apart (a unique partition),
+    ``min_per`` points or more in each."""
     seed = draw(seeds)
     k = draw(st.integers(2, max_k))
     d = draw(st.integers(1, 4))
-    per = draw(st.integers(6, max(6, max_n // k)))
+    per = draw(st.integers(min_per, max(min_per, max_n // k)))
     rng = np.random.default_rng(seed)
     centres = 10.0 * np.eye(max(k, d))[:k, :d] if d >= k else _spread(rng, k, d)
     X = np.repeat(centres, per, axis=0) + rng.normal(scale=0.5, size=(k * per, d))
@@ -59,11 +60,11 @@ def _spread(rng: np.random.Generator, k: int, d: int) -> np.ndarray:
 
 
 @st.composite
-def rings(draw: st.DrawFn, max_n: int = 60) -> Data:
+def rings(draw: st.DrawFn, max_n: int = 60, min_per: int = 10) -> Data:
     """A small disc inside a ring of radius ten times larger (two groups, a unique partition
-    for a local kernel)."""
+    for a local kernel when the ring has points enough: ``min_per``)."""
     seed = draw(seeds)
-    per = draw(st.integers(10, max(10, max_n // 2)))
+    per = draw(st.integers(min_per, max(min_per, max_n // 2)))
     rng = np.random.default_rng(seed)
     theta = rng.uniform(0, 2 * np.pi, size=per)
     disc = rng.normal(scale=0.3, size=(per, 2))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kernel_patterns import KernelKMeans, SoftKernelKMeans
@@ -58,17 +58,26 @@ WIDTH_LIMIT = pytest.mark.xfail(strict=True, reason=(
     "all entries, as scikit-learn's SVC; shifting the columns by different amounts changes "
     "X.var(), hence the width"))
 
+#: three blobs 10 apart on a line, shrunk 1000 times and the first column moved by -100:
+#: X.var() over all entries is then the columns' offset, 2,500 times the blobs' spread
+_RNG = np.random.default_rng(0)
+_LINE = Data(np.c_[np.repeat([0.0, 10.0, 20.0], 6), np.zeros(18)]
+             + _RNG.normal(scale=0.5, size=(18, 2)), 3, "blobs")
 
-@pytest.mark.parametrize("name", [pytest.param("KernelKMeans", marks=WIDTH_LIMIT),
-                                  "SoftKernelKMeans"])
-@given(data=blobs(), draw=st.data())
-def test_per_column_shift_same_partition(name: str, data: Data, draw: st.DataObject) -> None:
+
+@WIDTH_LIMIT
+@names
+@example(data=_LINE, c=1e-3, shifts=[-100.0, 0.0])
+@given(data=blobs(), c=st.sampled_from([1e-3, 0.5, 3.0, 1e3]),
+       shifts=st.lists(st.sampled_from([-100.0, 0.0, 7.0, 1e4]), min_size=4, max_size=4))
+def test_per_column_shift_same_partition(name: str, data: Data, c: float,
+                                         shifts: list[float]) -> None:
     """``X * c + b`` with a different shift on each column gives the same partition.
 
-    Not for KernelKMeans: the default width reads the variance of all entries, column means
-    included, and a width too wide merges the blobs. SoftKernelKMeans' ``beta="auto"``
-    follows the kernel's spread (its critical β), which makes up for it on these blobs."""
-    c, b = affine(draw.draw, data.X.shape[1], per_column=True)
+    It does not (a documented limitation): the default width reads the variance of all
+    entries, column means included, and a width too wide merges the blobs (the explicit
+    example fails for both estimators; others may pass)."""
+    b = np.asarray(shifts[: data.X.shape[1]] + [0.0] * max(0, data.X.shape[1] - 4))
     make = ESTIMATORS[name]
     a = quiet_fit(lambda: make(data.k), data.X).labels_
     moved = quiet_fit(lambda: make(data.k), data.X * c + b).labels_
@@ -114,7 +123,7 @@ def test_outputs_well_formed(name: str, data: Data) -> None:
     if hasattr(model, "predict_proba"):
         proba = model.predict_proba(data.X)
         assert np.isfinite(proba).all()
-        np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-6)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
     else:
         dist = model.transform(data.X)
         assert np.isfinite(dist[:, :m]).all()
@@ -146,10 +155,11 @@ def test_kernel_kmeans_predict_is_labels(data: Data) -> None:
 @given(data=messy())
 def test_soft_kernel_kmeans_predict_is_labels(data: Data) -> None:
     """``SoftKernelKMeans().fit(X).predict(X)`` is ``labels_`` but among coinciding clusters
-    (equal responsibilities, a ``ConvergenceWarning`` at fit): where they differ, the two
-    labels have the same responsibility (to 1e-6), so either is the argmax."""
+    (responsibilities equal to the estimator's ``COINCIDE_TOL``, 1e-4, and a
+    ``ConvergenceWarning`` at fit): where they differ, the two labels have the same
+    responsibility to that tolerance, so either is the argmax."""
     model = quiet_fit(lambda: ESTIMATORS["SoftKernelKMeans"](_n_clusters(data)), data.X)
     pred, proba = model.predict(data.X), model.predict_proba(data.X)
     rows = np.flatnonzero(pred != model.labels_)
     np.testing.assert_allclose(proba[rows, pred[rows]], proba[rows, model.labels_[rows]],
-                               atol=1e-6)
+                               atol=1e-4)
