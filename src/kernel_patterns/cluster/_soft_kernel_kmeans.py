@@ -287,6 +287,9 @@ class SoftKernelKMeans(_KernelKMeansBase):
     kernel : str, Kernel or callable, default="rbf"
         As in :class:`KernelKMeans`; ``GeodesicKernel(n_neighbors=...)`` (or ``"geodesic"``
         with ``kernel_params``) gives the paper's method.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     beta : float or "auto", default="auto"
         Stiffness β > 0 of eq. 7 (β → ∞ is hard kernel k-means). Responsibilities are

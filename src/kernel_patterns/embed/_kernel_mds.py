@@ -149,6 +149,9 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     kernel : Kernel, str or callable, default="rbf"
         ``"precomputed"``: ``X`` is the N × N kernel matrix, and ``transform`` takes the
         n_new × N block of kernel values between new and training points.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
