@@ -66,7 +66,8 @@ def rings(draw: st.DrawFn, max_n: int = 60, min_per: int = 10) -> Data:
     seed = draw(seeds)
     per = draw(st.integers(min_per, max(min_per, max_n // 2)))
     rng = np.random.default_rng(seed)
-    theta = rng.uniform(0, 2 * np.pi, size=per)
+    # evenly around (jittered): random angles leave gaps that cut the ring in a k-NN graph
+    theta = np.linspace(0, 2 * np.pi, per, endpoint=False) + rng.uniform(-0.1, 0.1, per)
     disc = rng.normal(scale=0.3, size=(per, 2))
     ring = np.c_[np.cos(theta), np.sin(theta)] * 5.0 + rng.normal(scale=0.1, size=(per, 2))
     return Data(np.vstack([disc, ring]), 2, "rings")
@@ -154,11 +155,12 @@ def float32(draw: st.DrawFn, max_n: int = 60) -> Data:
     return Data(base.X.astype(np.float32), base.k, base.family + "-float32")
 
 
-def messy(max_n: int = 60, wide_ok: bool = True,
-          min_exponent: int = -150) -> st.SearchStrategy[Data]:
-    """Every family (``wide_ok=False`` leaves out n_features ≫ n; ``min_exponent`` the
-    scales below ``10**min_exponent``)."""
-    exponents = tuple(e for e in (-150, -100, -30, 30, 100, 149) if e >= min_exponent)
+def messy(max_n: int = 60, wide_ok: bool = True, min_exponent: int = -150,
+          max_exponent: int = 149) -> st.SearchStrategy[Data]:
+    """Every family (``wide_ok=False`` leaves out n_features ≫ n; the scales are
+    ``10**min_exponent`` … ``10**max_exponent``)."""
+    exponents = tuple(e for e in (-150, -100, -30, 30, 100, 149)
+                      if min_exponent <= e <= max_exponent)
     families = [separated(max_n), uniform(max_n), duplicated(max_n), integer_columns(max_n),
                 constant_column(max_n), tiny(), extreme_scale(max_n, exponents),
                 float32(max_n)]

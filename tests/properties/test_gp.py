@@ -21,8 +21,8 @@ from .strategies import Data, affine, blobs, check_labels, messy, same_partition
 #: cluster or only noise: the properties hold all the same
 pytestmark = pytest.mark.filterwarnings("ignore:GPClustering found:UserWarning")
 
-#: every family but scales below 1e-30 (see test_tiny_scale_fits)
-MESSY = messy(max_n=150, wide_ok=False, min_exponent=-30)
+#: every family but scales beyond 1e±30 (see test_extreme_scale_fits)
+MESSY = messy(max_n=150, wide_ok=False, min_exponent=-30, max_exponent=30)
 
 
 def _gp() -> GPClustering:
@@ -84,17 +84,18 @@ def test_fitted_model_ignores_later_edits(data: Data) -> None:
     np.testing.assert_array_equal(model.predict(keep), pred)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeWarning, reason=(
+@pytest.mark.xfail(strict=True, raises=(RuntimeWarning, OverflowError), reason=(
     "GP limitation, left to cluster/gp's owner: the dip test's shape constant "
-    "(gp/_dip_null.shape_constant) divides by h**5, which underflows to 0 for 1-D data "
-    "spread below about 1e-62 (a RuntimeWarning, an error in this suite)"))
-@pytest.mark.parametrize("e", [-100, -150])
-def test_tiny_scale_fits(e: int) -> None:
+    "(gp/_dip_null.shape_constant) divides by h**3 and h**5 (h the bandwidth), which "
+    "underflow to 0 for 1-D data spread below about 1e-62 (a RuntimeWarning, an error in "
+    "this suite) and overflow above about 1e61 (OverflowError)"))
+@pytest.mark.parametrize("e", [-150, -100, 100, 149])
+def test_extreme_scale_fits(e: int) -> None:
     """Blobs on a line of spread 10**e fit as the same blobs at spread 1 do."""
     rng = np.random.default_rng(0)
     x = np.r_[rng.normal(0.0, 0.3, 10), rng.normal(9.0, 0.3, 10)][:, None]
     unit = quiet_fit(_gp, x).labels_
-    assert same_partition(quiet_fit(_gp, x * 10.0**e).labels_, unit)
+    assert same_partition(quiet_fit(_gp, x / 9.0 * 10.0**e).labels_, unit)
 
 
 @given(data=blobs(max_n=150))

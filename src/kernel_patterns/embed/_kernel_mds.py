@@ -426,8 +426,8 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         of the *centred* matrix, so κ(·, x) is centred with the training means first (as
         kernel PCA does). Then ``transform(X_train)`` equals ``embedding_`` (except for a kernel
         with diagonal-only noise, e.g. ``GPCovariance(v2 > 0)``, whose K(X, X) and cross kernel
-        differ on the diagonal), on every component whose eigenvalue is above rounding: a
-        component whose eigenvalue is below about 1e-8 of the largest (a kernel nearly
+        differ on the diagonal), on every component whose eigenvalue is above the rounding
+        of K's entries (about 10 n ε times the largest): such a component (a kernel nearly
         constant on X, e.g. the data-driven RBF width on a column far larger than the rest)
         is rounding noise in both.
 
