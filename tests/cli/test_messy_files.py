@@ -461,3 +461,16 @@ def test_whole_numbers_beyond_64_bits_say_why_they_are_not_features(tmp_path) ->
                                           "1000000000000000000000000000000; "
                                           "write them with a decimal point or an exponent "
                                           "(1e30) to read them as numbers"}
+
+
+def test_subnormal_features_are_one_error_naming_the_columns(tmp_path, capsys) -> None:
+    """Features of subnormal numbers (1e-320), which the scalers leave unscaled: one error
+    naming the column and --columns (it was the RBF width's error, naming neither)."""
+    src = tmp_path / "s.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i}.5,{1e-320 * (i % 5)}" for i in range(30)) + "\n")
+    code = main(["--quiet", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",
+                 "2", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "feature column(s) ['b'] vary by less than 1e-154 even after --scale minmax" in err
+    assert "--columns" in err

@@ -131,8 +131,22 @@ def read_input(
                            label_option=label_option)
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
+    _check_spread(X, table.feature_names, args.scale)
     tell_columns(args, table)
     return table, scaler, X
+
+
+def _check_spread(X: np.ndarray, names: list[str], scale: str) -> None:
+    """A UsageError naming the feature columns whose values differ by less than 1e-154 after
+    ``--scale`` (subnormal numbers, which scikit-learn's scalers leave as they are): their
+    squared differences, which every kernel takes, underflow to 0."""
+    spread = np.ptp(X, axis=0) if X.size else np.zeros(0)
+    tiny = [n for n, s in zip(names, spread, strict=True) if 0 < s < 1e-154]
+    if tiny:
+        raise UsageError(f"feature column(s) {tiny} vary by less than 1e-154 even after "
+                         f"--scale {scale}: their squared differences underflow to 0, so no "
+                         "kernel tells their values apart; multiply them up in the file or "
+                         "leave them out with --columns")
 
 
 #: column names that read like ground-truth labels (compared stripped and in lower case)
