@@ -474,3 +474,16 @@ def test_subnormal_features_are_one_error_naming_the_columns(tmp_path, capsys) -
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "feature column(s) ['b'] vary by less than 1e-154 even after --scale minmax" in err
     assert "--columns" in err
+
+
+def test_a_folder_of_parquet_parts_read_here_names_scheduler(tmp_path) -> None:
+    """A partitioned Parquet folder given to the local reader: the error says that such a
+    folder is read with --scheduler."""
+    import pandas as pd
+
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    pd.DataFrame({"a": [1.0, 2.0]}).to_parquet(parts / "p0.parquet")
+    with pytest.raises(UsageError, match=r"parts' is a folder, not a file; a folder of Parquet "
+                       r"parts is read on a Dask cluster: pass --scheduler ADDRESS$"):
+        read_table(parts)

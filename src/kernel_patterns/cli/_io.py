@@ -123,7 +123,10 @@ def read_frame(path: str | Path) -> Any:
     if not p.exists():
         raise UsageError(f"input file '{p}' does not exist")
     if p.is_dir():
-        raise UsageError(f"input '{p}' is a folder, not a file")
+        parts = any(f.suffix.lower() in (".parquet", ".pq") for f in p.iterdir())
+        raise UsageError(f"input '{p}' is a folder, not a file"
+                         + ("; a folder of Parquet parts is read on a Dask cluster: pass "
+                            "--scheduler ADDRESS" if parts else ""))
     suffix = table_suffix(p)
     if suffix not in _READERS:
         raise UsageError(
