@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from distributed import Client, LocalCluster
-from kernel_patterns.cli import _dask, _dask_io
+from kernel_patterns.cli import _dask, _dask_io, main
 from kernel_patterns.cli._io import read_table
 from kernel_patterns.cli._registry import UsageError
 from kernel_patterns.cluster import KernelKMeans, SpectralClustering
@@ -418,3 +419,64 @@ def test_column_roles_over_every_partition_are_the_local_ones(client, tmp_path) 
         "index": "id", "FL": "feature", "RW": "feature", "year": "label-like",
         "cultivar": "label-like", "sp": "text"}
     assert t.feature_names == local.feature_names == ["FL", "RW"]
+
+
+@pytest.mark.parametrize("size", ["0", "0.5", "-5", "lots"])
+def test_a_blocksize_that_is_no_size_above_0_is_refused(size) -> None:
+    """``--blocksize 0`` with ``--scheduler`` was a ZeroDivisionError in Dask's reader."""
+    from kernel_patterns.cli._dask import check_blocksize
+
+    with pytest.raises(UsageError, match=rf"^--blocksize '{re.escape(size)}' is not a size "
+                       "above 0; give bytes of CSV per partition, e.g. 16MB$"):
+        check_blocksize(size)
+    assert check_blocksize("16MB") == 16_000_000 and check_blocksize(None) is None
+
+
+def test_blocksize_0_on_a_scheduler_exits_2_naming_the_option(client, tmp_path,
+                                                               capsys) -> None:
+    """The command line: one error line naming ``--blocksize``."""
+    src = tmp_path / "t.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i % 7}.5,{i % 3}" for i in range(40)) + "\n")
+    code = main(["--quiet", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",
+                 "2", "--scheduler", client.scheduler.address, "--blocksize", "0",
+                 "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--blocksize '0' is not a size above 0" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_parquet_parts_that_disagree_on_their_columns_are_one_error(client, tmp_path) -> None:
+    """A Parquet folder whose parts have other columns: one error naming both parts (was a
+    ``KeyError ... not in index`` from Dask's reader)."""
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}).to_parquet(parts / "p0.parquet")
+    pd.DataFrame({"a": [1.0, 2.0], "c": [3.0, 4.0]}).to_parquet(parts / "p1.parquet")
+    with pytest.raises(UsageError, match=r"the Parquet parts of '.*parts' disagree on their "
+                       r"columns: 'p1\.parquet' lacks \['b'\] and has \['c'\], against "
+                       r"'p0\.parquet'; write every part with the same columns$"):
+        _dask_io.read_table(str(parts), _args(), client, None)
+
+
+def test_parquet_nested_columns_are_left_out_on_the_scheduler_too(client, tmp_path) -> None:
+    """Struct and bytes columns are left out by the Dask reader as by the local one."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"a": [1.0, 2.0, 3.0], "s": pa.array([{"u": 1}] * 3),
+                             "b": [4.0, 5.0, 6.5], "blob": [b"\xff", b"\xfe", b"\xfd"]}), src)
+    table = _dask_io.read_table(str(src), _args(), client, None)
+    assert table.feature_names == ["a", "b"]
+    assert any("'s'" in n and "'blob' (bytes)" in n for n in table.read_notes)
+
+
+def test_a_csv_glob_in_mixed_encodings_is_one_error_naming_the_files(client,
+                                                                     tmp_path) -> None:
+    """Parts in UTF-8 and Windows-1252 (``error: UnicodeDecodeError`` from a worker)."""
+    (tmp_path / "p0.csv").write_bytes("é,b\n1.5,2\n3,4\n".encode())
+    (tmp_path / "p1.csv").write_bytes("é,b\n5.5,6\n7,8\n".encode("cp1252"))
+    with pytest.raises(UsageError, match=r"the files of '.*p\*\.csv' are in different "
+                       r"encodings: 'p0\.csv' is utf-8, 'p1\.csv' is cp1252; save them in one "
+                       r"encoding \(UTF-8\)$"):
+        _dask_io.read_table(str(tmp_path / "p*.csv"), _args(), client, None)

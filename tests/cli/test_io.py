@@ -11,7 +11,7 @@ import pytest
 
 from kernel_patterns.cli import main
 from kernel_patterns.cli._io import parse_params, read_table
-from kernel_patterns.cli._output import staged_output
+from kernel_patterns.cli._output import MARKER, staged_output
 from kernel_patterns.cli._registry import UsageError
 
 
@@ -135,11 +135,11 @@ def test_staged_output_replaces_only_with_force_and_cleans_up(tmp_path) -> None:
     with pytest.raises(RuntimeError), staged_output(out, force=True) as tmp:
         (tmp / "b.txt").write_text("2")
         raise RuntimeError("fail midway")
-    assert sorted(p.name for p in out.iterdir()) == ["a.txt"]  # untouched
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.txt"]  # untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]  # no staging left
     with staged_output(out, force=True) as tmp:
         (tmp / "c.txt").write_text("3")
-    assert sorted(p.name for p in out.iterdir()) == ["c.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "c.txt"]
 
 
 def test_parse_params() -> None:

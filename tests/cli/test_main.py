@@ -23,8 +23,14 @@ def test_help_and_version(capsys) -> None:
 
 
 def test_no_command_prints_help_and_exits_2(capsys) -> None:
+    """No command: the help and a last line naming the commands, on stderr (an error, as
+    argparse's own; the fuzz found the help on stdout and nothing on stderr), exit 2."""
     assert cli.main([]) == 2
-    assert "usage" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "usage" in captured.err
+    assert captured.err.strip().splitlines()[-1].startswith(
+        "kernel-patterns: error: no command given; choose one of cluster")
 
 
 def test_demo_datasets_step_writes_summary_and_png(tmp_path) -> None:

@@ -328,3 +328,162 @@ def test_a_damaged_or_unnamed_compressed_file_is_one_clear_error(tmp_path) -> No
     with pytest.raises(UsageError, match=r"unsupported type '.gz'; use .csv, .tsv or .parquet; "
                        r"a compressed table: name it .csv.gz or .tsv.gz"):
         read_table(tmp_path / "data.gz")
+
+
+# found by the reader's property tests and the harsher fuzz (issue 63) --------------------------
+
+@pytest.mark.parametrize(("name", "sep"), [("t.csv", "|"), ("t.tsv", "\t"), ("t.csv", "\t")])
+def test_decimal_commas_under_another_separator(tmp_path, name, sep) -> None:
+    """Decimal commas with '|' or tabs between fields (the commas split the lines unevenly,
+    so ',' is not taken for the separator)."""
+    src = tmp_path / name
+    src.write_text(f"name{sep}a{sep}b\nr0{sep}1,5{sep}2\nr1{sep}-3,25{sep}4\nr2{sep}0,5{sep}1\n")
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [-3.25, 4], [0.5, 1]])
+    assert any("',' as the decimal mark" in n for n in table.read_notes)
+
+
+def test_utf32_with_a_byte_order_mark_is_read_as_utf32(tmp_path) -> None:
+    """UTF-32 with its BOM (which begins with UTF-16's) is read as UTF-32, not UTF-16."""
+    src = tmp_path / "t.csv"
+    src.write_bytes("a,b\n1.5,2\n3,4\n".encode("utf-32"))
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4]])
+
+
+def test_utf16_cut_to_an_odd_byte_count_is_one_clear_error(tmp_path) -> None:
+    """UTF-16 whose last byte is cut is an error naming the file and the encoding, not a
+    Latin-1 re-read with NULs in every name."""
+    src = tmp_path / "t.csv"
+    src.write_bytes("a,b\n1.5,2\n3,4\n".encode("utf-16")[:-1])
+    with pytest.raises(UsageError, match=r"t\.csv.*UTF-16 byte-order mark.*cut short"):
+        read_table(src)
+
+
+def test_a_header_longer_than_the_sniff_sample_is_read_whole(tmp_path) -> None:
+    """20,000 columns × 5 rows: the header (about 130 KB) is longer than the first 64 KB the
+    reader looked at; the cut header named 10,950 columns and the run hung. Now the sample
+    grows to hold the header and two rows, and every name is read."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 20_000))
+    src = tmp_path / "wide.csv"
+    src.write_text(",".join(f"feature{j}" for j in range(20_000)) + "\n"
+                   + "\n".join(",".join(f"{v:.6g}" for v in row) for row in X) + "\n")
+    table = read_table(src)
+    assert table.X.shape == (5, 20_000)
+    assert table.feature_names[-1] == "feature19999" and table.read_notes == []
+    np.testing.assert_allclose(table.X, X, rtol=1e-5)
+
+
+def test_one_line_with_no_line_break_is_refused_at_the_sniff(tmp_path) -> None:
+    """A single 5 MB line ``1.5,1.5,…`` (no newline) was taken as a header of a million
+    repeated names, whose renaming never ended; it is refused, naming the file."""
+    src = tmp_path / "line.csv"
+    src.write_text("1.5," * (5 * 2**20 // 4))
+    with pytest.raises(UsageError, match=r"line\.csv' has no line break in its first 4 MB"):
+        read_table(src)
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_old_mac_line_endings_are_read(tmp_path, end) -> None:
+    """Lines ending in a carriage return alone (was: "new-line character seen in unquoted
+    field" from the sniff)."""
+    src = tmp_path / "mac.csv"
+    src.write_bytes(end.join(["a,b", "1.5,2", "3,4", "5,6.5"]).encode() + end.encode())
+    table = read_table(src)
+    np.testing.assert_array_equal(table.X, [[1.5, 2], [3, 4], [5, 6.5]])
+
+
+def test_a_corrupt_gzip_is_one_error_naming_the_file(tmp_path) -> None:
+    """A ``.csv.gz`` whose deflate stream is damaged (``zlib.error`` was a traceback)."""
+    import gzip
+
+    rng = np.random.default_rng(0)
+    text = "a,b\n" + "\n".join(f"{x:.6f},{y:.6f}" for x, y in rng.normal(size=(400, 2)))
+    data = bytearray(gzip.compress(text.encode()))
+    data[40:60] = b"\xff" * 20
+    src = tmp_path / "t.csv.gz"
+    src.write_bytes(bytes(data))
+    with pytest.raises(UsageError, match=r"could not read '.*t\.csv\.gz': .*decompress"):
+        read_table(src)
+
+
+def _nested_parquet(path) -> np.ndarray:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    pq.write_table(pa.table({
+        "a": X[:, 0], "s": pa.array([{"u": 1, "v": "x"}] * 6), "b": X[:, 1],
+        "m": pa.array([[("k", 1)]] * 6, type=pa.map_(pa.string(), pa.int64())),
+        "blob": pa.array([b"\xff\xfe" + bytes([i % 2]) for i in range(6)])}), path)
+    return X
+
+
+def test_parquet_nested_and_bytes_columns_are_left_out_with_a_note(tmp_path) -> None:
+    """Struct and map columns (``unhashable type: 'dict'`` was a traceback) and a bytes
+    column (``'utf-8' codec can't decode``, no column named) are left out, each named."""
+    src = tmp_path / "n.parquet"
+    X = _nested_parquet(src)
+    table = read_table(src)
+    assert table.feature_names == ["a", "b"]
+    np.testing.assert_array_equal(table.X, X)
+    assert table.read_notes == [
+        "column(s) 's' (struct<u: int64, v: string>: nested values), 'm' (map<string, int64 "
+        "('m')>: nested values), 'blob' (bytes) left out: not numbers nor text"]
+
+
+def test_a_parquet_file_with_a_damaged_footer_is_one_error(tmp_path) -> None:
+    """A damaged footer (thrift's ``TProtocolException``) is one error naming the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "c.parquet"
+    pq.write_table(pa.table({"a": [1.0, 2.0, 3.0], "b": [4.0, 5.0, 6.0]}), src)
+    data = bytearray(src.read_bytes())
+    data[-40:-8] = b"\x13" * 32
+    src.write_bytes(bytes(data))
+    with pytest.raises(UsageError, match=r"could not read '.*c\.parquet': not a readable "
+                       r"Parquet file \(.*\); write it again$"):
+        read_table(src)
+
+
+def test_whole_numbers_beyond_64_bits_say_why_they_are_not_features(tmp_path) -> None:
+    """A column of integers past 2**64 (pandas keeps them as Python ints) is left out with
+    a reason that says so (it said only "not numeric")."""
+    src = tmp_path / "big.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i}.5,{10**30 * (i % 3)}" for i in range(6)) + "\n")
+    table = read_table(src)
+    assert table.feature_names == ["a"]
+    assert table.dropped_columns == {"b": "not numeric: whole numbers beyond 64 bits, e.g. "
+                                          "1000000000000000000000000000000; "
+                                          "write them with a decimal point or an exponent "
+                                          "(1e30) to read them as numbers"}
+
+
+def test_subnormal_features_are_one_error_naming_the_columns(tmp_path, capsys) -> None:
+    """Features of subnormal numbers (1e-320), which the scalers leave unscaled: one error
+    naming the column and --columns (it was the RBF width's error, naming neither)."""
+    src = tmp_path / "s.csv"
+    src.write_text("a,b\n" + "\n".join(f"{i}.5,{1e-320 * (i % 5)}" for i in range(30)) + "\n")
+    code = main(["--quiet", "cluster", str(src), "--method", "kernel-kmeans", "--n-clusters",
+                 "2", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "feature column(s) ['b'] vary by less than 1e-154 even after --scale minmax" in err
+    assert "--columns" in err
+
+
+def test_a_folder_of_parquet_parts_read_here_names_scheduler(tmp_path) -> None:
+    """A partitioned Parquet folder given to the local reader: the error says that such a
+    folder is read with --scheduler."""
+    import pandas as pd
+
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    pd.DataFrame({"a": [1.0, 2.0]}).to_parquet(parts / "p0.parquet")
+    with pytest.raises(UsageError, match=r"parts' is a folder, not a file; a folder of Parquet "
+                       r"parts is read on a Dask cluster: pass --scheduler ADDRESS$"):
+        read_table(parts)

@@ -104,3 +104,58 @@ def test_rows_dropped_from_the_predict_file_are_a_warning(tmp_path, capsys) -> N
                  "--predict", str(new), "--out", str(tmp_path / "o")]) == 0
     assert ("kernel-patterns rank: warning: --predict file: dropped 1 of the 3 rows (33.3 %) "
             "for missing values (--drop-na)\n") in capsys.readouterr().err
+
+
+def test_past_fit_rows_the_fit_uses_a_sample_and_every_row_is_ranked(tmp_path,
+                                                                      capsys) -> None:
+    """More rows than ``--fit-rows``: fitted and cross-validated on a rank-stratified sample
+    (a note says so; ``fit_rows`` in the summary); every row gets a rank, the rows not fitted
+    an empty ``cv_rank`` (issue 63: 200,000 rows had not finished after 150 s)."""
+    import json
+
+    import pandas as pd
+
+    out = tmp_path / "out"
+    code = main(["--quiet", "rank", str(_file(tmp_path, 200)), "--target", "score",
+                 "--fit-rows", "60", "--cv", "3", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert ("note: 200 rows > --fit-rows 60: fitted and cross-validated on a random sample "
+            "of 60 rows (every rank in proportion); every row is ranked") in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["result"]["fit_rows"] == 60
+    preds = pd.read_csv(out / "train_predictions.csv")
+    assert len(preds) == 200 and preds["rank"].notna().all()
+    assert preds["cv_rank"].notna().sum() == 60
+    assert set(preds["cv_rank"].dropna().astype(int)) <= {0, 1}
+
+
+def test_fit_rows_0_fits_every_row_and_a_negative_one_is_refused(tmp_path, capsys) -> None:
+    """``--fit-rows 0``: no sample; below 0: one error naming the option."""
+    assert main(["--quiet", "rank", str(_file(tmp_path, 40)), "--target", "score",
+                 "--fit-rows", "0", "--cv", "0", "--out", str(tmp_path / "a")]) == 0
+    assert "sample" not in capsys.readouterr().err
+    assert main(["--quiet", "rank", str(_file(tmp_path, 40)), "--target", "score",
+                 "--fit-rows", "-1", "--out", str(tmp_path / "b")]) == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --fit-rows must be 0 (every row) or a number of rows; got -1\n")
+
+
+def test_past_nystrom_rows_nu_ranking_fits_on_nystrom_features(tmp_path, capsys,
+                                                               monkeypatch) -> None:
+    """Past ``NYSTROM_ROWS`` training rows ``--method nu`` uses Nyström features (a note says
+    so) unless ``--param approximation=...`` is given."""
+    import json
+
+    from kernel_patterns.cli import _rank
+
+    monkeypatch.setattr(_rank, "NYSTROM_ROWS", 30)
+    out = tmp_path / "out"
+    assert main(["--quiet", "rank", str(_file(tmp_path, 40)), "--target", "score", "--cv", "0",
+                 "--out", str(out)]) == 0
+    assert "note: 40 rows > 30: ν-ranking on Nyström features" in capsys.readouterr().err
+    assert json.loads((out / "summary.json").read_text())["parameters"]["approximation"] == \
+        "nystrom"
+    assert main(["--quiet", "rank", str(_file(tmp_path, 40)), "--target", "score", "--cv", "0",
+                 "--param", "approximation=exact", "--out", str(tmp_path / "o2")]) == 0
+    assert "Nyström" not in capsys.readouterr().err

@@ -384,8 +384,8 @@ def test_outputs_follow_the_umask(tmp_path, blobs_csv, mask) -> None:
     assert r.returncode == 0, r.stderr
     assert out.stat().st_mode & 0o777 == 0o777 & ~mask
     files = sorted(p.name for p in out.iterdir())
-    assert files == ["clustered.csv", "clusters.png", "labels.csv", "pairs.png", "profile.csv",
-                     "report.html", "summary.json"]
+    assert files == [".kernel-patterns-output", "clustered.csv", "clusters.png", "labels.csv",
+                     "pairs.png", "profile.csv", "report.html", "summary.json"]
     for name in files:
         assert (out / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
     assert os.access(out / "report.html", os.R_OK)

@@ -337,3 +337,19 @@ def test_abandoning_hopeless_restarts_keeps_the_same_result(family, monkeypatch)
     # that tol=1e-6 on a step leaves at a slow linear rate (~1e-6 / (1 − ρ))
     np.testing.assert_allclose(b.responsibilities_, a.responsibilities_, atol=1e-4)
     assert products[True] <= products[False]
+
+
+def test_responsibilities_sum_to_one_when_the_logits_are_huge() -> None:
+    """β d of 1e10 (a kernel nearly constant on X, so β='auto' is huge): every row of
+    ``predict_proba`` sums to 1 to rounding (a log-sum-exp subtracted from such logits left
+    2e-6 in every sum; found by tests/properties/test_kmeans_family.py)."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = np.c_[np.full(18, 1e6), np.repeat([0.0, 10.0, 20.0], 6) + rng.normal(scale=0.5,
+                                                                                 size=18)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = SoftKernelKMeans(3, n_init=3, random_state=0).fit(X)
+    assert model.beta_ > 1e9
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0, rtol=1e-14)

@@ -66,8 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``kernel-patterns``; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
+    if args.command is None:  # an error, as argparse's own: the help on stderr, exit 2
+        parser.print_help(sys.stderr)
+        print(f"kernel-patterns: error: no command given; choose one of {', '.join(COMMANDS)}",
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("kernel_patterns").setLevel(

@@ -227,7 +227,8 @@ def _run(args: argparse.Namespace) -> int:
             table = _dask.gather_input(args, timer, args.label_column, read=(dtable, Xd))
             X = table.X
         else:
-            table, _, X = common.read_input(args, args.input, timer, args.label_column)
+            table, _, X = common.read_input(args, args.input, timer, args.label_column,
+                                            fit=method.estimator)
             est = common.build_estimator(method.estimator, args, _fixed(args, X.shape[0]))
         with staged_output(out, args.force) as tmp:
             with timer("fit"):

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _progress
 from ..io import write_json_atomic, write_text_atomic
+from ._door import check_at_the_door
 from ._io import Table, parse_params, read_table
 from ._output import check_output
 from ._registry import UsageError
@@ -125,11 +126,15 @@ def build_estimator(
 
 def read_input(
     args: argparse.Namespace, path: str, timer: Timer, label_column: str | None,
-    label_option: str = "--label-column",
+    label_option: str = "--label-column", fit: type[Any] | None = None,
+    fit_rows: int | None = None,
 ) -> tuple[Table, Any, np.ndarray]:
     """Read the command's table (``--columns``, ``--id-column``, ``--drop-na``) and scale its
     features (``--scale``): the table, the fitted scaler and the scaled features. Columns left
-    out of the features and a guessed id column are told in one line on stderr."""
+    out of the features and a guessed id column are told in one line on stderr. First, a
+    table too large to read here, or for the exact fit of ``fit`` (the estimator class, on
+    at most ``fit_rows`` rows), is refused before it is read (:func:`._door.check_at_the_door`)."""
+    check_at_the_door(path, build_estimator(fit, args) if fit is not None else None, fit_rows)
     with timer("read"):
         table = read_table(path, columns=args.columns, label_column=label_column,
                            id_column=args.id_column, drop_na=args.drop_na,
@@ -138,8 +143,22 @@ def read_input(
     with timer("scale"):
         scaler = make_scaler(args.scale)
         X = scaler.fit_transform(table.X)
+    _check_spread(X, table.feature_names, args.scale)
     tell_columns(args, table)
     return table, scaler, X
+
+
+def _check_spread(X: np.ndarray, names: list[str], scale: str) -> None:
+    """A UsageError naming the feature columns whose values differ by less than 1e-154 after
+    ``--scale`` (subnormal numbers, which scikit-learn's scalers leave as they are): their
+    squared differences, which every kernel takes, underflow to 0."""
+    spread = np.ptp(X, axis=0) if X.size else np.zeros(0)
+    tiny = [n for n, s in zip(names, spread, strict=True) if 0 < s < 1e-154]
+    if tiny:
+        raise UsageError(f"feature column(s) {tiny} vary by less than 1e-154 even after "
+                         f"--scale {scale}: their squared differences underflow to 0, so no "
+                         "kernel tells their values apart; multiply them up in the file or "
+                         "leave them out with --columns")
 
 
 #: column names that read like ground-truth labels (compared stripped and in lower case)
@@ -236,7 +255,7 @@ def output_folder(args: argparse.Namespace, input_path: str, suffix: str) -> Pat
     """``--out``, or ``<input stem>-<suffix>`` beside the input; checked before any work."""
     p = Path(input_path)
     return check_output(Path(args.out) if args.out else p.with_name(f"{p.stem}-{suffix}"),
-                        args.force)
+                        args.force, inputs=(input_path, getattr(args, "predict", None)))
 
 
 def json_params(est: Any) -> dict[str, Any]:

@@ -169,12 +169,30 @@ def nystrom_kwargs(est: Any, n_rows: int) -> dict[str, Any]:
     }
 
 
+def check_blocksize(value: str | int | None) -> int | None:
+    """``--blocksize`` in bytes (``16MB``, ``600``; None: Dask's default); a UsageError naming
+    the option for a size that is not one or not above 0 (Dask divides by it)."""
+    if value is None:
+        return None
+    from dask.utils import parse_bytes
+
+    try:
+        size = int(parse_bytes(value))
+    except (ValueError, TypeError):
+        size = None
+    if size is None or size <= 0:
+        raise UsageError(f"--blocksize {value!r} is not a size above 0; give bytes of CSV per "
+                         "partition, e.g. 16MB")
+    return size
+
+
 def read_input(args: argparse.Namespace, timer: Any, label_column: str | None) -> tuple[Any, Any]:
     """On a scheduler: the table read by the workers and its scaled features (a persisted
     Dask array); the same note lines as the local path."""
     from . import _dask_io
     from ._common import tell_columns
 
+    args.blocksize = check_blocksize(getattr(args, "blocksize", None))
     c = client()
     with timer("read"):
         table = _dask_io.read_table(args.input, args, c, label_column)

@@ -44,7 +44,16 @@ from ._io import (
     not_numeric,
 )
 from ._registry import UsageError, first_line
-from ._sniff import COMPRESSED, csv_options, parquet_names, read_renamed_parquet, table_suffix
+from ._sniff import (
+    COMPRESSED,
+    check_encodings,
+    check_parquet_parts,
+    csv_options,
+    parquet_left_out,
+    parquet_names,
+    read_renamed_parquet,
+    table_suffix,
+)
 
 #: rows of the first partition the column choice looks at (dtypes, names).
 SAMPLE_ROWS = 1000
@@ -118,12 +127,16 @@ def read_frame(path: str, blocksize: str | int | None = None, text: Sequence[str
     try:
         if sep is None:
             names, notes, repeated = parquet_names(files[0])
-            if not repeated:
+            keep, left_out = parquet_left_out(files[0], names)
+            check_parquet_parts(path, files)
+            if not repeated and not left_out:
                 return Frame(dd.read_parquet(files), notes, [], repeated)
-            # a name given to two columns: each file read as the local reader reads it
-            return Frame(dd.from_map(read_renamed_parquet, files, names=names), notes, [],
-                         repeated)
+            # a name given to two columns, or columns left out: each file read as the local
+            # reader reads it
+            return Frame(dd.from_map(read_renamed_parquet, files, names=names, keep=keep),
+                         notes + left_out, [], repeated)
         opts, notes, repeated = csv_options(Path(files[0]), sep)
+        check_encodings(path, files, opts["encoding"])
         if any(Path(f).suffix.lower() in COMPRESSED for f in files):
             blocksize = None  # a compressed file is one partition (it cannot be split)
         else:
@@ -250,6 +263,11 @@ def read_table(
     while True:
         try:
             return _read_table(path, args, client, label_column, label_option, text)
+        except UnicodeDecodeError as exc:  # a byte past the sample, on a worker
+            raise UsageError(
+                f"could not read '{path}': a part is not in the encoding of the first file's "
+                f"first bytes, {exc.encoding} ({exc.reason} at byte {exc.start}); save every "
+                "file in one encoding (UTF-8)") from None
         except ValueError as exc:
             found = [c for c in _text_columns(exc) if c not in text]
             if not found:

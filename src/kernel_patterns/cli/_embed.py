@@ -39,7 +39,10 @@ def _run(args: argparse.Namespace) -> int:
             table = _dask.gather_input(args, timer, args.label_column)
             X = table.X
         else:
-            table, _, X = common.read_input(args, args.input, timer, args.label_column)
+            from .. import embed
+
+            table, _, X = common.read_input(args, args.input, timer, args.label_column,
+                                            fit=getattr(embed, METHODS[args.method]))
         return _embed(args, out, timer, table, X, where)
 
 

@@ -24,6 +24,7 @@ Writing the results folder is :mod:`._output`'s.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +36,10 @@ from ._registry import UsageError, first_line
 from ._roles import ColumnRole, column_stats, decide_roles, guess_id_column
 from ._sniff import (
     COMPRESSED,
+    WIDE_ENCODINGS,
     check_not_repeated,
     csv_options,
+    parquet_left_out,
     parquet_names,
     read_renamed_parquet,
     table_suffix,
@@ -88,7 +91,12 @@ def _read_text_table(p: Path, sep: str) -> tuple[Any, list[str], dict[str, list[
     opts, notes, repeated = csv_options(p, sep)
     try:
         df = pd.read_csv(p, **opts)
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        if opts["encoding"] in WIDE_ENCODINGS:  # its byte-order mark says what it is
+            raise UsageError(
+                f"could not read '{p}': it starts with a {opts['encoding'].upper()} byte-order "
+                f"mark but does not decode as {opts['encoding'].upper()} ({exc.reason} at "
+                f"byte {exc.start}); the file may be cut short: save it again") from None
         for encoding in ("cp1252", "latin-1"):
             try:
                 df = pd.read_csv(p, **(opts | {"encoding": encoding}))
@@ -104,10 +112,15 @@ def _read_parquet(p: Path) -> tuple[Any, list[str], dict[str, list[str]]]:
     """A Parquet file, its notes and repeated column names (:func:`parquet_names`)."""
     import pandas as pd
 
-    names, notes, repeated = parquet_names(p)
-    if not repeated:
-        return pd.read_parquet(p), notes, repeated
-    return read_renamed_parquet(p, names), notes, repeated
+    try:
+        names, notes, repeated = parquet_names(p)
+        keep, left_out = parquet_left_out(p, names)
+        if not repeated and not left_out:
+            return pd.read_parquet(p), notes, repeated
+        return read_renamed_parquet(p, names, keep), notes + left_out, repeated
+    except (OSError, ValueError) as exc:  # pyarrow's errors (a damaged footer: thrift's)
+        raise UsageError(f"could not read '{p}': not a readable Parquet file "
+                         f"({first_line(exc)}); write it again") from None
 
 
 def read_frame(path: str | Path) -> Any:
@@ -119,7 +132,10 @@ def read_frame(path: str | Path) -> Any:
     if not p.exists():
         raise UsageError(f"input file '{p}' does not exist")
     if p.is_dir():
-        raise UsageError(f"input '{p}' is a folder, not a file")
+        parts = any(f.suffix.lower() in (".parquet", ".pq") for f in p.iterdir())
+        raise UsageError(f"input '{p}' is a folder, not a file"
+                         + ("; a folder of Parquet parts is read on a Dask cluster: pass "
+                            "--scheduler ADDRESS" if parts else ""))
     suffix = table_suffix(p)
     if suffix not in _READERS:
         raise UsageError(
@@ -140,7 +156,8 @@ def read_frame(path: str | Path) -> Any:
             df, notes, repeated = _read_text_table(p, str(_READERS[suffix]))
     except pd.errors.EmptyDataError:
         raise UsageError(f"input file '{p}' is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError) as exc:
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError, EOFError,
+            zlib.error) as exc:
         raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     if df.shape[1] == 0:
         raise UsageError(f"input file '{p}' has no columns")
@@ -363,7 +380,8 @@ _DECORATION = r"[\s$€£¥%,'\u00a0\u202f]"
 
 
 def not_numeric(series: Any) -> str:
-    """Why a column is not a feature: ``true/false`` for booleans; for text of numbers (at
+    """Why a column is not a feature: ``true/false`` for booleans; whole numbers beyond 64
+    bits (pandas keeps them as Python ints); for text of numbers (at
     least half its values are numbers once currency and percent signs, thousands separators
     and spaces are taken out), how many values are not numbers and the first of them
     (``'$3.50'``, a missing-value mark such as ``'?'``); else ``not numeric``."""
@@ -371,7 +389,13 @@ def not_numeric(series: Any) -> str:
 
     if pd.api.types.is_bool_dtype(series):
         return "not numeric: true/false"
-    text = series.dropna().astype(str)
+    values = series.dropna()
+    if len(values) and all(type(v) is int for v in values.iloc[:1000]):
+        # pandas keeps whole numbers past 64 bits as Python ints (text to the rules here)
+        big = next((v for v in values.iloc[:1000] if abs(v) >= 2**63), values.iloc[0])
+        return (f"not numeric: whole numbers beyond 64 bits, e.g. {big}; write them with a "
+                "decimal point or an exponent (1e30) to read them as numbers")
+    text = values.astype(str)
     if not mostly_numbers(text):
         return "not numeric"
     strict, plain = non_numbers(text)

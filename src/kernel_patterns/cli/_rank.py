@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _progress
 from . import _common as common
-from ._io import read_frame, read_table
+from ._io import parse_params, read_frame, read_table
 from ._output import staged_output
 from ._registry import UsageError, register
 from ._report import ReportSection, ReportTable
@@ -32,6 +32,14 @@ METHODS: dict[str, str] = {"nu": "NuRanking", "online": "OnlineRanking"}
 MAX_RANKS = 20
 #: folds of the held-out errors without ``--cv``
 DEFAULT_CV = 5
+#: training rows above which ``--method nu`` fits on Nyström features by default, with a
+#: note: the exact kernel's SMO takes about 20 s at 20,000 rows and grows as ℓ²
+NYSTROM_ROWS = 10_000
+#: rows the fit and the cross-validation use at most without ``--fit-rows`` (a
+#: rank-stratified random sample; every row is ranked): Nyström's interior point costs
+#: O(ℓ r²) per step, 20 s a fit at 200,000 rows, six fits with the default --cv
+#: (``benchmarks/bench_rank_200k.py``)
+FIT_ROWS = 20_000
 
 
 def _args(p: argparse.ArgumentParser) -> None:
@@ -50,6 +58,9 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cv", type=int, default=None, help="folds of the cross-validated "
                    f"(held-out) errors reported next to the training ones (default {DEFAULT_CV}"
                    "; 0: none)")
+    p.add_argument("--fit-rows", type=int, default=FIT_ROWS, help="fit and cross-validate on "
+                   "a rank-stratified random sample of this many rows when the file has more "
+                   f"(default {FIT_ROWS:,}; 0: every row); every row is ranked")
     common.add_input_arguments(p, label=False, kernel_help=(
         "kernel name: rbf, gp, linear, polynomial, cosine, ... (default rbf, for nu and "
         "online alike; nu chooses its width by an inner cross-validation)"))
@@ -91,6 +102,38 @@ def _ranks(y: np.ndarray, bins: int | None, target: str,
     return (np.clip(np.digitize(y, edges[1:-1]) + 1, 1, bins),
             f"--bins {bins}: equal-width ranks 1..{bins} of '{target}' over [{lo:.4g}, {hi:.4g}]"
             f", inner edges {[float(f'{e:.4g}') for e in edges[1:-1]]}")
+
+
+def _fit_rows(y: np.ndarray, args: argparse.Namespace) -> tuple[np.ndarray, str | None]:
+    """The rows to fit on (all, or ``--fit-rows`` of them drawn per rank in proportion,
+    every rank kept, seeded by ``--random-state``) and the note saying so."""
+    n = len(y)
+    if args.fit_rows < 0:
+        raise UsageError(f"--fit-rows must be 0 (every row) or a number of rows; got "
+                         f"{args.fit_rows}")
+    if not args.fit_rows or n <= args.fit_rows:
+        return np.arange(n), None
+    rng = np.random.default_rng(args.random_state)
+    ranks, counts = np.unique(y, return_counts=True)
+    take = np.maximum(np.round(counts * args.fit_rows / n).astype(int), np.minimum(counts, 2))
+    rows = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == r), k, replace=False)
+                                   for r, k in zip(ranks, take, strict=True)]))
+    return rows, (f"{n} rows > --fit-rows {args.fit_rows}: fitted and cross-validated on a "
+                  f"random sample of {len(rows)} rows (every rank in proportion); every row is "
+                  "ranked (--fit-rows 0: fit on all)")
+
+
+def _nystrom_by_default(est: Any, args: argparse.Namespace, n_rows: int) -> str | None:
+    """Past :data:`NYSTROM_ROWS` training rows, ν-ranking on Nyström features unless
+    ``--param approximation=...`` says otherwise: the note saying so, else None."""
+    if (args.method != "nu" or n_rows <= NYSTROM_ROWS
+            or "approximation" in parse_params(args.param, "--param")):
+        return None
+    est.set_params(approximation="nystrom")
+    m = est.n_landmarks or min(300, n_rows)
+    return (f"{n_rows} rows > {NYSTROM_ROWS}: ν-ranking on Nyström features ({m} landmarks; "
+            "the exact kernel's fit grows as the rows squared); pass --param "
+            "approximation=exact to fit exactly")
 
 
 def _folds(cv: int | None, n_rows: int) -> int:
@@ -149,8 +192,12 @@ def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     out = common.output_folder(args, args.train, f"{args.method}-ranking")
+    from .. import rank
+
+    method = getattr(rank, METHODS[args.method])
     timer = common.Timer("rank")
-    table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target")
+    table, scaler, X = common.read_input(args, args.train, timer, args.target, "--target",
+                                         fit=method, fit_rows=args.fit_rows or None)
     with timer("read"):
         assert table.labels is not None
         y, binning = _ranks(np.asarray(table.labels), args.bins, args.target, args.order)
@@ -179,16 +226,23 @@ def _run(args: argparse.Namespace) -> int:
             if loss:
                 _progress.write(f"kernel-patterns rank: warning: --predict file: {loss}",
                                 file=sys.stderr)
-    from .. import rank
-
-    est = common.build_estimator(getattr(rank, METHODS[args.method]), args)
+    est = common.build_estimator(method, args)
+    fit_rows, sampled = _fit_rows(y, args)
+    for note in (sampled, _nystrom_by_default(est, args, len(fit_rows))):
+        if note:
+            _progress.write(f"kernel-patterns rank: note: {note}", file=sys.stderr)
     def fit_and_cross_validate() -> np.ndarray | None:
         with timer("fit"):
-            est.fit(X, y)
+            est.fit(X[fit_rows], y[fit_rows])
         if not args.cv:
             return None
         with timer("cross_validation"):
-            return _cross_validated(est, args, table.X, y)
+            held_out = _cross_validated(est, args, table.X[fit_rows], y[fit_rows])
+        if len(fit_rows) == len(y):
+            return held_out
+        every = np.full(len(y), None, dtype=object)  # an empty field for the rows not fitted
+        every[fit_rows] = held_out
+        return every
 
     with staged_output(out, args.force) as tmp:
         # each distinct warning once, as one line (the folds refit and warn again)
@@ -206,7 +260,10 @@ def _run(args: argparse.Namespace) -> int:
         if cv_rank is not None:
             columns["cv_rank"] = cv_rank
             result["cv_folds"] = args.cv
-            result |= _errors(y, columns["cv_rank"], "cv")
+            result |= _errors(y[fit_rows], np.asarray(cv_rank[fit_rows]).astype(y.dtype),
+                              "cv")
+        if sampled:
+            result["fit_rows"] = len(fit_rows)
         if warnings:
             result["warnings"] = warnings
         pd.DataFrame(columns).to_csv(tmp / "train_predictions.csv", index=False)

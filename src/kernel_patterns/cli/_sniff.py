@@ -10,11 +10,12 @@ import gzip
 import io
 import lzma
 import re
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ._registry import UsageError
+from ._registry import UsageError, first_line
 
 #: the compressions of a CSV/TSV the readers take, by suffix (pandas and Dask read them too)
 COMPRESSED: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -30,9 +31,16 @@ def table_suffix(p: Path) -> str:
     return p.suffix.lower()
 
 
-#: bytes of a CSV read to tell its separator and decimal mark
+#: the encodings told by a byte-order mark, whose text holds NUL bytes
+WIDE_ENCODINGS = ("utf-16", "utf-32")
+
+#: bytes of a CSV read to tell its separator and decimal mark; more, up to the second
+#: bound, when they do not hold the header and two data lines whole (``_sample``); a first
+#: line longer than the third bound is refused
 _SNIFF_BYTES = 65536
-_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
+_MAX_SNIFF_BYTES = 16 * 2**20
+_MAX_LINE_BYTES = 4 * 2**20
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+([eE][-+]?\d+)?\s*$")
 
 
 def _dialect(lines: list[str]) -> tuple[str, str, list[str]]:
@@ -120,6 +128,17 @@ def _other_separator(
                          f"{table_suffix(p)})"]
 
 
+def _decimal_commas(lines: list[str], sep: str) -> bool:
+    """Whether the data lines (all but the first) split at ``sep`` write numbers with a
+    decimal comma (``1,5``) and none with a decimal point."""
+    fields = [f for r in _rows(lines[1:], sep) for f in r]
+    return (any(_DECIMAL_COMMA.match(f) for f in fields)
+            and not any(_DECIMAL_POINT.match(f) for f in fields))
+
+
+_DECIMAL_POINT = re.compile(r"^\s*-?\d*\.\d+([eE][-+]?\d+)?\s*$")
+
+
 def _is_number(text: Any) -> bool:
     try:
         float(str(text).replace(",", "."))
@@ -137,10 +156,34 @@ _MAGIC = {
 }
 
 
+def _sample(p: Path, fh: Any) -> bytes:
+    """The first bytes of the open file ``fh``: :data:`_SNIFF_BYTES`, or more, up to
+    :data:`_MAX_SNIFF_BYTES`, until they hold the header and two data lines whole (a table
+    of 20,000 columns has lines of 100 KB and more: a sample cut inside the header misread
+    its names). No line break within :data:`_MAX_LINE_BYTES` is a UsageError: one line that
+    long is no table."""
+    sample = fh.read(_SNIFF_BYTES)
+    while (max(sample.count(b"\n"), sample.count(b"\r")) < 3
+           and len(sample) < _MAX_SNIFF_BYTES):
+        more = fh.read(len(sample))  # doubling
+        if not more:
+            break
+        sample += more
+    head = sample[:_MAX_LINE_BYTES]
+    if len(sample) > _MAX_LINE_BYTES and b"\n" not in head and b"\r" not in head:
+        raise UsageError(f"input '{p}' has no line break in its first "
+                         f"{_MAX_LINE_BYTES // 2**20} MB: not a table of rows (a table is one "
+                         "row per line)")
+    return sample
+
+
 def _sample_encoding(sample: bytes) -> str:
-    """UTF-16 when the sample starts with its byte-order mark (Excel's "Unicode text"), else
-    UTF-8 when the sample decodes as it (a character cut at its end allowed), else
-    Windows-1252 (as spreadsheets export in Western Europe), else Latin-1 (any byte)."""
+    """UTF-32 or UTF-16 when the sample starts with its byte-order mark (UTF-32's little-endian
+    mark begins with UTF-16's; Excel's "Unicode text" is UTF-16), else UTF-8 when the sample
+    decodes as it (a character cut at its end allowed), else Windows-1252 (as spreadsheets
+    export in Western Europe), else Latin-1 (any byte)."""
+    if sample[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
     if sample[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "utf-16"
     for encoding in ("utf-8", "cp1252"):
@@ -166,19 +209,23 @@ def csv_options(
     saying what it is."""
     try:
         with COMPRESSED.get(p.suffix.lower(), open)(p, "rb") as fh:
-            sample = fh.read(_SNIFF_BYTES)
-    except (OSError, EOFError, lzma.LZMAError) as exc:  # a damaged compressed file
-        raise UsageError(f"could not read '{p}': {exc}") from None
+            sample = _sample(p, fh)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:  # a damaged compressed file
+        raise UsageError(f"could not read '{p}': {first_line(exc)}") from None
     for magic, what in _MAGIC.items():
         if sample.startswith(magic):
             raise UsageError(f"input '{p}' is {what}")
     encoding = _sample_encoding(sample)
-    if encoding != "utf-16" and b"\x00" in sample:
+    if encoding not in WIDE_ENCODINGS and b"\x00" in sample:
         raise UsageError(f"input '{p}' is not a text table: it holds NUL bytes")
-    try:
+    limit = csv.field_size_limit()
+    try:  # a line of the sample may be one field (a wide header split at another separator)
+        csv.field_size_limit(max(limit, len(sample) + 1))
         return _options(p, sample, sep, encoding)
     except csv.Error as exc:  # a field the csv module cannot split
         raise UsageError(f"could not read '{p}': {exc}") from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _options(
@@ -186,6 +233,9 @@ def _options(
 ) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
     """:func:`csv_options` for the first bytes ``sample`` of ``p`` decoded as ``encoding``."""
     text = sample.decode(encoding, errors="replace").lstrip("\ufeff")
+    # lines end in \n, \r\n or (old Mac files) \r alone: pandas reads each; the csv module
+    # used here wants \n
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     decimal = "."
     notes: list[str] = []
     skip = _comment_lines(text)
@@ -196,8 +246,15 @@ def _options(
         lines = lines[:-1]  # the last may be cut by the sample
     if sep == ",":  # a .csv: perhaps the European dialect
         sep, decimal, notes = _dialect(lines)
-    if lines and max(_widths(lines, sep)) == 1:
+    widths = set(_widths(lines, sep)) if lines else set()
+    if widths and (max(widths) == 1 or (sep == "," and len(widths) > 1)):
+        # one field per line, or commas splitting the lines unevenly (decimal commas under
+        # another separator, e.g. '|' or tabs): another separator may split them alike
         sep, decimal, notes = _other_separator(p, lines, sep, decimal, notes)
+    if decimal == "." and sep != "," and _decimal_commas(lines, sep):
+        decimal = ","
+        notes = [n + " and ',' as the decimal mark" if n.startswith("read with") else n
+                 for n in notes] or ["read with ',' as the decimal mark"]
     if skip:
         notes.insert(0, f"skipped the first {skip} line(s): comments, starting with '#'")
     if encoding != "utf-8":
@@ -265,13 +322,74 @@ def parquet_names(path: str | Path) -> tuple[list[str], list[str], dict[str, lis
     return list(opts["names"]), notes, repeated
 
 
-def read_renamed_parquet(path: str | Path, names: list[str]) -> Any:
+def read_renamed_parquet(path: str | Path, names: list[str],
+                         keep: list[int] | None = None) -> Any:
     """One Parquet file as a pandas DataFrame with its columns named ``names``
     (:func:`parquet_names`), read by pyarrow's file reader, which takes a schema that
-    names two columns alike."""
+    names two columns alike; only the columns at ``keep`` (None: all)."""
     import pyarrow.parquet as pq
 
-    return pq.ParquetFile(path).read().rename_columns(names).to_pandas()
+    table = pq.ParquetFile(path).read().rename_columns(names)
+    return (table if keep is None else table.select(keep)).to_pandas()
+
+
+def check_encodings(path: str | Path, files: list[str], encoding: str) -> None:
+    """A UsageError naming the first of ``files`` (the CSV files of the pattern ``path``)
+    whose first bytes are in another encoding than ``encoding``, the first file's: Dask
+    reads every file in one encoding."""
+    for f in files[1:]:
+        try:
+            with COMPRESSED.get(Path(f).suffix.lower(), open)(f, "rb") as fh:
+                other = _sample_encoding(fh.read(_SNIFF_BYTES))
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+            raise UsageError(f"could not read '{f}': {first_line(exc)}") from None
+        if other != encoding:
+            raise UsageError(f"the files of '{path}' are in different encodings: "
+                             f"'{Path(files[0]).name}' is {encoding}, '{Path(f).name}' is "
+                             f"{other}; save them in one encoding (UTF-8)")
+
+
+def check_parquet_parts(path: str | Path, files: list[str]) -> None:
+    """A UsageError naming two parts of the partitioned Parquet ``path`` whose columns
+    differ (Dask's reader takes the first part's and fails on a later part with a
+    ``KeyError``); each part's schema is read from its footer only."""
+    import pyarrow.parquet as pq
+
+    first = [str(n) for n in pq.read_schema(files[0]).names]
+    for f in files[1:]:
+        names = [str(n) for n in pq.read_schema(f).names]
+        if names != first:
+            one, other = Path(files[0]).name, Path(f).name
+            missing = [n for n in first if n not in names]
+            extra = [n for n in names if n not in first]
+            what = " and ".join(x for x in (f"lacks {missing}" if missing else "",
+                                            f"has {extra}" if extra else "") if x)
+            what = (f"{what}, against '{one}'" if what
+                    else f"has the columns of '{one}' in another order")
+            raise UsageError(f"the Parquet parts of '{path}' disagree on their columns: "
+                             f"'{other}' {what}; write every part with the same columns")
+
+
+def parquet_left_out(path: str | Path, names: list[str]) -> tuple[list[int], list[str]]:
+    """The positions of the columns of a Parquet file that can be read as a table's columns
+    (numbers, text, dates), and a note naming the others, left out: nested values
+    (struct, map, list) and bytes, which are neither features nor names."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    keep, notes = [], []
+    for j, fld in enumerate(pq.read_schema(path)):
+        t = fld.type
+        if pa.types.is_nested(t):
+            notes.append(f"'{names[j]}' ({t}: nested values)")
+        elif pa.types.is_binary(t) or pa.types.is_large_binary(t) \
+                or pa.types.is_fixed_size_binary(t):
+            notes.append(f"'{names[j]}' (bytes)")
+        else:
+            keep.append(j)
+    if not notes:
+        return keep, []
+    return keep, [f"column(s) {', '.join(notes)} left out: not numbers nor text"]
 
 
 def check_not_repeated(option: str, name: str | None, repeated: dict[str, list[str]]) -> None:

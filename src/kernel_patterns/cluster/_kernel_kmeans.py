@@ -35,6 +35,9 @@ class KernelKMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _KernelKMe
         A kernel object, a name (``"rbf"``, ``"linear"``, ``"geodesic"``, ... with
         ``kernel_params``), ``"precomputed"`` (then ``X`` is the square kernel matrix, checked
         to be symmetric and positive semidefinite, else ``ValueError``) or a callable.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     init : {"k-means++", "random", "kmeans", "n-k+1"}, callable or array
         ``"random"``: random balanced assignments; ``"kmeans"``: the labels of standard

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp, xlogy
+from scipy.special import xlogy
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -82,9 +82,14 @@ def _n_distinct_columns(R: FloatArray, tol: float) -> int:
 
 
 def _responsibilities(dist: FloatArray, beta: float) -> FloatArray:
-    """Eq. 7 by log-sum-exp: R_tj = exp(−β d_tj − logsumexp_i(−β d_ti))."""
+    """Eq. 7 as a softmax: R_tj = exp(−β d_tj − max_i(−β d_ti)), normalised. The row's
+    largest logit taken out first (exp of 0 for it) and the row divided by its sum, the rows
+    sum to 1 to rounding even where the logits are huge (β d of 1e10: a log-sum-exp
+    subtracted from them left an error of 1e-6 in every sum)."""
     logits = -beta * dist
-    return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+    R = np.exp(logits - logits.max(axis=1, keepdims=True))
+    R /= R.sum(axis=1, keepdims=True)
+    return R
 
 
 def _reseed_vanished(R: FloatArray, dist: FloatArray | None, weights: FloatArray) -> FloatArray:
@@ -282,6 +287,9 @@ class SoftKernelKMeans(_KernelKMeansBase):
     kernel : str, Kernel or callable, default="rbf"
         As in :class:`KernelKMeans`; ``GeodesicKernel(n_neighbors=...)`` (or ``"geodesic"``
         with ``kernel_params``) gives the paper's method.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     beta : float or "auto", default="auto"
         Stiffness β > 0 of eq. 7 (β → ∞ is hard kernel k-means). Responsibilities are

@@ -149,6 +149,9 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
     kernel : Kernel, str or callable, default="rbf"
         ``"precomputed"``: ``X`` is the N × N kernel matrix, and ``transform`` takes the
         n_new × N block of kernel values between new and training points.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     eigen_tol : float, default=0.0
         ARPACK's relative accuracy (0: machine precision).
@@ -423,7 +426,10 @@ class KernelMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _EmbeddingBas
         of the *centred* matrix, so κ(·, x) is centred with the training means first (as
         kernel PCA does). Then ``transform(X_train)`` equals ``embedding_`` (except for a kernel
         with diagonal-only noise, e.g. ``GPCovariance(v2 > 0)``, whose K(X, X) and cross kernel
-        differ on the diagonal).
+        differ on the diagonal), on every component whose eigenvalue is above the rounding
+        of K's entries (about 10 n ε times the largest): such a component (a kernel nearly
+        constant on X, e.g. the data-driven RBF width on a column far larger than the rest)
+        is rounding noise in both.
 
         Parameters
         ----------

@@ -175,6 +175,10 @@ class RBF(ScaledGamma, StationaryKernel):
         whatever the units of X. Estimators resolve it in ``fit`` (their ``kernel_`` holds
         the number); ``RBF()(X)`` resolves it from ``X``; a kernel between two different sets
         needs :meth:`with_data_scale` first.
+        The width follows ``X * c + b`` for a scalar c > 0 and a shift b the same on every
+        column; not a different shift per column (``X.var()`` is over all entries, the column
+        means' spread included, as in ``SVC``): centre or standardise the columns first when
+        their means differ by more than their spreads.
 
     Examples
     --------

@@ -82,6 +82,9 @@ class NuRanking(RankerMixin, BaseEstimator):
         A kernel object, a name with ``kernel_params``, ``"precomputed"`` or a callable.
         scipy.sparse ``X`` (CSR/CSC) works with the kernels that compute on it (linear,
         polynomial, cosine, RBF, Laplacian, sigmoid); others raise ``TypeError``.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     solver : {"auto", "piqp", "clarabel", "smo"}, default="auto"
         piqp's dense interior-point QP solver, Clarabel's, or ``"smo"``: a decomposition

@@ -142,6 +142,9 @@ class OnlineRanking(RankerMixin, BaseEstimator):
     kernel : str, Kernel or callable, default="rbf"
         scipy.sparse ``X`` (CSR/CSC) works with the kernels that compute on it (linear,
         polynomial, cosine, RBF, Laplacian, sigmoid); others raise ``TypeError``.
+        The default, ``RBF(gamma="scale")``, takes its width from the data: ``X * c + b``
+        (c > 0, b the same on every column) gives the same result; different shifts per
+        column may not (:class:`~kernel_patterns.kernels.RBF`).
     kernel_params : dict, default=None
     max_iter : int, default=30
         Maximum passes over the data in ``fit``.

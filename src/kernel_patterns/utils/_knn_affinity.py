@@ -112,6 +112,8 @@ def knn_affinity(
         if sparse.issparse(X):  # a copy sorted by distance, as the neighbour search wants
             X = sort_graph_by_row_values(sparse.csr_matrix(X, copy=True),
                                          warn_when_not_sorted=False)
+        else:  # the search keeps its training matrix: a copy, not the caller's array
+            X = np.array(X, copy=True)
         nn = NearestNeighbors(n_neighbors=k, metric="precomputed").fit(X)
         # a dense distance matrix makes every point its own nearest neighbour (distance 0);
         # a sparse graph that does not store the zero diagonal leaves the point out
@@ -122,6 +124,9 @@ def knn_affinity(
                 f"kernel='precomputed_nearest_neighbors' with n_neighbors={k}: {exc}"
             ) from None
     else:
+        # NearestNeighbors keeps the array it is fitted on, without a copy: the fitted model
+        # (and its predict) must not change when the caller edits X afterwards
+        X = X.copy()
         nn = NearestNeighbors(n_neighbors=k).fit(X)
         C = nn.kneighbors_graph(X, mode="connectivity")  # includes the point itself
     C = sparse.csr_array(C, dtype=np.float64)
