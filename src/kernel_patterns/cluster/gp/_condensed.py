@@ -65,7 +65,7 @@ class CondensedTree:
     def deepest_split(self, noise: float, weight: float = 1.0) -> float:
         """How many Poisson standard deviations of the effective count the deepest split
         inside a selected cluster stands (its younger branch's peak above the saddle,
-        :func:`~kernel_patterns.cluster.gp.prominence_z`); NaN when no selected cluster
+        ``prominence_z``); NaN when no selected cluster
         splits or the kernel has no noise."""
         best = np.nan
         if noise <= 0:

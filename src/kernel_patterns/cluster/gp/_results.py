@@ -331,10 +331,10 @@ class GPLandscape:
     ) -> NDArray[np.intp]:
         """Labels of the training points at another level, or for another cluster count.
 
-        Cuts :attr:`hierarchy` (no refit); a group of fewer than ``min_cluster_size``
-        training points is noise (-1), as in :attr:`labels`. At :attr:`level` the labels
-        are :attr:`labels`. Give exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1):
-        ``n_clusters`` cuts at the level nearest :attr:`level` with that many clusters,
+        Cuts ``hierarchy`` (no refit); a group of fewer than ``min_cluster_size``
+        training points is noise (-1), as in ``labels``. At ``level`` the labels
+        are ``labels``. Give exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1):
+        ``n_clusters`` cuts at the level nearest ``level`` with that many clusters,
         and is a ``ValueError`` naming the counts there are when none has.
         ``min_cluster_size`` (default: the fit's) is the least size of a cluster; 1 makes
         every group of the cut a cluster.
@@ -357,7 +357,7 @@ class GPLandscape:
         return relabel(np.where(big[groups], groups, -1).astype(np.intp), self.basins)[1]
 
     def condensed_tree(self) -> CondensedTree:
-        """:attr:`hierarchy` condensed as HDBSCAN condenses its tree (groups of fewer than
+        """``hierarchy`` condensed as HDBSCAN condenses its tree (groups of fewer than
         ``min_cluster_size`` points fall out of a cluster), the fitted clusters marked
         (:func:`~kernel_patterns.cluster.gp.condense`)."""
         return condense(self.hierarchy.linkage, self.equilibrium_variance, self.basin_sizes(),
