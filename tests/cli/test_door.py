@@ -38,7 +38,8 @@ def test_which_fits_hold_a_dense_kernel_matrix() -> None:
     assert not _door._dense_fit(KernelKMeans(approximation="exact", operator="chunked"), 50_000)
     assert not _door._dense_fit(SpectralClustering(), 50_000)
     assert not _door._dense_fit(LaplacianEmbedding(), 50_000)
-    assert not _door._dense_fit(GPClustering(), 50_000)
+    assert not _door._dense_fit(GPClustering(), 50_000)  # auto: inducing points
+    assert _door._dense_fit(GPClustering(approximation="exact"), 50_000)
 
 
 def test_an_exact_fit_beyond_the_budget_is_refused_before_reading(tmp_path, capsys,
@@ -71,3 +72,17 @@ def test_a_table_too_large_to_read_here_is_refused(tmp_path, monkeypatch) -> Non
         _door.check_at_the_door(src)
     monkeypatch.setattr(_door, "default_memory_budget", lambda: 2**40)
     _door.check_at_the_door(src, KernelKMeans())  # fits: no error
+
+
+def test_an_exact_gp_fit_beyond_the_budget_names_inducing_points(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    """``--param approximation=exact`` for GP on more rows than its covariance fits: one
+    error naming ``approximation=inducing``, before the table is read."""
+    src = _csv(tmp_path / "t.csv", 3000)
+    monkeypatch.setattr(_door, "default_memory_budget", lambda: 10**6)
+    code = main(["--quiet", "cluster", str(src), "--param", "approximation=exact",
+                 "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "the exact GPClustering fit holds the" in err
+    assert "pass --param approximation=inducing" in err
+    assert len(err.strip().splitlines()) == 1

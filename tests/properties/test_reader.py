@@ -1,7 +1,9 @@
 """Properties of the command line's reader (``kernel_patterns.cli._io.read_table``): any
 table pandas writes (``to_csv`` with any separator, decimal mark, encoding, quoting, with or
 without the index; ``to_parquet``) is read as the numeric matrix pandas reads back, and the
-file is never changed."""
+file is never changed. Since the column roles (issue 62) a numeric column can be left out
+(constant, label-like, an id); every numeric column is then either a feature read exactly
+or left out with its role, and a table with none left is one error saying so."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel_patterns.cli._io import read_table
+from kernel_patterns.cli._registry import UsageError
 
 #: header names: letters pandas never reads as numbers, encodable in every encoding drawn
 NAMES = st.text(alphabet="abcxyzéüß_ ", min_size=1, max_size=8).filter(
@@ -64,8 +67,20 @@ def _digest(p: Path) -> tuple[str, int]:
     return hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns
 
 
-def _expected(df: pd.DataFrame) -> np.ndarray:
-    return df.select_dtypes("number").to_numpy(dtype=np.float64)
+def _check(p: Path, back: pd.DataFrame) -> None:
+    """The reader's features are the numeric columns pandas reads back, value for value,
+    but those left out by their role (each told); none left is one UsageError."""
+    numeric = [str(c) for c in back.select_dtypes("number").columns]
+    back = back.set_axis([str(c) for c in back.columns], axis=1)
+    try:
+        table = read_table(p)
+    except UsageError as err:
+        assert str(err).startswith("no numeric feature columns left to use"), err
+        return
+    assert table.feature_names == [c for c in numeric if c in table.feature_names]
+    np.testing.assert_array_equal(table.X, back[table.feature_names].to_numpy(np.float64))
+    roles = {r.name: r.role for r in table.roles}
+    assert all(roles[c] != "feature" for c in numeric if c not in table.feature_names)
 
 
 @given(df=frames(), opts=csv_options())
@@ -82,11 +97,9 @@ def test_csv_written_by_pandas_reads_as_pandas_reads_it(df: pd.DataFrame,
         p = Path(tmp) / ("t.tsv" if opts["sep"] == "\t" else "t.csv")
         df.to_csv(p, **opts)
         before = _digest(p)
-        table = read_table(p)
         back = pd.read_csv(p, sep=opts["sep"], decimal=opts["decimal"],
                            encoding=opts["encoding"], index_col=0 if opts["index"] else None)
-        np.testing.assert_array_equal(table.X, _expected(back))
-        assert table.feature_names == [str(c) for c in back.select_dtypes("number").columns]
+        _check(p, back)
         assert _digest(p) == before
 
 
@@ -99,7 +112,6 @@ def test_parquet_written_by_pandas_reads_as_pandas_reads_it(df: pd.DataFrame,
         p = Path(tmp) / "t.parquet"
         df.to_parquet(p, index=index)
         before = _digest(p)
-        table = read_table(p)
-        np.testing.assert_array_equal(table.X, _expected(pd.read_parquet(p)))
+        _check(p, pd.read_parquet(p))
         assert _digest(p) == before
         assert os.listdir(tmp) == ["t.parquet"]

@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import _progress
 from ..io import write_json_atomic, write_text_atomic
-from ._door import check_at_the_door
 from ._io import Table, parse_params, read_table
 from ._output import check_output
 from ._registry import UsageError
@@ -134,6 +133,8 @@ def read_input(
     out of the features and a guessed id column are told in one line on stderr. First, a
     table too large to read here, or for the exact fit of ``fit`` (the estimator class, on
     at most ``fit_rows`` rows), is refused before it is read (:func:`._door.check_at_the_door`)."""
+    from ._door import check_at_the_door  # here: it imports the kernels (scikit-learn)
+
     check_at_the_door(path, build_estimator(fit, args) if fit is not None else None, fit_rows)
     with timer("read"):
         table = read_table(path, columns=args.columns, label_column=label_column,

@@ -58,12 +58,21 @@ def _fmt(nbytes: float) -> str:
     return f"{nbytes / 2**30:.3g} GB" if nbytes >= 2**30 else f"{nbytes / 2**20:.3g} MB"
 
 
+def _is_gp(est: Any) -> bool:
+    from ..cluster import GPClustering
+
+    return isinstance(est, GPClustering)
+
+
 def _dense_fit(est: Any, rows: int) -> bool:
     """Whether ``est`` fitted on ``rows`` rows holds an exact rows × rows kernel matrix: the
     dense-kernel estimators (their ``memory_budget`` parameter) with ``approximation``
     "exact", or "auto" at most :data:`AUTO_EXACT_ROWS` rows or with a kernel fitted to
-    the data (geodesic), and an operator that is not ``"chunked"``."""
+    the data (geodesic), and an operator that is not ``"chunked"``; and GPClustering with
+    ``approximation="exact"`` (its covariance and Cholesky factor)."""
     params = est.get_params(deep=False)
+    if _is_gp(est):  # "exact" factors the rows x rows covariance ("auto": inducing past 1,000)
+        return bool(params.get("approximation") == "exact")
     if "memory_budget" not in params or params.get("operator", "auto") == "chunked":
         return False
     kernel = params.get("kernel")
@@ -96,11 +105,16 @@ def check_at_the_door(path: str | Path, est: Any | None = None, fit_rows: int | 
     n = rows if fit_rows is None else min(rows, fit_rows)
     if est is None or not _dense_fit(est, n):
         return
-    budget = est.get_params(deep=False).get("memory_budget") or default_memory_budget()
-    dense = 8 * n * n if n <= 20_000 else 4 * n * n  # dtype="auto": float32 past 20,000
+    params = est.get_params(deep=False)
+    gp = _is_gp(est)
+    budget = params.get("memory_budget") or default_memory_budget()
+    # dtype="auto": float32 past 20,000; GP's covariance and its Cholesky factor in float64
+    dense = 8 * n * n if gp or n <= 20_000 else 4 * n * n
     if dense > budget:
+        alt = ("inducing (memory rows x inducing points)" if gp
+               else "nystrom (memory rows x landmarks)")
         raise UsageError(
             f"input '{path}' has about {n:,} rows: the exact {type(est).__name__} fit holds "
             f"the {n:,} x {n:,} kernel matrix, {_fmt(dense)}, more than its memory budget of "
-            f"{_fmt(budget)}; pass --param approximation=nystrom (memory rows x landmarks), "
+            f"{_fmt(budget)}; pass --param approximation={alt}, "
             "or run it on a Dask cluster with --scheduler ADDRESS")
