@@ -104,12 +104,11 @@ def test_cluster_command_report_renders_in_chromium(tmp_path) -> None:
     # no --method: GP clustering, which finds the count, is the default
     assert main(["-q", "cluster", str(src), "--label-column", "ring", "--out", str(out)]) == 0
     n_png = len(list(out.glob("*.png")))
-    assert n_png == 5  # clusters, pairs, variance landscape, count trace, hierarchy
+    assert n_png == 4  # clusters, pairs, variance landscape, the count's picture (hierarchy)
     images = check_report_in_browser(out / "report.html", tmp_path, n_images=n_png)
-    # the pair plot beside the profile, the count trace beside its table, then the others
+    # the pair plot beside the profile, the count's picture beside its table, then the others
     assert [i["caption"].split(":")[0] for i in images] == [
-        "pairs.png", "count_trace.png", "clusters.png", "variance_landscape.png",
-        "hierarchy.png"]
+        "pairs.png", "hierarchy.png", "clusters.png", "variance_landscape.png"]
     # issue 62: no raw JSON on the page; summary.json is linked
     page = (out / "report.html").read_text()
     assert "<pre>" not in page and '{"' not in page and "summary.json</a>" in page

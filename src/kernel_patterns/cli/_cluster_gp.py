@@ -29,10 +29,10 @@ def _count_picture(gp: Any) -> Any:
     gp.landscape_.plot_condensed_tree(ax=axs[0, 0], title=f"GP clusters: {gp.n_clusters_} "
                                       f"at level {gp.level_:.4g} (condensed tree)")
     if trace is not None:
-        trace.plot(ax=axs[0, 1])
+        trace.plot(ax=axs[0, 1], title="modes per length scale (blue: agreement)")
         if trace.reason:
             fig.suptitle(trace.reason, fontsize="small", wrap=True)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.8, wspace=0.3)
     return fig
 
 
@@ -53,7 +53,7 @@ def _trace_summary(trace: Any) -> dict[str, Any]:
 
 def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSection:
     """The GP count trace as a table (length scale, modes, agreement, kept) beside
-    count_trace.png."""
+    hierarchy.png (the condensed tree and the ladder)."""
     trace = result["count_trace"]
     ladder = trace["ladder"]
     kept = next(i for i, step in enumerate(ladder)
@@ -64,7 +64,7 @@ def _trace_section(result: dict[str, Any], figs: dict[Path, str]) -> ReportSecti
     table = ReportTable(["length scale", "modes", "agreement with the next", "kept"], rows,
                         caption=f"Landscapes read for the count (reading kept: "
                         f"{trace['reading']})", highlight=kept)
-    png = [f for f in figs if f.name == "count_trace.png"]
+    png = [f for f in figs if f.name == "hierarchy.png"]
     text = result["why_this_count"]
     sentence = result.get("count_sentence")
     if sentence and sentence not in text:  # said once, whether the reason already holds it
@@ -130,15 +130,12 @@ class GPClusterMethod(ClusterMethod):
                 "variance_landscape.png: σ² of the fitted GP, the level contour (solid), "
                 "stable equilibrium points (red crosses)")
         trace = getattr(est, "count_trace_", None)
-        if trace is not None:
-            figs[plotting.save_figure(trace.plot(), tmp / "count_trace.png")] = (
-                "count_trace.png: the modes of the GP landscape at every length scale read "
-                "for the count, the agreement of each step (blue), the landscape kept "
-                "(circled) and the fit's clusters (star)")
         figs[plotting.save_figure(_count_picture(est), tmp / "hierarchy.png")] = (
             "hierarchy.png: the condensed tree of the fit (each cluster as wide as its points, "
             "the fitted clusters filled and outlined, the level dashed)"
-            + (" beside the modes per length scale read" if trace is not None else ""))
+            + ("; beside it the modes of the GP landscape at every length scale read for the "
+               "count, the agreement of each step (blue), the landscape kept (circled) and the "
+               "fit's clusters (star)" if trace is not None else ""))
         return figs
 
     def sections(self, result: dict[str, Any], figs: dict[Path, str]) -> list[ReportSection]:

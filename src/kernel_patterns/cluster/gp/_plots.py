@@ -167,6 +167,13 @@ def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = 
     ell = np.asarray(trace.length_scales)
     ax.plot(ell, trace.n_modes, "o-", c="k", ms=5)
     ax.set_xscale("log")
+    # plain numbers at the length scales read (the default log ticks set 10^k in mathtext,
+    # a tenth of a second to lay out, and are few on a ladder of one octave or two)
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    ax.xaxis.set_major_locator(FixedLocator(ell.tolist()))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
     for j in np.flatnonzero(~np.isnan(trace.agreement)):
         if j + 1 < ell.size:  # the agreement of rung j with rung j + 1, between them
             ax.annotate(f"{trace.agreement[j]:.2f}",
