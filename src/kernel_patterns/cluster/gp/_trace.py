@@ -126,9 +126,10 @@ class GPCountTrace:
     @property
     def reason(self) -> str:
         """Why the fit found ``n_clusters`` clusters, in one sentence (what the command line
-        and its report print), and how deep the deepest split it did not make is."""
+        and its report print); for the excess of mass, whose splits are judged by their depth,
+        how deep the deepest split it did not make is."""
         why = self._why()
-        if self.mode_test is not None or np.isnan(self.deepest_split):
+        if self.reading != "excess of mass" or np.isnan(self.deepest_split):
             return why
         return (f"{why} The deepest split inside a cluster is {self.deepest_split:.1f} "
                 "noise units deep (Poisson standard deviations of the effective count; "
