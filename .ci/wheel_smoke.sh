@@ -75,7 +75,7 @@ rank["grade"] = np.digitize(score, np.quantile(score, [1 / 3, 2 / 3])) + 1
 rank.to_csv("rank.csv", index=False)
 EOF
 "$V/kernel-patterns" cluster data.csv
-for f in labels.csv summary.json report.html clusters.png count_trace.png; do
+for f in labels.csv summary.json report.html clusters.png hierarchy.png clustered.csv profile.csv; do
   [ -s "data-gp-clusters/$f" ] || { echo "cluster wrote no $f"; exit 1; }
 done
 "$V/python" - <<'EOF'
