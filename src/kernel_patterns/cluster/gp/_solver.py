@@ -44,7 +44,6 @@ from ..._tails import (
 from ..._validation import FloatArray, check_magnitude, check_matrix, check_n_clusters
 from ..._warnings import user_stacklevel
 from ...kernels import DEFAULT_N_LANDMARKS, Kernel, Precomputed
-from ._condensed import condense
 from ._cuts import (
     components_at,
     level_for_n_clusters,
@@ -250,19 +249,13 @@ feature_transform, random_state
     # the clusters chosen written into the tree, so that its cut at the level is them
     tree, cut = fitted_tree(fit.Z, fit.edges, groups, cut)
     sep_labels, labels = relabel(groups, basins)
-    if trace is not None:
-        weight = 1.0 if plan is None else plan.weight
-        sizes = weight * np.bincount(basins, minlength=fit.S.shape[0])
-        deep = condense(tree, fit.sep_var, sizes, min_cluster_size, cut).deepest_split(
-            fit.noise, weight)
-        trace = replace(trace, n_clusters=int(labels.max()) + 1, deepest_split=deep)
     if n_clusters is None:
         # as many inducing points as data are the data: no more to ask for (exact variance)
         m = None if plan is None or plan.U.shape[0] >= Xv.shape[0] else plan.U.shape[0]
         warn_degenerate(labels, fit.ell, min_cluster_size, m,
                          None if gaussianised else Xv, trace,
                          all_equal=not np.ptp(Xv, axis=0).any())
-    return GPLandscape(
+    land = GPLandscape(
         kernel=fit.model.kernel, model=fit.model, length_scale=fit.ell,
         max_variance=fit.r_star, level=cut, equilibria=fit.S,
         equilibrium_variance=fit.sep_var, equilibrium_labels=sep_labels,
@@ -270,10 +263,14 @@ feature_transform, random_state
         labels=labels,
         n_iter=fit.flow.n_iter, n_unconverged=fit.flow.n_unconverged, options=opts, plan=plan,
         transform=transform,
-        input_equilibria=to_input_units(transform, fit.S, Xv, X_input), count_trace=trace,
+        input_equilibria=to_input_units(transform, fit.S, Xv, X_input),
         flowed=None if plan is None else Xl,  # the subsample's points, copied once above
         min_cluster_size=min_cluster_size, training_variance=fit.training_variance,
     )
+    if trace is not None:  # the count found, and the deepest split of its condensed tree
+        deep = land.condensed_tree().deepest_split(fit.noise, 1.0 if plan is None else plan.weight)
+        land.count_trace = replace(trace, n_clusters=land.n_clusters, deepest_split=deep)
+    return land
 
 
 def _min_count(min_cluster_size: int, n: int, k: int) -> int:
