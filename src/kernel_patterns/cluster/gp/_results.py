@@ -140,16 +140,21 @@ class GPHierarchy:
         })
 
 
+def _check_count(n_clusters: Any) -> int:
+    """``n_clusters`` of a cut, checked: an integer >= 1."""
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
+        raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
+    if n_clusters < 1:
+        raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
+    return int(n_clusters)
+
+
 def _check_cut(tree: GPHierarchy, level: float | None, n_clusters: int | None) -> float:
     """Validated level of a cut given by ``level`` or ``n_clusters`` (exactly one)."""
     if (level is None) == (n_clusters is None):
         raise ValueError("give exactly one of level and n_clusters.")
     if n_clusters is not None:
-        if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
-            raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
-        if n_clusters < 1:
-            raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
-        level = tree.level_for(int(n_clusters))
+        level = tree.level_for(_check_count(n_clusters))
     assert level is not None
     if not (isinstance(level, Real) and np.isfinite(level) and level > 0):
         raise ValueError(f"level must be a finite number > 0; got {level!r}.")
@@ -346,12 +351,8 @@ class GPLandscape:
             raise ValueError(f"min_cluster_size must be an integer >= 1; got {least!r}.")
         sizes = self.basin_sizes()
         if n_clusters is not None:
-            if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
-                raise TypeError(f"n_clusters must be an integer; got {n_clusters!r}.")
-            if n_clusters < 1:
-                raise ValueError(f"n_clusters must be >= 1; got {n_clusters}.")
             level = level_for_count(self.hierarchy.linkage, sizes, int(least),
-                                    int(n_clusters), self.level)
+                                    _check_count(n_clusters), self.level)
         groups = self.hierarchy.cut(level=level)
         big = np.bincount(groups, weights=sizes) >= least
         return relabel(np.where(big[groups], groups, -1).astype(np.intp), self.basins)[1]
