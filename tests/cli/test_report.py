@@ -72,9 +72,8 @@ def test_no_raw_json_nested_values_are_tables_and_summary_json_is_linked() -> No
     assert "<a href='summary.json'>summary.json</a>" in html
 
 
-def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsys,
-                                                                 monkeypatch) -> None:
-    # the lead adds count_trace_.reason to GPClustering; the command shows it when it is there
+def _cluster_with_reason(tmp_path, monkeypatch) -> None:
+    """``cluster`` on two blobs, GPClustering's count sentence set to a known one."""
     import numpy as np
     import pandas as pd
 
@@ -95,6 +94,12 @@ def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsy
     src = tmp_path / "g.csv"
     pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
     assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 0
+
+
+def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    # the command shows count_trace_.reason in the report and prints it once
+    _cluster_with_reason(tmp_path, monkeypatch)
     out = capsys.readouterr().out
     assert out.count("Two dense groups, one gap.") == 1  # the closing line, or its own line
     page = (tmp_path / "o" / "report.html").read_text()
@@ -105,29 +110,11 @@ def test_the_count_sentence_of_the_gp_model_is_shown_and_printed(tmp_path, capsy
 def test_the_count_sentence_is_said_once_when_the_reason_holds_it(tmp_path, capsys,
                                                                   monkeypatch) -> None:
     # GPClustering's own reason may already be the closing line's: then it is not repeated
-    import numpy as np
-    import pandas as pd
-
-    from kernel_patterns.cli import main
     from kernel_patterns.cli._cluster_gp import GPClusterMethod
-    from kernel_patterns.cluster import GPClustering
 
-    fit = GPClustering.fit
-
-    def fit_with_reason(self, X, y=None):
-        fit(self, X, y)
-        monkeypatch.setattr(type(self.count_trace_), "reason",
-                            property(lambda trace: "Two dense groups, one gap."), raising=False)
-        return self
-
-    monkeypatch.setattr(GPClustering, "fit", fit_with_reason)
     monkeypatch.setattr(GPClusterMethod, "count_reason", lambda self, est, k, n: (
         f"found by GP clustering: {est.count_trace_.reason}"))
-    rng = np.random.default_rng(0)
-    X = np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 6]
-    src = tmp_path / "g.csv"
-    pd.DataFrame(X, columns=["a", "b"]).to_csv(src, index=False)
-    assert main(["-q", "cluster", str(src), "--out", str(tmp_path / "o")]) == 0
+    _cluster_with_reason(tmp_path, monkeypatch)
     assert capsys.readouterr().out.count("Two dense groups, one gap.") == 1
     page = (tmp_path / "o" / "report.html").read_text()
     assert "<p>found by GP clustering: Two dense groups, one gap.</p>" in page
