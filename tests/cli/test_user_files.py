@@ -326,13 +326,12 @@ def test_the_count_picture_draws_the_fitted_clusters() -> None:
 
 @pytest.mark.parametrize(("blobs", "why"), [
     # 7 blobs in 9-D: the modes at ℓ₀/√2, below the support at ℓ₀ that joins them
-    ((9, 7, 2.5, 2), r"7 clusters: the basins of at least min_cluster_size points at length "
-                     r"scale [\d.]+, the same clusters at the neighbouring length scale "
-                     r"\(agreement 0\.91\)\."),
+    ((9, 7, 2.5, 2), r"7 clusters: the basins at length scale [\d.]+, which agree more with "
+                     r"the basins one step shorter \(agreement 0\.91\) than with the pieces "
+                     r"of the support one step longer\."),
     # 5 blobs in 6-D: the modes at √2 ℓ₀, above the excess of mass that joins them
-    ((6, 5, 2.0, 12), r"5 clusters: the basins of at least min_cluster_size points at length "
-                      r"scale [\d.]+, the same clusters at the neighbouring length scale "
-                      r"\(agreement 1\.00\)\."),
+    ((6, 5, 2.0, 12), r"5 clusters: the basins at length scale [\d.]+: they split a cluster "
+                      r"of the excess of mass that has two modes\."),
 ])
 def test_the_reason_for_modes_read_beside_another_reading(blobs, why) -> None:
     from sklearn.datasets import make_blobs

@@ -37,10 +37,12 @@ def _count_picture(gp: Any) -> Any:
 
 
 def _trace_summary(trace: Any) -> dict[str, Any]:
-    """GPClustering's ``count_trace_`` for summary.json: the reading kept and, per length
-    scale read, its modes and their agreement with the next (null: not compared)."""
+    """GPClustering's ``count_trace_`` for summary.json: the reading kept, the step of the
+    rule that decided and, per length scale read, its modes and their agreement with the
+    next (null: not compared)."""
     return {
         "reading": trace.reading,
+        "step": trace.step,
         "length_scale": float(trace.length_scales[trace.kept]),
         "ladder": [
             {"length_scale": float(ell), "n_modes": int(n),

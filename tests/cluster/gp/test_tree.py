@@ -210,3 +210,27 @@ def test_the_reason_says_how_deep_the_deepest_split_not_made_is() -> None:
     assert trace.reason.startswith("3 clusters: the clusters of greatest excess of mass")
     assert f"deepest split inside a cluster is {trace.deepest_split:.1f} noise units" in (
         trace.reason)
+
+
+def test_the_trace_names_the_step_of_the_rule_that_decided() -> None:
+    """``count_trace_.step`` is one of the rule's steps (``DECISIONS``, in its order), and
+    the reason is that step's sentence: the excess of mass for three blobs, the support in
+    one piece for one Gaussian, the modes below the support for 7 blobs in 9-D."""
+    from sklearn.preprocessing import StandardScaler
+
+    from kernel_patterns.cluster.gp._trace import DECISIONS
+
+    cases = [
+        (make_blobs(300, centers=3, cluster_std=0.6, random_state=0)[0], "mass", 3),
+        (np.random.default_rng(0).normal(size=(300, 3)), "one", 1),
+        (StandardScaler().fit_transform(make_blobs(200, n_features=9, centers=7,
+                                                   cluster_std=2.5, random_state=2)[0]),
+         "modes below the support", 7),
+    ]
+    for X, step, k in cases:
+        trace = GPClustering(random_state=0).fit(X).count_trace_
+        assert trace.step == step and trace.n_clusters == k
+        head = DECISIONS[step].split("{")[0]
+        assert trace.reason.startswith(f"{k} cluster{'s' if k > 1 else ''}: {head}")
+    for template in DECISIONS.values():  # every step's sentence formats
+        assert "{" not in template.format(ell="1.2", a="0.95", k=3, n=7)

@@ -62,73 +62,21 @@ def auto_partition(
     plan: InducingPlan | None, min_cluster_size: int, below_points: bool = True,
     split_shoulders: bool = False, random_state: Any = None,
 ) -> Partition:
-    """``kernel=None`` with neither ``level`` nor ``n_clusters``: landscape, SEP groups and
-    the :class:`~._results.GPCountTrace` of the landscapes read, at factors of ``ell0``, the
-    data-driven ℓ₀ of ``X_scale`` (the points that shape the landscape: all of ``X``, or
-    the inducing subsample).
+    """The count of ``kernel=None``: the first step of this list that holds, on the
+    landscapes at factors of ℓ₀ (the ladder, :data:`~._ladder.FACTORS`). "The same": an ARI
+    of at least ``MODE_STABLE_ARI`` at the neighbouring rung; a split counts when deeper than
+    the Poisson noise of the effective count; "modes": basins of ``min_cluster_size`` points,
+    at most √(n/2) of them (more are a ridge's arcs, ``RIDGE_BASIN``).
 
-    The landscape's cluster tree has two axes, the variance level and the length scale, and
-    the clusters are read along the first, then the second:
+    1. "mass": the excess of mass at ℓ₀, the same at √2 ℓ₀; or "mass, longer" (√2 ℓ₀ splits
+       more, the same at 2 ℓ₀, bridged in the support), "modes split a cluster", "mass = modes";
+    2. "support": the paper's cut at ℓ₀, 2 to √(n/2) pieces; or "modes below the support";
+    3. "stable modes": the modes of the shortest rung from ℓ₀/2 that are the same at the next;
+    4. "mass, unstable" (the excess of mass at ℓ₀), "mass, shorter" (at ℓ₀/√2, ℓ₀/2 agreeing);
+    5. no structure unless "family-wise", "shoulder" or "modes stay"; else "one", one cluster.
 
-    1. **excess of mass** at ℓ₀ (:func:`~._selection.excess_of_mass`): the non-nested
-       clusters of the saddle tree of greatest stability, a split counting only when it is
-       deeper than the Poisson noise of the effective count, kept when the same clusters
-       (ARI ≥ ``MODE_STABLE_ARI``, not the same count) come out at √2 ℓ₀; of the two, the
-       reading with fewer clusters, since a cluster that one length scale alone sees is
-       not stable. When √2 ℓ₀ reads more clusters than ℓ₀ (a split whose evidence grows
-       as the landscape smooths, where a ripple's shrinks), √2 ℓ₀ and 2 ℓ₀ are compared
-       in the same way instead, and their reading is kept only where the clusters it
-       splits out of one of ℓ₀'s are joined by segments inside its support
-       (:func:`bridged`): a touching pair's segment crosses its saddle, but the chord
-       between two arcs of a ring leaves the band. Kept too when its clusters are the
-       modes at ℓ₀ (step 3's reading) and those the modes at √2 ℓ₀: a second reading of
-       the same landscapes confirms them. It reads blobs of any density, shapes and
-       uniform noise (one cluster) in the units the data give. But the modes at √2 ℓ₀
-       instead, when they are more clusters (at most √(n/2)), more the same clusters as
-       the modes at ℓ₀ than as this reading, and a cluster of it that they split has two
-       modes by G-means' test (:func:`~._unimodal.some_group_has_two_modes`): overlapping
-       groups in several dimensions, whose splits fall below the noise test;
-    2. else the **support** at ℓ₀, the paper's cut (:func:`data_level`), its pieces joined
-       where their split is within the noise (:func:`~._selection.join_within_noise`, the
-       test of 1), when it is in 2 to √(n/2) pieces: the ridges of a few hundred points
-       (the paper's rings and moons), whose sparse arcs the noise test of 1 can split
-       differently at each length scale. Groups apart below every point's variance stay
-       apart only when ``below_points`` (:func:`floor_rule_applies`). But when the modes
-       at ℓ₀/√2 (at most √(n/2), not a ridge's arcs) are more the same clusters as the
-       modes at ℓ₀/2 than as these pieces, those modes: the groups the shorter length
-       scales see persist, and ℓ₀'s support joins them (overlapping groups in several
-       dimensions, where the saddles between them lie inside the support at ℓ₀);
-    3. else the **modes** (every basin of at least ``min_cluster_size`` points a cluster)
-       at the shortest length scale, from ℓ₀/2 up (``MODES_FROM``), whose modes are the
-       same clusters at the next one, √2 longer, in at most √(n/2) clusters (more are a
-       ridge's arcs; the basins counted for that hold ``RIDGE_BASIN`` = 5 points, or
-       ``min_cluster_size`` when smaller). In many dimensions the points lie far above the
-       minima, the effective count at the SEPs is low and the test of 1 keeps no split,
-       while the basins of real groups stay the same as the length scale grows;
-    4. else the excess of mass at ℓ₀ even if it changes at √2 ℓ₀, else at ℓ₀/√2 when the
-       same clusters come out at ℓ₀/2 (not when ℓ₀ has more than √(n/2) modes: as in 3,
-       a shorter length scale then only splits a ridge's arcs further), else one cluster
-       (the support at ℓ₀ in one piece) unless "no structure" is rejected: a split of
-       ℓ₀'s tree clears the test of 1 at the family-wise (Bonferroni) level of all its
-       splits, and the excess of mass below the whole data is read (``family_wise``),
-       or, with ``split_shoulders``, the data are two groups within one piece of the
-       support (:func:`~._unimodal.shoulder`, seeded by ``random_state``: two modes along
-       G-means' direction, and the segment between the two means in the support at ℓ₀):
-       then the **persistent modes**, of the two neighbouring rungs from ℓ₀/2 to 2√2 ℓ₀, each with
-       2 to √(n/2) modes, whose modes agree best, the rung with fewer. A dense group with a
-       diffuse one beside it, a *shoulder*, is one minimum at ℓ₀ and its modes change from
-       rung to rung: no reading above is stable. Last, the **modes that stay**: those of
-       the first two neighbouring rungs from ℓ₀ up to the top of the ladder, 4 ℓ₀ (every
-       reading above stops at 2√2 ℓ₀, ``READ_TO``), that are the same clusters (ARI ≥
-       ``MODE_STABLE_ARI``, a small mode more or less, as in 1; 2 to √(n/2) each), on the
-       rung with fewer. Blobs that touch have tens of modes at ℓ₀, none split by more than
-       the noise, and show no shoulder; their own modes appear as the landscape smooths,
-       where a ridge's stay many and change from rung to rung.
-
-    The ladder starts two steps below ℓ₀, a 90th percentile of neighbour distances that can
-    be longer than the clusters are apart. The cases behind each step are in
-    ``benchmarks/results/gp_design_notes.md``; the user guide
-    (``docs/user_guide/gp_clustering.rst``) compares the rule with other count rules.
+    The step is ``GPCountTrace.step``, its sentence ``DECISIONS``; the cases behind each step
+    and the long form of this list are in ``benchmarks/results/gp_design_notes.md``.
     """
     with ladder_pool() as pool:
         return _read_ladder(X, X_scale, ell0, opts, plan, min_cluster_size, below_points,
@@ -154,8 +102,10 @@ def _read_ladder(
     weight = 1.0 if plan is None else plan.weight
 
     def traced(fit: Landscape, basins: NDArray[np.intp], level: float,
-               groups: NDArray[np.intp], how: str, factor: float) -> Partition:
-        return Partition(fit, basins, level, groups, _trace(rungs.done, compared, how, factor))
+               groups: NDArray[np.intp], how: str, factor: float, step: str,
+               evidence: float = np.nan) -> Partition:
+        return Partition(fit, basins, level, groups,
+                         _trace(rungs.done, compared, how, factor, step, evidence))
 
     def by_mass(factor: float, family_wise: bool = False) -> NDArray[np.intp]:
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""
@@ -172,7 +122,7 @@ def _read_ladder(
         or two neighbouring rungs on the way up have the same modes."""
         below_whole = by_mass(1.0, family_wise=True)
         if n_groups(1.0, below_whole) >= 2:
-            return kept(1.0, below_whole)
+            return kept(1.0, below_whole, "family-wise")
         if split_shoulders and shoulder(X_scale, fit, opts.n_segment_points, random_state):
             found = persistent_modes()
             if found is not None:
@@ -180,7 +130,7 @@ def _read_ladder(
         found = same_modes()
         if found is not None:
             return found
-        return traced(fit, basins, cut, groups, "support", 1.0)
+        return traced(fit, basins, cut, groups, "support", 1.0, "one")
 
     def same_modes() -> Partition | None:
         """The modes of the first two neighbouring rungs from ℓ₀ up to the top of the ladder
@@ -193,8 +143,9 @@ def _read_ladder(
                 return None
             if too_many(lo) or too_many(hi) or upper.n_modes < 2:
                 continue
-            if agreement(lo, hi) >= MODE_STABLE_ARI:
-                return modes_at(lo if lower.n_modes <= upper.n_modes else hi)
+            if (agree := agreement(lo, hi)) >= MODE_STABLE_ARI:
+                return modes_at(lo if lower.n_modes <= upper.n_modes else hi, "modes stay",
+                                agree)
         return None
 
     def persistent_modes() -> Partition | None:
@@ -212,7 +163,7 @@ def _read_ladder(
             agree = agreement(lo, hi)
             if best is None or agree > best[0]:
                 best = (agree, hi if upper.n_modes <= lower.n_modes else lo)
-        return None if best is None else modes_at(best[1])
+        return None if best is None else modes_at(best[1], "shoulder", best[0])
 
     def agreement(lo: float, hi: float) -> float:
         """The ARI of the modes at ``lo`` ℓ₀ and at ``hi`` ℓ₀, over the points whose flows
@@ -221,22 +172,24 @@ def _read_ladder(
         compared[lo] = adjusted_rand_score(lower.modes[lower.own], upper.modes[upper.own])
         return compared[lo]
 
-    def modes_at(factor: float) -> Partition:
+    def modes_at(factor: float, step: str, evidence: float = np.nan) -> Partition:
         """The modes at ``factor`` ℓ₀, every basin of at least ``min_cluster_size`` points
-        a cluster."""
+        a cluster (``step`` of the rule, on ``evidence``)."""
         rung = reading(factor)
         return traced(rung.fit, basins_at(factor), rung.level, _own_groups(rung.modes),
-                      "modes", factor)
+                      "modes", factor, step, evidence)
 
-    def kept(factor: float, groups: NDArray[np.intp]) -> Partition:
+    def kept(factor: float, groups: NDArray[np.intp], step: str,
+             evidence: float = np.nan) -> Partition:
         fit = reading(factor).fit
-        return traced(fit, basins_at(factor), fit.r_star, groups, "excess of mass", factor)
+        return traced(fit, basins_at(factor), fit.r_star, groups, "excess of mass", factor,
+                      step, evidence)
 
     def n_groups(factor: float, groups: NDArray[np.intp]) -> int:  # of min_cluster_size
         return int(np.sum(np.bincount(groups[reading(factor).own]) >= min_cluster_size))
 
     def agreeing(lower: float, groups: NDArray[np.intp], upper: float,
-                 other: NDArray[np.intp]) -> Partition | None:
+                 other: NDArray[np.intp], step: str) -> Partition | None:
         """Of the excess of mass at ``lower`` ℓ₀ (``groups``) and at the next length scale
         ``upper`` (``other``), the reading with fewer clusters when they are the same
         clusters (a small cluster more or less), compared over the points whose flows shape
@@ -247,8 +200,8 @@ def _read_ladder(
             return None
         compared[lower] = agree
         if n_groups(upper, other) < n_groups(lower, groups):
-            return kept(upper, other)
-        return kept(lower, groups)
+            return kept(upper, other, step, agree)
+        return kept(lower, groups, step, agree)
 
     ridge_counts: dict[float, int] = {}
 
@@ -277,7 +230,7 @@ def _read_ladder(
                 X_scale, coarse, fine, min_cluster_size, norm.sf(SIGNIFICANCE), random_state):
             return None
         compared[1.0], compared[ladder[1]] = down, up
-        return modes_at(ladder[1])
+        return modes_at(ladder[1], "modes split a cluster", down)
 
     # the readings are compared on the points whose flows shape the landscape (all of them,
     # or the inducing subsample); every other point is assigned once, in the fit kept
@@ -289,12 +242,13 @@ def _read_ladder(
     n_found = n_groups(1.0, found)
     if n_found >= 2:
         longer = by_mass(ladder[1])
-        settled = agreeing(1.0, found, ladder[1], longer)
+        settled = agreeing(1.0, found, ladder[1], longer, "mass")
         if settled is None and n_groups(ladder[1], longer) > n_found:
             # a split that the longer length scale sees and ℓ₀ does not: its evidence grows
             # as the landscape smooths, a ripple's shrinks. Kept, as at ℓ₀, when the next
             # length scale up agrees
-            settled = agreeing(ladder[1], longer, ladder[2], by_mass(ladder[2]))
+            settled = agreeing(ladder[1], longer, ladder[2], by_mass(ladder[2]),
+                               "mass, longer")
             if settled is not None and not bridged(
                     X_scale, settled.groups[settled.fit.flow.assignment],
                     found[reading(1.0).own], settled.fit, opts.n_segment_points,
@@ -311,7 +265,7 @@ def _read_ladder(
             stable = adjusted_rand_score(here.modes[here.own], there.modes[there.own])
             if min(same, stable) >= MODE_STABLE_ARI:
                 compared[1.0] = stable
-                return kept(1.0, found)
+                return kept(1.0, found, "mass = modes", stable)
     fit = reading(1.0).fit  # the paper's cut: the support at ℓ₀
     basins = basins_at(1.0)
     cut, groups = data_level(fit, basins, plan, min_cluster_size, below_points)
@@ -337,8 +291,8 @@ def _read_ladder(
 
     if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
         if finer(groups):
-            return modes_at(below[0])
-        return traced(fit, basins, cut, groups, "support", 1.0)
+            return modes_at(below[0], "modes below the support", compared[below[1]])
+        return traced(fit, basins, cut, groups, "support", 1.0, "support")
 
     # below ℓ₀ only while the modes could still be read: a shorter length scale only splits
     # a ridge's arcs further, so none is fitted there
@@ -360,10 +314,10 @@ def _read_ladder(
         if not too_many(ladder[k]):  # else a ridge's arcs: the next rung is not needed
             agree = agreement(ladder[k], ladder[k + 1])
             if lower.n_modes == reading(ladder[k + 1]).n_modes and agree >= MODE_STABLE_ARI:
-                return modes_at(ladder[k])
+                return modes_at(ladder[k], "stable modes", agree)
         k += 1
     if n_found >= 2:  # the excess of mass at ℓ₀, not the same at √2 ℓ₀
-        return kept(1.0, found)
+        return kept(1.0, found, "mass, unstable")
     if too_many(1.0):  # as for the modes: below ℓ₀ only a ridge's arcs split further
         return no_structure()
     shorter = by_mass(below[0])
@@ -375,7 +329,7 @@ def _read_ladder(
                                     shortest[reading(below[1]).own])
         compared[below[1]] = agree
         if agree >= MODE_STABLE_ARI:
-            return kept(below[0], shorter)
+            return kept(below[0], shorter, "mass, shorter", agree)
     return no_structure()
 
 
@@ -418,7 +372,8 @@ def _own_groups(groups: NDArray[np.intp]) -> NDArray[np.intp]:
 
 
 def _trace(
-    done: dict[float, Rung], compared: dict[float, float], reading: str, factor: float
+    done: dict[float, Rung], compared: dict[float, float], reading: str, factor: float,
+    step: str, evidence: float,
 ) -> GPCountTrace:
     """The :class:`~._results.GPCountTrace` of the landscapes read (``done``), with the
     agreements computed (``compared``, by the shorter length scale of each pair)."""
@@ -428,7 +383,7 @@ def _trace(
         length_scales=np.array([done[f].fit.ell for f in factors], dtype=np.float64),
         n_modes=np.array([done[f].n_modes for f in factors], dtype=np.intp),
         agreement=np.array([compared.get(f, np.nan) for f in factors], dtype=np.float64),
-        reading=reading, factor=float(factor),
+        reading=reading, factor=float(factor), step=step, evidence=float(evidence),
     )
 
 

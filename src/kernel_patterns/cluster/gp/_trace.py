@@ -27,6 +27,46 @@ def pandas_module() -> Any:
     return pd
 
 
+#: every step of the count rule (:func:`~._readings.auto_partition`) that can decide, in
+#: its order, and the sentence it gives: ``{ell}`` the length scale kept, ``{a}`` the
+#: agreement (ARI) the step compared, ``{k}`` the count, ``{n}`` the length scales read.
+DECISIONS = {
+    "mass": "the clusters of greatest excess of mass at length scale {ell}, each split deeper "
+            "than the noise of the effective count, and the same clusters at the "
+            "neighbouring length scale (agreement {a})",
+    "mass, longer": "the clusters of greatest excess of mass at length scale {ell}, which "
+                    "splits what the data-driven length scale does not, the same clusters "
+                    "at the next length scale (agreement {a}), each joined to its neighbour "
+                    "inside the support",
+    "modes split a cluster": "the basins at length scale {ell}: they split a cluster of the "
+                             "excess of mass that has two modes",
+    "mass = modes": "the clusters of greatest excess of mass at length scale {ell} are its "
+                    "basins, and the basins at the next length scale are the same clusters "
+                    "(agreement {a})",
+    "support": "the support of the variance at length scale {ell} is {k} pieces, each apart "
+               "by more than the noise of the effective count",
+    "modes below the support": "the basins at length scale {ell}, which agree more with the "
+                               "basins one step shorter (agreement {a}) than with the "
+                               "pieces of the support one step longer",
+    "stable modes": "the basins at length scale {ell}, the same clusters at the next length "
+                    "scale (agreement {a})",
+    "mass, unstable": "the clusters of greatest excess of mass at length scale {ell}, each "
+                      "split deeper than the noise of the effective count; no reading was "
+                      "the same at two length scales",
+    "mass, shorter": "the clusters of greatest excess of mass at length scale {ell}, the "
+                     "same clusters one step shorter (agreement {a})",
+    "family-wise": "a split of the variance's tree at length scale {ell} clears the noise "
+                   "test for all its splits at once, so the data are not one group: the "
+                   "clusters of greatest excess of mass below the whole",
+    "shoulder": "two groups within one piece of the support (a shoulder); the basins of the "
+                "two neighbouring length scales that agree best, at {ell} (agreement {a})",
+    "modes stay": "the basins at length scale {ell}, the same clusters at the next length "
+                  "scale (agreement {a}), where no shorter length scale's reading was stable",
+    "one": "the support of the variance at length scale {ell} is one piece, and no reading "
+           "of the {n} length scales read is stable",
+}
+
+
 @dataclass(frozen=True)
 class GPCountTrace:
     """Why ``GPClustering()`` found the clusters it found: the ladder it read.
@@ -86,6 +126,11 @@ class GPCountTrace:
         How deep the deepest split inside a fitted cluster is, in Poisson standard
         deviations of the effective count
         (:meth:`~kernel_patterns.cluster.gp.CondensedTree.deepest_split`); NaN when none.
+    step : str
+        The step of the count rule that decided (a key of ``DECISIONS``, in the rule's
+        order); "" on a line.
+    evidence : float
+        The agreement (ARI) that step compared; NaN when it compared none.
 
     Examples
     --------
@@ -111,6 +156,8 @@ class GPCountTrace:
     line_axis: FloatArray | None = None
     n_clusters: int = -1
     deepest_split: float = float("nan")
+    step: str = ""
+    evidence: float = float("nan")
 
     @property
     def one_feature(self) -> bool:
@@ -129,7 +176,8 @@ class GPCountTrace:
         and its report print); for the excess of mass, whose splits are judged by their depth,
         how deep the deepest split it did not make is."""
         why = self._why()
-        if self.reading != "excess of mass" or np.isnan(self.deepest_split):
+        if (self.reading != "excess of mass" or self.step == "family-wise"
+                or np.isnan(self.deepest_split)):
             return why
         return (f"{why} The deepest split inside a cluster is {self.deepest_split:.1f} "
                 "noise units deep (Poisson standard deviations of the effective count; "
@@ -154,6 +202,10 @@ class GPCountTrace:
             cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
             return (f"{head}: the density along {where} has {test.n_modes} modes by "
                     f"Hartigan's dip test (cut at {cuts}).")
+        if self.step in DECISIONS:
+            ell_s = f"{ell:.3g}"
+            return f"{head}: " + DECISIONS[self.step].format(
+                ell=ell_s, a=f"{self.evidence:.2f}", k=k, n=self.factors.size) + "."
         if self.reading == "excess of mass":
             agree = ahead if not np.isnan(ahead) else behind
             same = ("" if np.isnan(agree) else
