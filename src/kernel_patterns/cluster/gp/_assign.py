@@ -1,39 +1,17 @@
-"""Assign many points to known stable equilibrium points by a short flow (GPClustering at scale).
+"""Assign many points to known stable equilibrium points (SEPs) by segment checks and a short flow.
 
-With ``approximation="inducing"``, :class:`~._estimator.GPClustering` finds the SEPs from the full
-flows (eq. 4.2) of a subsample only. Every other training point first steps to a lower
-training point by a checked segment (:func:`~._steps.step_to_lower_neighbours`) and takes
-the SEP its steps end at; the points with no such step are assigned here, block by
-block, by :func:`assign_to_equilibria` (in up to 15 features; beyond, and for every point
-given to ``predict``, the SEP of the nearest subsample point, whose flow is known,
-``_landscape.nearest_flowed``):
+:func:`assign_to_equilibria` assigns each point, block by block, in three stages:
 
-1. **segment check**: a point x takes its nearest SEP ``s`` if σ² along the segment from
-   ``z = x`` to ``s`` (one point every ``CHECK_SPACING`` length scales, at most
-   ``n_check_points``) never rises above σ²(x) (plus ``tol`` ×
-   the variance scale); a point that fails is checked the same way against its next
-   ``N_CANDIDATES − 1`` nearest SEPs (first that passes). Most points pass here, unflowed;
-2. **short flow**: the others make ``n_steps`` batched Armijo descent steps on σ² (the step
-   rule of :func:`~._flow.flow_to_equilibria`; a point that comes within ``capture ×
-   merge_radius`` length scales of a SEP stops and takes it), then the same checks run from
-   where they stopped, ``z``, still against σ²(x) at the *starting* point;
-3. **fallback**: points that fail every check (a ridge between them and the near SEPs) flow
-   on with :func:`~._flow.flow_to_equilibria` (``known`` = the SEPs, at most
-   ``FALLBACK_ITER`` iterations: descent along a narrow curved valley converges slowly, and
-   the rule below needs no converged end point); a point that stops anywhere but at a known
-   SEP takes the SEP, among its ``N_FALLBACK_SEPS`` nearest, whose segment to it has the
-   lowest largest σ² (the rule of ``predict`` in the exact method).
+1. **segment check**: the point takes the first of its ``N_CANDIDATES`` nearest SEPs whose
+   segment to it keeps σ² at or below σ²(x) (+ ``tol`` × the variance scale);
+2. **short flow**: the others make ``n_steps`` Armijo descent steps (or stop within
+   ``capture × merge_radius`` of a SEP), then the same check runs from where they stopped,
+   still against σ² at the start;
+3. **fallback**: the rest flow on (:func:`flow_assign`, at most ``FALLBACK_ITER`` iterations).
 
-Why the check is sound: the flow only descends, so when a check passes, x, ``z`` and ``s``
-lie in one connected part of the level set ``{σ² ≤ σ²(x)}``, and x gets the cluster the
-exact method gives it at every level ≥ σ²(x), in particular at r* (≥ σ²(x) for every
-training point). Its basin may differ from the exact one when two basins merge below σ²(x):
-``labels_at`` a level below σ²(x) can then differ for such points.
-
-Memory: points are processed ``batch_size`` at a time; the largest temporaries are
-``batch_size × max(m, n_equilibria) × (n_check_points + 1)`` numbers, so the default batch
-size keeps them under ``BLOCK_BYTES``. The function is pure (arrays and a picklable model in,
-indices out): a distributed driver can call it on each partition with the model broadcast.
+A passed check puts x and its SEP in one connected part of ``{σ² ≤ σ²(x)}``, so x gets the
+exact method's cluster at every level ≥ σ²(x), r* included; ``labels_at`` a lower level
+may differ. Temporaries per batch stay under ``BLOCK_BYTES``. Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -230,8 +208,8 @@ def _check(
 ) -> NDArray[np.intp]:
     """Segment checks of ``Z[todo]`` against its ``k`` nearest SEPs, nearest first.
 
-    Writes the SEP of every point that passes (or is ``captured``: within the capture radius
-    of a SEP, its nearest) into ``out`` and returns the points that failed every check.
+    Writes the SEP of every point that passes (or is ``captured``) into ``out``; returns the
+    points that failed every check.
     """
     p = S.shape[0]
     z = Z[todo]
@@ -294,10 +272,8 @@ def _below(
     n_points: int,
     spacing: float,
 ) -> NDArray[np.bool_]:
-    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ ``bound[i]``.
-
-    A segment gets ``ceil(length / spacing)`` evenly spaced points (the far end included),
-    at most ``n_points``: short segments need fewer evaluations.
+    """Whether σ² on the segment from each ``Z[i]`` to ``T[i]`` stays ≤ ``bound[i]``,
+    checked at ``ceil(length / spacing)`` points (far end included, at most ``n_points``).
     """
     length = np.linalg.norm(T - Z, axis=1)
     need = np.clip(np.ceil(length / spacing), 1, n_points).astype(np.intp)
@@ -328,10 +304,9 @@ def flow_assign(
 ) -> NDArray[np.intp]:
     """The SEP of every row of ``X`` by its full flow (Corollary 1).
 
-    A point whose flow reaches a SEP of ``S`` takes it; one that stops elsewhere (far from
-    the data, or at an equilibrium the fit did not find) takes the SEP whose segment to its
-    end point has the lowest largest σ², among its ``n_nearest`` nearest SEPs (None: all).
-    The rule of ``predict`` in the exact method, and the fallback of
+    A point whose flow reaches a SEP of ``S`` takes it; one that stops elsewhere takes, among
+    its ``n_nearest`` nearest SEPs (None: all), the one whose segment to its end point has the
+    lowest largest σ². This is the exact method's ``predict`` and the fallback of
     :func:`assign_to_equilibria`.
 
     Parameters

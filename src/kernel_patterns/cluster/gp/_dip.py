@@ -1,19 +1,9 @@
-"""Hartigan's dip test of one mode (Hartigan & Hartigan, "The dip test of unimodality",
-Ann. Statist. 1985), and the parts of one mode each that data of one feature divide into.
+"""Hartigan's dip test of one mode, and the division of one feature into parts of one mode.
 
-The dip is the distance from the empirical distribution function to the nearest unimodal
-one, computed by Hartigan's algorithm (Applied Statistics AS 217, 1985). Its p-value comes
-from samples of as many values of a unimodal reference density: the uniform, the least
-favourable one for the dip (calibrated on flat densities, where Silverman's smoothed
-bootstrap is liberal, and conservative on every other unimodal one), or one of the data's
-shape at their mode (Cheng & Hall 1998, :mod:`._dip_null`), which keeps the level on
-one-mode densities and sees groups that overlap.
-
-:func:`dip_partition` divides a sample until every part has one mode by the dip test, as
-dip-means divides clusters (Kalogeratos & Likas, "Dip-means: an incremental clustering
-method for estimating the number of clusters", NIPS 2012) and G-means before it with a
-normality test (Hamerly & Elkan, NIPS 2003); on a line the cut is the density's lowest
-point between the two means that two-means finds. Arrays in, arrays out.
+The dip (Hartigan & Hartigan, Ann. Statist. 1985; algorithm AS 217) gets its p-value from
+samples of a unimodal reference density: the uniform, or one shaped like the data at their
+mode (:mod:`._dip_null`). :func:`dip_partition` cuts a sample until every part has one mode,
+as dip-means does (Kalogeratos & Likas, NIPS 2012). Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -40,8 +30,7 @@ CALIBRATIONS = ("uniform", "shape")
 
 
 def _column(values: Any, n_draws: int = 1, name: str = "n_bootstrap") -> FloatArray:
-    """The validated values of a test of one feature; ``n_draws`` is its parameter
-    ``name`` (samples drawn per test)."""
+    """The validated 1-D values of a test; ``n_draws`` is its parameter ``name``."""
     column = check_matrix(values, "values", dtype=np.float64, min_samples=2, allow_1d=True)
     if column.shape[1] != 1:
         raise ValueError(f"values must be 1-D; got shape {np.shape(values)}.")
@@ -51,8 +40,7 @@ def _column(values: Any, n_draws: int = 1, name: str = "n_bootstrap") -> FloatAr
 
 
 def _level(alpha: float | None) -> float:
-    """The level of a test: ``alpha``, or Φ(−2) (0.023) for None, the level of every test
-    of ``GPClustering()``'s count."""
+    """The level of a test: ``alpha``, or Φ(−2) (0.023) for None."""
     alpha = float(norm.sf(SIGNIFICANCE)) if alpha is None else float(alpha)
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1); got {alpha}.")
@@ -60,9 +48,9 @@ def _level(alpha: float | None) -> float:
 
 
 def _hull_links(x: FloatArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """For every sorted value, the previous vertex of the greatest convex minorant of the
-    points before it (``mn``) and the next vertex of the least concave majorant after it
-    (``mj``), as in Hartigan's algorithm (indices into ``x``)."""
+    """For every sorted value, the previous vertex of the greatest convex minorant before it
+    (``mn``) and the next vertex of the least concave majorant after it (``mj``), as indices.
+    """
     n = x.size
     mn = np.zeros(n, dtype=np.intp)
     for j in range(1, n):
@@ -86,9 +74,9 @@ def _hull_links(x: FloatArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
 
 
 def _largest_gap(x: FloatArray, gcm: list[int], lcm: list[int]) -> tuple[float, int, int]:
-    """The largest distance (in points) between the convex minorant ``gcm`` (vertices from
-    high down to low) and the concave majorant ``lcm`` (from low up to high) of ``x[low:
-    high + 1]``, and the vertices of each where it is reached."""
+    """The largest distance (in points) between the convex minorant ``gcm`` (vertices high to
+    low) and the concave majorant ``lcm`` (low to high), and the vertices where it is reached.
+    """
     l_gcm, l_lcm = len(gcm) - 1, len(lcm) - 1
     ig, ih, ix, iv = l_gcm, l_lcm, l_gcm - 1, 1
     d = 0.0
@@ -113,7 +101,8 @@ def _largest_gap(x: FloatArray, gcm: list[int], lcm: list[int]) -> tuple[float, 
 
 def _fit_distance(x: FloatArray, vertices: list[int], start: int, convex: bool) -> float:
     """The largest distance (in points) between the ECDF and the minorant (``convex``) or
-    majorant through ``vertices[start:]``."""
+    majorant through ``vertices[start:]``.
+    """
     worst = 0.0
     for j in range(start, len(vertices) - 1):
         jb, je = (vertices[j + 1], vertices[j]) if convex else (vertices[j], vertices[j + 1])
@@ -129,12 +118,10 @@ def _fit_distance(x: FloatArray, vertices: list[int], start: int, convex: bool) 
 
 def dip_statistic(values: FloatArray) -> float:
     """Hartigan's dip: the distance from the empirical distribution function to the nearest
-    unimodal one (Hartigan & Hartigan, "The dip test of unimodality", Ann. Statist. 1985).
+    unimodal one.
 
-    Computed by Hartigan's algorithm (Applied Statistics AS 217, 1985): the modal interval
-    shrinks from the whole sample while the convex minorant left of it and the concave
-    majorant right of it stay within the dip found. 0 for a sample of one value, at most
-    1/4 (two equal point masses).
+    Computed by Hartigan's algorithm (AS 217, 1985). 0 for a sample of one value, at most 1/4
+    (two equal point masses).
 
     Parameters
     ----------
@@ -158,8 +145,7 @@ def dip_statistic(values: FloatArray) -> float:
 
 
 def _sorted_dip(x: FloatArray) -> float:
-    """:func:`dip_statistic` of validated values sorted ascending (no checks: the uniform
-    samples of :func:`dip_test` need none)."""
+    """:func:`dip_statistic` of validated values sorted ascending (no checks)."""
     n = x.size
     if x[0] == x[-1]:
         return 0.0
@@ -192,18 +178,11 @@ def dip_test(
 ) -> tuple[float, float]:
     """Hartigan's dip test of one mode.
 
-    The p-value is the share of ``n_samples`` samples of as many values, drawn from a
-    unimodal reference density, whose dip is at least the data's (``(m + 1) / (B + 1)``).
-    With ``calibration="uniform"`` the reference is the uniform, the least favourable
-    unimodal density for the dip (Hartigan & Hartigan 1985): the test is calibrated on flat
-    densities and conservative on every other unimodal one, where Silverman's test
-    (:func:`silverman_test`) is liberal on flat ones. With ``"shape"`` it is a symmetric
-    density with the data's ``c = |f''(m)| / f(m)³`` at the mode, the one property of a
-    unimodal density the dip's distribution depends on in large samples (Cheng & Hall,
-    "Calibrating the excess mass and dip tests of modality", JRSS B 1998); ``c`` is
-    estimated on halves of the data and cautiously (a flat top keeps the uniform), which
-    keeps the level on flat and monotone densities and sees overlapping groups the uniform
-    calibration misses.
+    The p-value is ``(m + 1) / (B + 1)``, ``m`` the number of the ``B = n_samples`` reference
+    samples of as many values whose dip is at least the data's. ``"uniform"``: the reference is
+    the uniform, the least favourable unimodal density (conservative except on flat ones).
+    ``"shape"``: a symmetric density with the data's ``c = |f''(m)| / f(m)³`` at the mode,
+    estimated cautiously on halves of the data (Cheng & Hall, JRSS B 1998).
 
     Parameters
     ----------
@@ -292,20 +271,11 @@ def dip_partition(
 ) -> DipPartition:
     """Divide a sample of one feature into parts of one mode each by Hartigan's dip test.
 
-    A part is kept whole where :func:`dip_test` (by default calibrated on a reference of
-    the part's own shape at its mode) does not reject one mode at level ``alpha``;
-    otherwise it is cut at the lowest point of its kernel density estimate
-    between the two means that two-means finds on its central 95 %, and each side is
-    tested again (dip-means' division, Kalogeratos & Likas 2012, on a line). Two-means
-    places the cut, not the test: it sees a small group far away, which the trimmed
-    central 95 % of Silverman's count can miss, and trimming keeps a lone outlier from
-    drawing the cut. The density estimate is Gaussian with the normal-reference bandwidth
-    ``0.9 s n^(-1/5)`` of the two groups' pooled deviation ``s``, so that the gap between
-    the groups does not widen it.
-
-    With ``n_parts``, no test decides: the part of largest ``√n · dip`` (the dip's own
-    scale, comparable between parts of different sizes) is cut, the same way, until there
-    are ``n_parts`` parts or no part can be cut.
+    A part is kept whole where :func:`dip_test` does not reject one mode at level ``alpha``;
+    otherwise it is cut at the lowest point of its Gaussian kernel density estimate between the
+    two means that two-means finds on its central 95 %, and each side is tested again. With
+    ``n_parts`` no test is made: the part of largest ``√n · dip`` is cut, the same way, until
+    there are ``n_parts`` parts or none can be cut.
 
     Parameters
     ----------
@@ -314,20 +284,17 @@ def dip_partition(
     random_state : int, RandomState instance or None, default=None
         The reference samples of the dip tests.
     alpha : float, default=None
-        Level of each test; None: ``Φ(−2)`` (0.023), the level of every test of
-        ``GPClustering()``'s count.
+        Level of each test; None: ``Φ(−2)`` (0.023), the level of ``GPClustering()``'s tests.
     min_size : int, default=8
         The fewest values of a part: a part of fewer than ``2 * min_size`` is not tested,
         and a cut that leaves fewer on one side is not made.
     n_samples : int, default=200
         Reference samples per dip test.
     n_parts : int, default=None
-        The number of parts wanted (``GPClustering(n_clusters=...)``); None: as many as
-        the tests find. With it no test is made (``pvalues`` is empty).
+        The number of parts wanted; None: as many as the tests find. With it ``pvalues`` is
+        empty.
     calibration : {"shape", "uniform"}, default="shape"
-        The reference density of each dip test (:func:`dip_test`): ``"shape"`` keeps the
-        level on one-mode densities and sees groups that overlap; ``"uniform"`` is
-        Hartigan's, conservative except on flat densities.
+        The reference density of each dip test (:func:`dip_test`).
 
     Returns
     -------
@@ -380,8 +347,9 @@ def dip_partition(
 
 
 def _cut(part: FloatArray, min_size: int) -> tuple[float, FloatArray, FloatArray] | None:
-    """The cut of sorted ``part`` at its valley and the two sides, or None where a side
-    would hold fewer than ``min_size`` values."""
+    """The cut of sorted ``part`` at its valley and the two sides; None if a side would
+    hold fewer than ``min_size`` values.
+    """
     cut = _antimode(part, TAIL)
     j = int(np.searchsorted(part, cut, side="right"))
     if min(j, part.size - j) < min_size:
@@ -390,8 +358,7 @@ def _cut(part: FloatArray, min_size: int) -> tuple[float, FloatArray, FloatArray
 
 
 def _cut_into(values: FloatArray, n_parts: int, min_size: int) -> FloatArray:
-    """The cuts of sorted ``values`` into ``n_parts`` parts, the part of largest
-    ``√n · dip`` cut first (fewer parts where none can be cut)."""
+    """The cuts of sorted ``values`` into ``n_parts`` parts, largest ``√n · dip`` first."""
     cuts: list[float] = []
     parts = [values]
     while len(parts) < n_parts:
@@ -414,7 +381,8 @@ def _cut_into(values: FloatArray, n_parts: int, min_size: int) -> FloatArray:
 
 def _two_means(x: FloatArray) -> int:
     """The split ``x[:j]``, ``x[j:]`` of sorted values with the least within-group sum of
-    squares (two-means on a line, exact)."""
+    squares (exact two-means on a line); returns ``j``.
+    """
     n = x.size
     shifted = x - x.mean()  # the sums of squares by prefix sums lose less precision
     s1, s2 = np.cumsum(shifted), np.cumsum(shifted * shifted)
@@ -425,8 +393,10 @@ def _two_means(x: FloatArray) -> int:
 
 
 def _antimode(x: FloatArray, tail: float) -> float:
-    """The lowest point of the Gaussian kernel density estimate of sorted ``x`` between the
-    two means that two-means finds on its central ``1 − 2 tail``."""
+    """The lowest point of the Gaussian kernel density estimate of sorted ``x`` between
+    the two-means means of its central ``1 − 2 tail`` (bandwidth ``0.9 s n^(-1/5)``, ``s`` the
+    pooled within-group deviation).
+    """
     lo, hi = int(np.floor(tail * x.size)), int(np.ceil((1.0 - tail) * x.size))
     core = x[lo:hi] if hi - lo >= 2 and x[lo] < x[hi - 1] else x
     j = _two_means(core)

@@ -1,16 +1,10 @@
 """Samples of the dip's null distribution: the uniform's, or those of a unimodal density
-shaped like the data at their mode (Cheng & Hall, "Calibrating the excess mass and dip
-tests of modality", JRSS B 1998).
+shaped like the data at their mode (Cheng & Hall, JRSS B 1998).
 
-Under one mode the dip's distribution depends, for large samples, on the density only
-through ``c = |f''(m)| / f(m)³`` at its mode ``m`` (zero for a flat top: the uniform, the
-least favourable case). The dip of a density with a rounded mode is of smaller order than
-a flat one's, so the uniform's samples make the test conservative there. Calibrating with
-samples of a reference density of the same ``c`` gives the test its level on every
-unimodal density, and the power to see two groups that overlap. The reference is a
-symmetric beta density for ``c < 2π`` (the uniform at 0), the normal at ``2π`` and a
-Student t above. ``c`` is estimated cautiously, since one too large on a flat density
-would make the test liberal: see :func:`shape_constant`. Arrays in, arrays out.
+For large samples the dip's null distribution depends on the density only through
+``c = |f''(m)| / f(m)³`` at its mode ``m`` (0 for a flat top). The reference of shape ``c``
+is the uniform at 0, a symmetric beta below 2π, the normal at 2π and a Student t above.
+Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -56,10 +50,10 @@ def student_c(dof: float) -> float:
 
 def reference_samples(c: float, rng: np.random.RandomState, n_values: int,
                       n_samples: int) -> Iterator[FloatArray]:
-    """``n_samples`` samples of ``n_values`` values, one at a time, of the unimodal reference
-    density of shape constant ``c``: uniform at 0, symmetric beta below 2π, normal at 2π,
-    Student t above, down to ``MIN_DOF`` degrees of freedom (beyond, that t: a flatter
-    reference than the data's is the conservative side)."""
+    """``n_samples`` samples of ``n_values`` values, one at a time, of the reference density
+    of shape constant ``c`` (uniform, beta, normal or Student t; the t never peakier than
+    ``MIN_DOF`` degrees of freedom).
+    """
     draw: Callable[[], Any]
     if c <= 0.0:
         draw = partial(rng.uniform, size=n_values)
@@ -79,14 +73,10 @@ def reference_samples(c: float, rng: np.random.RandomState, n_values: int,
 def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
     """A cautious estimate of ``c = |f''(m)| / f(m)³`` at the mode of the values' density.
 
-    The values are halved at random; the highest point of one half's Gaussian kernel
-    density estimate (normal-reference bandwidth ``0.9 s (n/2)^(-1/5)``, ``s`` the smaller
-    of the standard deviation and IQR / 1.349), searched at least ``EDGE`` bandwidths
-    inside the range, is the mode, and the other half's estimates of ``f`` and ``f''``
-    there are read, each way round and averaged: the half that finds the mode does not
-    bend the curvature read at it. ``C_MARGIN`` standard errors of ``f''`` are taken off
-    its size: the uniform reference stays wherever a flat top cannot be told from a
-    rounded one. 0 when the range is too short to search.
+    The values are halved at random; one half's kernel density estimate (normal-reference
+    bandwidth) finds the mode, at least ``EDGE`` bandwidths inside the range, and the other
+    half's estimates of ``f`` and ``f''`` are read there, each way round and averaged.
+    ``C_MARGIN`` standard errors are taken off ``|f''|``. 0 when the range is too short.
     """
     x = np.asarray(values, dtype=np.float64)
     n = x.size
@@ -120,17 +110,15 @@ def shape_constant(values: FloatArray, rng: np.random.RandomState) -> float:
 
 
 def resolved(h: float, x: FloatArray) -> float:
-    """The bandwidth ``h`` for the values ``x``, at least ``RESOLUTION`` times their
-    magnitude (more than half of them equal up to round-off make the interquartile range,
-    and so ``h``, round-off too)."""
+    """The bandwidth ``h``, at least ``RESOLUTION`` times the values' magnitude."""
     return max(h, RESOLUTION * float(np.max(np.abs(x))))
 
 
 def binned_density(x: FloatArray, h: float, low: float, high: float, bins: int,
                    reach: float) -> tuple[FloatArray, FloatArray]:
-    """The Gaussian kernel density estimate of ``x`` (bandwidth ``h``, unnormalised) at the
-    centres of ``bins`` equal bins over [low, high]: the counts smoothed by FFT with the
-    kernel cut at ``reach`` bandwidths. Returns the centres and the estimate."""
+    """The unnormalised Gaussian kernel density estimate of ``x`` at the centres of ``bins``
+    equal bins over [low, high] (FFT, kernel cut at ``reach`` bandwidths): centres, estimate.
+    """
     counts, edges = np.histogram(x, bins=bins, range=(low, high))
     step = edges[1] - edges[0]
     half = int(min(bins, np.ceil(reach * h / step)))
@@ -140,8 +128,9 @@ def binned_density(x: FloatArray, h: float, low: float, high: float, bins: int,
 
 
 def _highest_point(x: FloatArray, h: float, low: float, high: float) -> float:
-    """The highest point in [low, high] of the Gaussian kernel density estimate of ``x``
-    (bandwidth ``h``), binned at about h / 4 (at most 2¹⁶ bins)."""
+    """The highest point in [low, high] of the kernel density estimate of ``x`` (bandwidth
+    ``h``), binned at about h / 4 (at most 2¹⁶ bins).
+    """
     lo, hi = float(x.min()) - 4.0 * h, float(x.max()) + 4.0 * h
     bins = int(min(2**16, max(256, np.ceil(4.0 * (hi - lo) / h))))
     centres, density = binned_density(x, h, lo, hi, bins, 4.0)

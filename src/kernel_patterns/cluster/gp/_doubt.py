@@ -1,6 +1,4 @@
-"""The warning of a fit that found fewer than two clusters, when that answer is in doubt:
-what the user can change (a shorter length scale, more inducing points, the feature
-transform, ``min_cluster_size``, a level or ``n_clusters``)."""
+"""The warning of a fit that found fewer than two clusters when that answer is in doubt."""
 
 from __future__ import annotations
 
@@ -20,16 +18,13 @@ def warn_degenerate(
     n_inducing: int | None = None, untransformed: FloatArray | None = None,
     trace: GPCountTrace | None = None, all_equal: bool = False,
 ) -> None:
-    """A warning naming what to change when the fit found fewer than two clusters, unless
-    the count is the data's without doubt: one cluster where a landscape read (``trace``)
-    had one mode, of features that are not heavy-tailed.
+    """Warn, naming what to change, when the fit found fewer than two clusters.
 
-    ``untransformed``: the features, when no ``feature_transform`` was fitted; the warning
-    then gives their median excess kurtosis and names ``feature_transform='yeo-johnson'``,
-    which can help data just under ``TAIL_KURTOSIS`` (an example in
-    ``benchmarks/results/gp_design_notes.md``). ``trace``: the ladder read (kernel=None),
-    whose largest count of modes the warning quotes. ``all_equal``: every training point is
-    the same point, which the warning then says instead."""
+    No warning when one cluster is the data's answer: a landscape read (``trace``) had one
+    mode and the features are not heavy-tailed. ``untransformed``: the features when no
+    ``feature_transform`` was fitted (the warning then quotes their median excess kurtosis).
+    ``trace``: the ladder read (kernel=None). ``all_equal``: every training point is the same.
+    """
     n_found = int(labels.max()) + 1
     if n_found >= 2:
         return
@@ -50,9 +45,7 @@ def warn_degenerate(
             and trace.n_modes.size and trace.n_modes.min() <= 1):
         return  # one mode at a length scale read: one cluster is the data's answer, no doubt
     what = "every point is noise" if n_found == 0 else "one cluster"
-    # inducing points too coarse for the length scale blur the landscape into one cluster
-    # (benchmarks/results/gp_design_notes.md); on a line the count is the density's (the
-    # dip test), which the inducing points do not change
+    # on a line the count is the dip test's, which more inducing points do not change
     line = trace is not None and trace.mode_test is not None
     more = ("" if n_inducing is None or line else
             f"more inducing points (n_landmarks, now {n_inducing}) or approximation='exact', ")

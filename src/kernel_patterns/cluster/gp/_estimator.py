@@ -1,9 +1,4 @@
-"""The estimator of GP variance clustering: :class:`GPClustering`, thin over :func:`gp_landscape`.
-
-It validates the parameters and the data, resolves a named kernel, calls the solver
-:func:`~._solver.gp_landscape` and stores what the returned :class:`~._results.GPLandscape`
-holds as fitted attributes (``landscape_`` keeps the object itself).
-"""
+"""The scikit-learn estimator :class:`GPClustering`, thin over :func:`gp_landscape`."""
 
 from __future__ import annotations
 
@@ -28,59 +23,41 @@ from ._tree import membership
 class GPClustering(ClusterMixin, BaseEstimator):
     """Clustering by the variance of Gaussian-process regression (Kim & Lee 2007).
 
-    The predictive variance ``σ²(x) = κ − kᵀC⁻¹k`` (eq. 3.1) of a GP fitted to the data (all
-    targets zero) is small where the data are dense. Its level set ``{σ² ≤ r*}`` with
-    ``r* = max_i σ²(x_i)`` (eq. 4.1) splits into connected parts, the clusters. Every point
-    descends ``dx/dt = −∇σ²`` (eq. 4.2) to a stable equilibrium point (SEP, a local minimum of
-    σ²; errata 2); two SEPs are adjacent when all ``n_segment_points`` checked points on the
-    segment between them have ``σ² ≤ r*`` (eq. 4.3 as corrected in errata 1); clusters are the
-    connected components, and each point takes its SEP's cluster.
-
-    The merge level of two SEPs (the largest σ² on their segment, refined) orders all merges
-    into a hierarchy (errata 3: clusters can only merge as the level rises): ``hierarchy_``,
-    ``labels_at`` and ``n_clusters``.
+    The predictive variance ``σ²(x) = κ − kᵀC⁻¹k`` (eq. 3.1) of a GP fitted to the data is
+    small where the data are dense. Every point descends ``dx/dt = −∇σ²`` (eq. 4.2) to a stable
+    equilibrium point (SEP, a local minimum of σ²); two SEPs are adjacent at level r when
+    every checked point of the segment between them has ``σ² ≤ r`` (eq. 4.3 with errata 1).
+    The clusters are the connected components, and the merge levels of the SEPs form a
+    hierarchy (errata 3): ``hierarchy_``, ``labels_at``.
 
     Parameters
     ----------
     kernel : Kernel, str, callable or None, default=None
-        A differentiable covariance, e.g. ``GPCovariance(v0=1, v1=10, v2=1, l=400)`` (eq. 2.7)
-        or ``"gp"``/``"rbf"`` with ``kernel_params``. None chooses an isotropic GPCovariance
-        whose length scale ℓ₀ comes from the data
-        (:func:`~kernel_patterns.cluster.gp.default_kernel`; with
-        ``approximation="inducing"``, from the ``subsample``), exposed as ``kernel_``. With
-        ``n_clusters`` too, ℓ₀ is shortened by factors of √2 down to ℓ₀/4 until the
-        landscape holds ``n_clusters`` groups of real size, and the longest such length
-        scale is kept (one bisection step back when it has more basins than clusters; at
-        most six fits).
+        A differentiable covariance, e.g. ``GPCovariance(v0=1, v1=10, v2=1, l=400)`` (eq. 2.7),
+        or ``"gp"``/``"rbf"`` with ``kernel_params``. None: an isotropic GPCovariance whose
+        length scale ℓ₀ comes from the data
+        (:func:`~kernel_patterns.cluster.gp.default_kernel`), exposed as ``kernel_``; with
+        ``n_clusters`` too, ℓ₀ is shortened by factors of √2 (down to ℓ₀/4) until the
+        landscape holds ``n_clusters`` groups of real size.
     kernel_params : dict, default=None
         Parameters of a named kernel.
     level : float, default=None
-        The cutting level r (> 0): SEPs whose segment stays at or below r are one cluster
-        (the paper's rule). None chooses from the data. With a kernel: the support r*, the
-        largest variance of a training point, without the merges of two groups of at least
-        ``min_cluster_size`` points whose saddle lies below the variance of every training
-        point (:func:`~kernel_patterns.cluster.gp.data_level_components`). With
-        ``kernel=None``: the clusters of greatest excess of mass in the saddle tree, splits
-        tested against the noise of the GP's effective count
-        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), read along a ladder of length
-        scales (up to seven landscape fits, two at a time); ``count_trace_`` names the
-        reading kept, and the user guide gives their order.
+        The cutting level r (> 0): SEPs whose segment stays at or below r are one cluster.
+        None chooses from the data: with a kernel, the support r* (the largest variance of a
+        training point) without the merges below every training point
+        (:func:`~kernel_patterns.cluster.gp.data_level_components`); with ``kernel=None``,
+        the clusters of greatest excess of mass read along a ladder of length scales
+        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`, ``count_trace_``).
     n_clusters : int, default=None
-        The ``n_clusters`` most persistent groups of the saddle hierarchy, a group's
-        persistence the prominence of its peak over the saddle where it joins an older one,
-        in Poisson standard deviations of the GP's effective count
-        (:func:`~kernel_patterns.cluster.gp.persistent_components`; in σ² for a kernel
-        without noise). Only groups of at least
-        ``max(min_cluster_size, N / (10 n_clusters))`` points count as clusters; smaller
-        basins merge into the cluster they open into, or are noise (-1). When the landscape
-        has too few such groups, a warning names what to change and fewer clusters are
-        returned (a ``ValueError`` when a given kernel has fewer SEPs than
-        ``n_clusters``). With ``kernel=None``, data on a line (one feature, or every point
-        close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
-        are cut instead at the ``n_clusters - 1`` valleys of largest dip
-        (:func:`~kernel_patterns.cluster.gp.dip_partition` with ``n_parts``), each part of
-        at least ``min_cluster_size`` points (noise when the basins of its SEPs hold fewer).
-        Give ``level`` or ``n_clusters``, not both.
+        The ``n_clusters`` most persistent groups of the saddle hierarchy
+        (:func:`~kernel_patterns.cluster.gp.persistent_components`), each of at least
+        ``max(min_cluster_size, N / (10 n_clusters))`` points; smaller basins merge into the
+        cluster they open into, or are noise (-1). Too few such groups: a warning and fewer
+        clusters (a ``ValueError`` when a given kernel has fewer SEPs). With
+        ``kernel=None``, data on a line
+        (:func:`~kernel_patterns.cluster.gp.principal_axis`) are cut at the valleys of
+        largest dip (:func:`~kernel_patterns.cluster.gp.dip_partition`). Give ``level`` or
+        ``n_clusters``, not both.
     n_segment_points : int, default=20
         Points checked on each segment between two SEPs (the paper checks 10 to 20).
     merge_radius : float, default=0.1
@@ -91,73 +68,51 @@ class GPClustering(ClusterMixin, BaseEstimator):
         Largest number of batched descent iterations.
     approximation : {"auto", "exact", "inducing"}, default="auto"
         ``"auto"``: ``"exact"`` up to 1,000 training points, ``"inducing"`` beyond.
-        ``"exact"``: the variance of eq. 3.1 (an N × N Cholesky, O(N³)) and every point
-        flowed to its SEP. ``"inducing"``: the FITC inducing-point variance (O(N m²) to fit,
-        O(m²) per point, exact when the inducing points are the data), the SEPs from the
-        full flows of ``subsample`` points, and every other point given the SEP of a lower
-        training point it reaches by a checked segment, else assigned to a near SEP by
-        segment checks and a short flow
-        (:func:`~kernel_patterns.cluster.gp.assign_to_equilibria`). In more than 15
-        features, where the points lie above the saddles between clusters and a check
-        cannot tell them apart, every other point takes the SEP of its nearest subsample
-        point instead, and ``predict`` gives every new point that SEP at any number of
-        features. With
-        ``kernel=None`` every point counts ``subsample / N`` in the variance, so that the
-        landscape, whose length scale is the subsample's, is the same at every N.
+        ``"exact"``: the variance of eq. 3.1 (O(N³)), every point flowed to its SEP.
+        ``"inducing"``: the FITC inducing-point variance, the SEPs from the full flows of
+        ``subsample`` points, every other point given the SEP of a lower training point it
+        reaches by a checked segment, else assigned by
+        :func:`~kernel_patterns.cluster.gp.assign_to_equilibria` (in more than 15 features,
+        the SEP of its nearest subsample point). With ``kernel=None`` every point counts
+        ``subsample / N`` in the variance.
     n_landmarks : int, default=None
         ``approximation="inducing"``: number m of inducing points (at most N). None: as many
-        as resolve the length scale, the points of a cover of the subsample at half a length
-        scale, from 300 to 1,000 (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`).
-        With m ≥ N the inducing points are the data and the variance is the exact one.
+        as resolve the length scale, from 300 to 1,000
+        (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`).
     landmarks : {"kmeans", "kmeans++", "uniform"}, default="kmeans"
-        ``approximation="inducing"``: how the inducing points are chosen: k-means centres
-        (30 Lloyd iterations from k-means++), data points by k-means++ D² sampling, or data
-        points uniformly at random.
+        ``approximation="inducing"``: how the inducing points are chosen: k-means centres,
+        data points by k-means++ D² sampling, or data points uniformly at random.
     subsample : int, default=None
-        ``approximation="inducing"``: number of training points, drawn uniformly at random,
-        whose full flows give the SEPs, the level r* and, with ``kernel=None``, the length
-        scale (None: 2,000; at most N).
+        ``approximation="inducing"``: training points, drawn at random, whose full flows give
+        the SEPs, r* and, with ``kernel=None``, the length scale (None: 2,000; at most N).
     assign_steps : int, default=10
         ``approximation="inducing"``: descent steps of the short flow of the points that
         fail the first segment check.
     batch_size : int, default=None
         ``approximation="inducing"``: points assigned per batch (None: as many as keep the
-        batch's temporaries under 64 MB, see ``kernel_patterns.cluster.gp.BLOCK_BYTES``), and
-        subsample points flowed together, the SEPs found so far passed on (None: 4,096).
+        temporaries under ``kernel_patterns.cluster.gp.BLOCK_BYTES``), and subsample points
+        flowed together (None: 4,096).
     min_cluster_size : int, default=5
-        Clusters with fewer training points are noise (label -1, as in HDBSCAN), never
-        counted in ``n_clusters_``; with ``level=None`` such small groups merge into the
-        cluster they open into. With ``n_clusters``, a cluster holds at least
-        ``max(min_cluster_size, N / (10 n_clusters))`` points. With ``kernel=None`` and more
-        than ``subsample`` points, every point counts ``subsample / N`` (the landscape is the
-        subsample's), so a cluster holds at least ``min_cluster_size * N / subsample``.
+        Clusters with fewer training points are noise (label -1, as in HDBSCAN). With
+        ``kernel=None`` and more than ``subsample`` points, a cluster holds at least
+        ``min_cluster_size * N / subsample`` points.
     feature_transform : {"auto", "yeo-johnson"} or None, default="auto"
-        Gaussianise the features before the landscape: each standardised, then Yeo-Johnson
-        transformed (scikit-learn's ``PowerTransformer``). ``"auto"``: with ``kernel=None``
-        when the features are heavy-tailed (the median feature's excess kurtosis above
-        ``kernel_patterns.cluster.gp.TAIL_KURTOSIS``); ``"yeo-johnson"``: always; None:
-        never. The landscape, ``kernel_``, ``landscape_.equilibria`` and
-        ``inducing_points_`` are then in the transformed space (``feature_transform_``);
-        ``equilibria_``, ``variance``, ``predict`` and the plots take and give the input's
-        units, and ``variance_gradient`` is with respect to the transformed features.
-        Without it, data whose mean lies more than 1e6 standard deviations (of the widest
-        feature) from the origin are centred for a stationary kernel (the same landscape,
-        whose differences float64 then holds to every digit), and that centring is
-        ``feature_transform_``.
+        Gaussianise the features (standardise, then Yeo-Johnson) before the landscape.
+        ``"auto"``: with ``kernel=None`` when the median feature's excess kurtosis is above
+        ``kernel_patterns.cluster.gp.TAIL_KURTOSIS``; ``"yeo-johnson"``: always; None: never.
+        ``kernel_``, ``landscape_.equilibria`` and ``inducing_points_`` are then in the
+        transformed space; ``equilibria_``, ``variance``, ``predict`` and the plots use the
+        input's units. Data far from the origin (mean beyond 1e6 standard deviations) are
+        centred instead, and that centring is ``feature_transform_``.
     random_state : int, RandomState instance or None, default=None
-        ``approximation="inducing"``: seeds the subsample and the inducing points (in that
-        order). With neither ``level`` nor ``n_clusters``, it also seeds Hopkins' test of
-        whether the data are uniform on their box
-        (:func:`~kernel_patterns.cluster.gp.hopkins_test`) and, where every reading gives
-        one cluster, the test of whether they have two modes
-        (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`): the random choices of
-        the exact method.
+        Seeds the subsample and the inducing points, and, with neither ``level`` nor
+        ``n_clusters``, Hopkins' test (:func:`~kernel_patterns.cluster.gp.hopkins_test`) and
+        the test of two modes (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`).
 
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
-        Cluster of every training point (0, 1, ... in order of first appearance; -1 for noise,
-        see ``min_cluster_size``).
+        Cluster of every training point (0, 1, ... in order of first appearance; -1: noise).
     n_clusters_ : int
         Clusters found (noise not counted).
     equilibria_ : ndarray of shape (n_equilibria, n_features)
@@ -165,9 +120,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     equilibrium_labels_ : ndarray of shape (n_equilibria,)
         Cluster of every SEP (-1: noise).
     basins_ : ndarray of shape (n_samples,)
-        Index of the SEP each training point flowed to (inducing: for the points outside the
-        subsample, the SEP of the lower training point it steps to, else the SEP its short
-        flow was assigned to).
+        Index of the SEP of every training point.
     inducing_points_ : ndarray of shape (m, n_features) or None
         The inducing points (``approximation="inducing"``), else None.
     level_ : float
@@ -180,27 +133,20 @@ class GPClustering(ClusterMixin, BaseEstimator):
     kernel_ : Kernel
         The kernel used.
     feature_transform_ : sklearn Pipeline or None
-        The fitted feature transform the landscape lives behind (``feature_transform``, or
-        the centring of data far from the origin), or None.
+        The fitted feature transform (or centring) the landscape lives behind, or None.
     landscape_ : GPLandscape
-        The solver's result object (:func:`~kernel_patterns.cluster.gp.gp_landscape`): the
-        variance model, SEPs, the :class:`~kernel_patterns.cluster.gp.GPHierarchy`
-        (``landscape_.hierarchy``, with ``.plot()`` and ``.to_pandas()``), ``.plot()`` of
-        the landscape and ``.to_pandas()`` of the SEPs.
+        The solver's result (:func:`~kernel_patterns.cluster.gp.gp_landscape`), with its
+        :class:`~kernel_patterns.cluster.gp.GPHierarchy` (``landscape_.hierarchy``).
     n_iter_ : int
         Descent iterations of the fit (inducing: of the subsample's flow).
     count_trace_ : GPCountTrace or None
         Why these clusters (``kernel=None`` with neither ``level`` nor ``n_clusters``; else
-        None): the modes of every landscape read on the ladder of length scales, their
-        agreement with the next one, and the reading kept
-        (:class:`~kernel_patterns.cluster.gp.GPCountTrace`, ``.to_pandas()``).
+        None): :class:`~kernel_patterns.cluster.gp.GPCountTrace`.
     probabilities_ : ndarray of shape (n_samples,)
-        How strongly every training point belongs to its cluster, in [0, 1]: 1 at the
-        cluster's peak (its lowest SEP), falling with the variance to 0 at ``level_``; 0
-        for noise (:func:`~kernel_patterns.cluster.gp.membership`, as HDBSCAN's).
+        Membership strength in [0, 1]: 1 at the cluster's lowest SEP, 0 at ``level_`` and
+        for noise (:func:`~kernel_patterns.cluster.gp.membership`).
     outlier_scores_ : ndarray of shape (n_samples,)
-        How far every training point lies above its cluster's peak, in [0, 1]: 0 at the
-        peak, 1 at the training point of largest variance (as HDBSCAN's GLOSH scores).
+        In [0, 1]: 0 at the cluster's peak, 1 at the training point of largest variance.
     n_features_in_ : int
 
     Examples
@@ -328,9 +274,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
 
     def assign_params(self) -> dict[str, Any]:
         """Keyword arguments of :func:`~kernel_patterns.cluster.gp.assign_to_equilibria`
-        for this fit.
-
-        For a driver that assigns partitions of points elsewhere (e.g. Dask workers)::
+        for this fit, for a driver that assigns partitions of points elsewhere::
 
             land = est.landscape_  # with a feature_transform_, X_part goes through it first
             basins = assign_to_equilibria(land.model, land.transform.transform(X_part)
@@ -338,9 +282,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
                                           **est.assign_params()).basins
             labels = est.equilibrium_labels_[basins]
 
-        That is how the fit assigns its points without a step in up to 15 features.
-        ``predict`` gives every point the SEP of the nearest of ``landscape_.flowed``
-        instead: ship ``landscape_.assign`` to the workers for that.
+        ``predict`` instead gives every point the SEP of the nearest of ``landscape_.flowed``
+        (``landscape_.assign``).
         """
         check_is_fitted(self)
         land = self.landscape_
@@ -369,11 +312,9 @@ class GPClustering(ClusterMixin, BaseEstimator):
     ) -> NDArray[Any]:
         """Labels of the training points at another level, or for another cluster count.
 
-        Cuts ``hierarchy_`` (no refit): ``labels_at(level=level_)`` is ``labels_``. Give
-        exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1): the cut nearest ``level_``
-        with that many clusters (``ValueError`` naming the counts there are when none has).
-        Groups of fewer than ``min_cluster_size`` training points (default: the fit's) are
-        noise, -1; ``min_cluster_size=1`` makes every group a cluster.
+        Cuts ``hierarchy_`` (no refit). Give exactly one of ``level`` (> 0) and ``n_clusters``
+        (≥ 1: the cut nearest ``level_`` with that many clusters). Groups of fewer than
+        ``min_cluster_size`` training points (default: the fit's) are noise, -1.
         """
         check_is_fitted(self)
         return self.landscape_.labels_at(level, n_clusters, min_cluster_size=min_cluster_size)
@@ -381,16 +322,10 @@ class GPClustering(ClusterMixin, BaseEstimator):
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Cluster of new points: flow them to an equilibrium (Corollary 1).
 
-        A point that reaches a known SEP takes its cluster; one that stops elsewhere (far
-        from the data) takes the cluster of the SEP it is best connected to: the one whose
-        segment to it has the lowest largest variance. With ``approximation="inducing"``,
-        the cluster of the SEP of the nearest subsample point, whose full flow the fit
-        made (``landscape_.flowed``).
-
-        On the training points the exact method's ``predict`` can differ from ``labels_``
-        for a few points near a basin boundary: the fit's flows stop near the SEPs found
-        so far (and, in up to 8 features, join another point's path), where ``predict``'s
-        flows know every SEP from the start and each point flows alone.
+        A point that reaches a known SEP takes its cluster; one that stops elsewhere takes that
+        of the SEP whose segment to it has the lowest largest variance. With
+        ``approximation="inducing"``: the cluster of the SEP of the nearest subsample point.
+        On training points near a basin boundary it can differ from ``labels_``.
         """
         Xv = self._check_X(X)
         return self.landscape_.predict(Xv)
@@ -398,9 +333,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
     # ------------------------------------------------------------------ sklearn
     @classmethod
     def _sk_check_instances(cls) -> list[GPClustering]:
-        # The checks' small data sets have fewer SEPs under the data-driven kernel than the
-        # n_clusters they set (an error by design); a fixed short length scale (0.2) has
-        # enough (benchmarks/results/gp_design_notes.md).
+        # a fixed short length scale (0.2): the checks' small sets have too few SEPs under
+        # the data-driven kernel for the n_clusters they set
         k = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=25.0)
         inducing = cls(kernel=k, approximation="inducing", n_landmarks=25, subsample=30,
                        random_state=0)
@@ -408,8 +342,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
 
 
 def _refuse_sparse(X: Any) -> None:
-    """A TypeError for sparse ``X`` that says why the coordinates must be dense and what the
-    dense copy would cost (scikit-learn's own says only "dense data is required")."""
+    """A TypeError for sparse ``X`` that says what the dense copy would cost."""
     if not sparse.issparse(X):
         return
     n, d = X.shape

@@ -1,24 +1,11 @@
 """Segment checks between SEPs and the saddle-level hierarchy (its cuts: :mod:`~._cuts`).
 
-Eq. 4.3/4.4 of Kim & Lee print the adjacency rule inverted (errata 1). What is built here is the
-rule of their §5: SEPs ``s_i`` and ``s_j`` are adjacent at level r when *every* checked point
-``y`` on the segment between them has ``σ²(y) ≤ r``; one point above r cuts the edge.
-
-Errata 3 (crabs: the count of clusters can only fall as the level rises): for every checked
-pair the *merge level* is the largest σ² found on the segment (``n_segment_points`` evenly
-spaced points, the two SEPs, and a few rounds of local refinement around the largest sample,
-so a narrow ridge between two samples is not missed). The pair is adjacent at level r exactly
-when its merge level is ≤ r, so the connected components at every level are given by the
-minimum spanning tree of these weights, i.e. single linkage: a scipy linkage matrix with
-monotone heights, the saddle levels.
-
-Pairs checked: all of them (the paper's complete graph) while there are at most
-``MAX_COMPLETE_PAIRS``; beyond that, each SEP's ``N_NEIGHBORS`` nearest SEPs plus the edges of
-the Euclidean minimum spanning tree of the SEPs (so the graph stays connected). The fit only
-needs the merge levels of the pairs the minimum spanning tree can use:
-``segment_levels(lazy=True)`` raises staged lower bounds lazily and gets the same linkage from
-far fewer σ² evaluations than the merge levels of every pair
-(``benchmarks/results/gp_design_notes.md``).
+SEPs are adjacent at level r when every checked point on their segment has ``σ² ≤ r``
+(§5 of Kim & Lee; eq. 4.3/4.4 print it inverted, errata 1). A pair's merge level is the
+largest σ² found on its segment, so the components at every level are the single linkage
+of these weights (errata 3). Pairs checked: all while there are at most
+``MAX_COMPLETE_PAIRS``, else each SEP's ``N_NEIGHBORS`` nearest plus the Euclidean minimum
+spanning tree of the SEPs (the graph stays connected).
 """
 
 from __future__ import annotations
@@ -75,23 +62,12 @@ def segment_levels(
 ) -> FloatArray:
     """Largest σ² on the segment ``[S[I[k]], S[J[k]]]`` for every pair k (merge levels).
 
-    ``n_points`` evenly spaced interior points are checked (the paper checks 10 to 20), plus
-    both ends; with ``refine``, ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points each
-    zoom in on the largest sample, so the estimate of the saddle value only ever goes up.
-
-    With ``lazy``, only the merge levels that the fit's single linkage (Kruskal's algorithm
-    over the pairs) reads are computed: its linkage and edges are those of the full merge
-    levels, from far fewer σ² evaluations. Each pair's weight starts as a lower bound (the
-    σ² of its two ends) and rises in stages: the largest σ² at the first 1, 3, 7, 15
-    (``_STAGES``) and then all ``n_points`` of its segment points (middle first, then
-    quarters, eighths, ...), then the refinement rounds. Kruskal runs on a heap of the
-    weights (ties by pair index, as in a stable sort): when the next pair would join two
-    components and its weight is still a bound, it and the next such pairs
-    (``_LAZY_BATCH + p // 4`` of them) go one stage up and back into the heap; a pair is
-    merged only with its merge level. A pair whose ends are already joined when its bound
-    comes up would be skipped with its merge level too (that is larger still), and pairs
-    left after the last merge are never read: only pairs that cannot change the linkage
-    keep a bound.
+    ``n_points`` evenly spaced interior points are checked, plus both ends; with ``refine``,
+    ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points zoom in on the largest sample.
+    With ``lazy``, only the merge levels that the single linkage (Kruskal) reads are
+    computed: each pair's weight starts as a lower bound and is raised in stages
+    (``_STAGES`` segment points, then all, then the refinement) only when Kruskal would merge
+    it. The linkage is that of the full merge levels.
 
     Parameters
     ----------
@@ -169,7 +145,8 @@ def _refined(
 
 def _probe_order(n: int) -> NDArray[np.intp]:
     """Indices 0..n-1 of the segment points, each next one farthest from those before it
-    and from both ends (middle, quarters, eighths, ...)."""
+    and from both ends (middle, quarters, eighths, ...).
+    """
     chosen = [-1, n]
     order: list[int] = []
     for _ in range(n):
@@ -250,14 +227,11 @@ def _on_segments(
 def single_linkage(
     p: int, I: NDArray[np.intp], J: NDArray[np.intp], w: FloatArray
 ) -> tuple[FloatArray, NDArray[np.intp]]:
-    """Kruskal on the weighted SEP graph, written as a scipy linkage matrix.
+    """Kruskal on the weighted SEP graph, as a scipy linkage matrix and the SEP pair of each merge.
 
-    Row r merges clusters ``Z[r, 0]`` and ``Z[r, 1]`` (ids < p are SEPs, ``p + r`` is the
-    cluster made by row r) at height ``Z[r, 2]`` (a saddle level), with ``Z[r, 3]`` SEPs.
-    The graph must be connected (:func:`candidate_pairs` guarantees it).
-
-    Returns the linkage and, for every row, the SEP pair ``(i, j)`` whose segment made that
-    merge (the edges of the minimum spanning tree), shape ``(p - 1, 2)``.
+    Row r merges ``Z[r, 0]`` and ``Z[r, 1]`` (ids < p are SEPs, ``p + r`` the cluster of row
+    r) at height ``Z[r, 2]``, with ``Z[r, 3]`` SEPs. The graph must be connected. The pairs,
+    shape ``(p - 1, 2)``, are the edges of the minimum spanning tree.
     """
     parent = np.arange(p)
     cid = np.arange(p)  # linkage id of each union-find root

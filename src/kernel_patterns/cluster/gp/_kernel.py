@@ -14,13 +14,11 @@ AUTO_NEIGHBOR = 5
 
 
 def auto_length_scale(X: FloatArray) -> float:
-    """The data-driven length scale ℓ of :func:`default_kernel`, in the units of ``X``.
+    """The data-driven length scale ℓ₀ of :func:`default_kernel`, in the units of ``X``.
 
     The 90th percentile of the distance from each point to its 5th nearest neighbour. Where
-    copies make that 0 (most points have five, as in data of few distinct values), the data
-    are a set of atoms, and ℓ₀ is their resolution: the 90th percentile of the distance
-    from each distinct point to the nearest other one (the step between the values of
-    integer-coded features), in the units of ``X``; 1 when every point is the same.
+    copies make that 0, the 90th percentile of the distance from each distinct point to the
+    nearest other one; 1 when every point is the same.
 
     Parameters
     ----------
@@ -56,16 +54,9 @@ def _neighbour_quantile(X: FloatArray, neighbour: int) -> float:
 def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
     """The GP covariance chosen from the data when ``kernel=None``.
 
-    Rule (documented, no hidden tuning): ``v0 = 1`` and ``v1 = 10`` as in every experiment of
-    the paper, noise ``v2 = 1`` (the paper never gives v2; 1 gives a smooth landscape whose
-    level sets follow the data), and one isotropic length scale ``ℓ = factor ×`` the 90th
-    percentile of the distance from each point to its 5th nearest neighbour
-    (:func:`auto_length_scale`), so that all but the sparsest 10 % of points have five
-    neighbours within one length scale; ``l = 1 / ℓ²`` (eq. 2.7 with errata 4).
-
-    The kernel is isotropic in the units of ``X``: features are *not* rescaled one by one
-    (scale them first when their units differ; the user guide shows what per-feature
-    scaling does to noise features).
+    ``GPCovariance(v0=1, v1=10, v2=1, l=1/ℓ²)`` with ``ℓ = factor ×``
+    :func:`auto_length_scale` (eq. 2.7 with errata 4). The kernel is isotropic in the units of
+    ``X``: features are not rescaled one by one.
 
     Parameters
     ----------
@@ -91,11 +82,9 @@ def default_kernel(X: FloatArray, factor: float = 1.0) -> GPCovariance:
 
 
 def kernel_at(length_scale: float) -> GPCovariance:
-    """:func:`default_kernel`'s covariance at a given length scale ℓ: ``GPCovariance(v0=1,
-    v1=10, v2=1, l=1/ℓ²)`` (the ladder's rungs, ℓ₀ computed once).
-
-    A length scale whose ``1/ℓ²`` overflows (points about 1e-154 apart) is a ``ValueError``
-    that asks to rescale ``X``."""
+    """``GPCovariance(v0=1, v1=10, v2=1, l=1/ℓ²)`` at the length scale ℓ; a ``ValueError``
+    asking to rescale ``X`` where ``1/ℓ²`` overflows.
+    """
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         l = float(1.0 / np.float64(length_scale) ** 2)
     if not np.isfinite(l):

@@ -1,14 +1,9 @@
 """Data on a line: one feature, or points that all lie close to one straight line.
 
-On a line the saddle between two basins is the lowest point of the only path between them,
-so a ripple of the sample's density is as deep as a real split, and the noise test of the
-excess of mass keeps some of them (``benchmarks/results/gp_design_notes.md``). So with
-``kernel=None`` such data are counted by the modes of their density along the line
+With ``kernel=None`` such data are counted by the modes of their density along the line
 (:func:`~._dip.dip_partition`), and every SEP of the landscape joins the part it lies in.
-Data of several features are on a line when every point lies within ``LINE_WIDTH`` length
-scales of their first principal axis (:func:`principal_axis`), as a feature given again in
-other units is: the kernel then hardly sees their spread across the axis, and the landscape
-is that of their values along it. Arrays in, arrays out.
+Several features are on a line when every point lies within ``LINE_WIDTH`` length scales of
+their first principal axis (:func:`principal_axis`). Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -81,16 +76,18 @@ def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
 
 
 class Line(NamedTuple):
-    """Training points on a line: ``points`` in the input's units, the line's unit ``axis``
-    and the heavy-tail ``transform`` (or None) that carries them to the landscape's space."""
+    """Training points on a line: ``points`` (input units), unit ``axis`` and the
+    heavy-tail ``transform`` (or None) to the landscape's space.
+    """
 
     points: FloatArray
     axis: FloatArray
     transform: Any
 
     def along(self, S: FloatArray, fitted_on: FloatArray) -> FloatArray:
-        """Points ``S`` of the landscape's space (SEPs) projected on the line, in the input's
-        units (``fitted_on``: ``points`` transformed)."""
+        """Points ``S`` of the landscape's space projected on the line, in input units
+        (``fitted_on``: ``points`` transformed).
+        """
         return to_input_units(self.transform, S, fitted_on, self.points) @ self.axis
 
 
@@ -99,22 +96,14 @@ def line_partition(
     opts: FlowOptions, plan: InducingPlan | None, min_cluster_size: int, random_state: Any,
     n_parts: int | None = None, shortfall: str = "",
 ) -> tuple[Landscape, NDArray[np.intp], float, GPCountTrace]:
-    """kernel=None, no ``level``, data on a line: the landscape, the group of every SEP, the
-    level and the count trace.
+    """Data on a line (kernel=None, no ``level``): the landscape, the group of every SEP, the
+    level r* and the count trace.
 
-    The clusters are the parts of one mode each of :func:`~._dip.dip_partition` on the
-    values along the line of the points that shape the landscape (all, or the subsample of
-    ``plan``), in the input's units
-    (Hartigan's dip test calibrated on the data's shape at the mode, parts cut at the
-    density's lowest point between them): the heavy-tail transform squeezes a far group
-    against the rest and skews what is left. Every SEP of the landscape at ``ell0`` (fitted
-    on ``X``, the transformed points) joins the part its projection on the ``line`` lies in;
-    when some part holds none (data of few distinct values), the landscape is that of the
-    longest length scale down the ladder (to ``FACTORS[0]`` ℓ₀) whose SEPs lie in every part
-    (or in the most). The level is the support's, ``r*``. With ``n_parts``
-    (``n_clusters``), the parts of largest dip are cut until there are that many; when fewer
-    can be, a warning says so, and why with ``shortfall`` (:func:`~._solver.count_shortfall`) when
-    that is not empty.
+    The groups are the parts of :func:`~._dip.dip_partition` of the values along the line (of
+    all points, or the subsample of ``plan``), in input units; every SEP joins the part its
+    projection lies in. When some part holds no SEP, the landscape is that of the longest
+    length scale down the ladder (to ``FACTORS[0]`` ℓ₀) with SEPs in the most parts. With
+    ``n_parts``, a warning (with ``shortfall`` when given) says when fewer parts can be cut.
     """
     points = line.points if plan is None else line.points[plan.subsample]
     test = dip_partition(points @ line.axis, random_state, min_size=min_cluster_size,
@@ -127,9 +116,8 @@ def line_partition(
                                          "with that many points on each side. Give a "
                                          "smaller min_cluster_size or fewer n_clusters."),
             UserWarning, stacklevel=user_stacklevel())
-    # the landscape at ℓ₀, else at the longest length scale down the ladder whose SEPs lie
-    # in every part (data of few values: ℓ₀, a neighbour distance, can span the gap
-    # between two of them); parts holding no SEP are none
+    # the landscape at ℓ₀, else the longest length scale down the ladder with SEPs in every
+    # part (with few distinct values, ℓ₀ can span the gap between two parts)
     tried: list[tuple[float, Landscape, NDArray[np.intp], int]] = []  # ..., groups, count
     for factor in factors_between(1.0, FACTORS[0]):
         fit = fit_landscape(kernel_at(ell0 * factor), X, opts, plan)

@@ -1,8 +1,6 @@
-"""Drawing of the GP result objects (matplotlib, imported lazily): the variance landscape
-(Figures 4 and 5 of Kim & Lee 2007), the dendrogram of the saddle-level hierarchy
-(errata 3, the crabs experiment) and the modes per length scale of the count's ladder.
-Called by ``GPLandscape.plot``, ``GPHierarchy.plot`` and ``GPCountTrace.plot`` (and through
-them by :mod:`kernel_patterns.plotting`)."""
+"""Drawing of the GP result objects (matplotlib, imported lazily): the variance landscape,
+the saddle-level dendrogram, the condensed tree and the count's ladder.
+"""
 
 from __future__ import annotations
 
@@ -167,8 +165,7 @@ def plot_count_trace(trace: _CountTrace, *, ax: Any = None, title: str | None = 
     ell = np.asarray(trace.length_scales)
     ax.plot(ell, trace.n_modes, "o-", c="k", ms=5)
     ax.set_xscale("log")
-    # plain numbers at the length scales read (the default log ticks set 10^k in mathtext,
-    # a tenth of a second to lay out, and are few on a ladder of one octave or two)
+    # plain numbers at the length scales read (the default log ticks are slow mathtext)
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
     ax.xaxis.set_major_locator(FixedLocator(ell.tolist()))

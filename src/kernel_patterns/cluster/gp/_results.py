@@ -1,13 +1,9 @@
-"""The results of GP variance clustering as objects: :class:`GPHierarchy`, :class:`GPLandscape`
-and :class:`GPCountTrace`.
+"""The results of GP variance clustering as objects: :class:`GPLandscape`, which
+:func:`~kernel_patterns.cluster.gp.gp_landscape` returns, and its :class:`GPHierarchy`.
 
-:func:`~kernel_patterns.cluster.gp.gp_landscape` returns a :class:`GPLandscape`: the fitted
-variance function, its stable equilibrium points (SEPs), the level, the labels of the training
-points and the saddle-level :class:`GPHierarchy` over the SEPs. Both objects answer the
-questions a user asks after a fit without the estimator: labels of new points
-(:meth:`GPLandscape.predict`, Corollary 1 of Kim & Lee), labels at another level or count
-(:meth:`GPLandscape.labels_at`), a picture (``.plot(ax=None)``, matplotlib imported lazily, as
-hdbscan's tree objects do) and a table (``.to_pandas()``).
+Both answer questions after a fit without the estimator: labels of new points or at
+another level, a picture (``.plot``, matplotlib imported lazily) and a table
+(``.to_pandas()``).
 """
 
 from __future__ import annotations
@@ -35,8 +31,8 @@ def relabel(
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Number clusters 0, 1, ... in order of first appearance among the training points.
 
-    Returns the cluster of every SEP and of every point (``assignment`` gives each point's SEP).
-    Components numbered -1 (noise) stay -1.
+    Returns the cluster of every SEP and of every point (``assignment``: each point's SEP);
+    -1 (noise) stays -1.
     """
     point_comp = sep_components[assignment]
     if sep_components.size == 0 or sep_components.max() < 0:
@@ -61,18 +57,15 @@ class GPHierarchy:
     linkage : ndarray of shape (n_equilibria - 1, 4)
         scipy linkage matrix; heights are the merge levels σ² (monotone).
     equilibrium_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP (a SEP exists as a cluster only from its own variance up).
+        σ² at every SEP.
     level : float
-        The level the fit was cut at: the cut there gives the fit's clusters. The merges
-        are the saddle levels, except where the count rule chose otherwise
-        (:func:`~kernel_patterns.cluster.gp.fitted_tree`): two groups it kept apart
-        merge just above the level, and the level rises to the highest merge inside a
-        cluster it kept whole.
+        The level the fit was cut at: the cut there gives the fit's clusters. Where the count
+        rule (:func:`~kernel_patterns.cluster.gp.fitted_tree`) kept two groups apart they
+        merge just above it; it rises to the highest merge inside a cluster kept whole.
     equilibrium_labels : ndarray of shape (n_equilibria,) or None
         The fit's cluster of every SEP (-1: noise), which the dendrogram colours.
     saddle_linkage : ndarray of shape (n_equilibria - 1, 4) or None
-        The saddle tree itself, before the count rule's choices (the paper's hierarchy);
-        None: ``linkage``.
+        The saddle tree before the count rule's choices; None: ``linkage``.
 
     Examples
     --------
@@ -104,9 +97,8 @@ class GPHierarchy:
         return level_for_n_clusters(self.linkage[:, 2], self.equilibrium_variance, n_clusters)
 
     def cut(self, level: float | None = None, n_clusters: int | None = None) -> NDArray[np.intp]:
-        """Component of every SEP at ``level`` or for ``n_clusters`` (exactly one of them).
-
-        Components are numbered by the linkage, not by first appearance.
+        """Component of every SEP at ``level`` or for ``n_clusters`` (exactly one of them),
+        numbered by the linkage.
         """
         level = _check_cut(self, level, n_clusters)
         return components_at(self.linkage, self.n_equilibria, level)
@@ -168,7 +160,7 @@ class GPLandscape:
     Attributes
     ----------
     kernel : Kernel
-        The covariance used (chosen from the data when none was given).
+        The covariance used.
     model : VarianceFunction
         The variance σ² (exact, eq. 3.1, or inducing points) with its gradient.
     length_scale : float
@@ -187,8 +179,7 @@ class GPLandscape:
     basins : ndarray of shape (n_samples,)
         SEP of every training point.
     labels : ndarray of shape (n_samples,)
-        Cluster of every training point (0, 1, ... in order of first appearance; -1 for
-        noise: points whose cluster has fewer than ``min_cluster_size`` training points).
+        Cluster of every training point (0, 1, ... in order of first appearance; -1: noise).
     n_iter : int
         Descent iterations of the fit's flow.
     n_unconverged : int
@@ -198,11 +189,10 @@ class GPLandscape:
     plan : InducingPlan or None
         Inducing points and subsample (``approximation="inducing"``), else None.
     transform : transformer or None
-        The fitted feature transform the landscape lives behind (``feature_transform``):
-        every query (:meth:`variance`, :meth:`gradient`, :meth:`assign`, :meth:`predict`)
-        goes through it first, and ``equilibria`` are in its space. None: the input's space.
+        The fitted feature transform every query goes through first; ``equilibria`` are in
+        its space. None: the input's space.
     input_equilibria : ndarray of shape (n_equilibria, n_features)
-        The SEPs in the units of the input (``equilibria`` when there is no transform).
+        The SEPs in the units of the input.
     count_trace : GPCountTrace or None
         The landscapes read to choose the clusters (``kernel=None`` with neither ``level``
         nor ``n_clusters``), else None.
@@ -211,10 +201,8 @@ class GPLandscape:
     training_variance : ndarray of shape (n_samples,) or None
         σ² at every training point, where the fit computed it; else None.
     flowed : ndarray of shape (n_subsample, n_features) or None
-        ``approximation="inducing"``: the subsample's points, whose full flows gave the
-        SEPs (in the space of ``transform``). Every point given to :meth:`assign` takes the
-        SEP of the nearest of them, and so does every other training point in more than
-        15 features. Else None.
+        ``approximation="inducing"``: the subsample's points, whose full flows gave the SEPs
+        (:meth:`assign` gives a point the SEP of the nearest). Else None.
 
     Examples
     --------
@@ -308,10 +296,9 @@ class GPLandscape:
     def assign(self, X: ArrayLike) -> NDArray[np.intp]:
         """Index of the SEP every row of ``X`` belongs to (Corollary 1).
 
-        Exact: each point flows to an equilibrium; one that reaches a known SEP takes it, one
-        that stops elsewhere (far from the data) takes the SEP it is best connected to, the
-        one whose segment to it has the lowest largest variance. Inducing: the SEP of the
-        nearest ``flowed`` point, whose full flow is known.
+        Exact: each point flows to an equilibrium and takes the SEP it reaches, else the one whose
+        segment to it has the lowest largest variance. Inducing: the SEP of the nearest ``flowed``
+        point.
         """
         flowed = None
         if self.plan is not None and self.flowed is not None:
@@ -325,8 +312,9 @@ class GPLandscape:
         return self.equilibrium_labels[self.assign(X)]
 
     def basin_sizes(self) -> FloatArray:
-        """What the training points of every SEP's basin count: their number, each
-        weighted as in the variance (``plan.weight`` with inducing points, else 1)."""
+        """The weighted count of training points in every SEP's basin (``plan.weight`` each
+        with inducing points, else 1).
+        """
         weight = 1.0 if self.plan is None else self.plan.weight
         return weight * np.bincount(self.basins, minlength=self.hierarchy.n_equilibria)
 
@@ -336,13 +324,9 @@ class GPLandscape:
     ) -> NDArray[np.intp]:
         """Labels of the training points at another level, or for another cluster count.
 
-        Cuts ``hierarchy`` (no refit); a group of fewer than ``min_cluster_size``
-        training points is noise (-1), as in ``labels``. At ``level`` the labels
-        are ``labels``. Give exactly one of ``level`` (> 0) and ``n_clusters`` (≥ 1):
-        ``n_clusters`` cuts at the level nearest ``level`` with that many clusters,
-        and is a ``ValueError`` naming the counts there are when none has.
-        ``min_cluster_size`` (default: the fit's) is the least size of a cluster; 1 makes
-        every group of the cut a cluster.
+        Cuts ``hierarchy`` (no refit). Give exactly one of ``level`` (> 0) and ``n_clusters``
+        (≥ 1: the cut nearest ``level`` with that many clusters, else a ``ValueError``). Groups of
+        fewer than ``min_cluster_size`` training points (default: the fit's) are noise (-1).
         """
         if (level is None) == (n_clusters is None):
             raise ValueError("give exactly one of level and n_clusters.")
@@ -358,9 +342,9 @@ class GPLandscape:
         return relabel(np.where(big[groups], groups, -1).astype(np.intp), self.basins)[1]
 
     def condensed_tree(self) -> CondensedTree:
-        """``hierarchy`` condensed as HDBSCAN condenses its tree (groups of fewer than
-        ``min_cluster_size`` points fall out of a cluster), the fitted clusters marked
-        (:func:`~kernel_patterns.cluster.gp.condense`)."""
+        """``hierarchy`` condensed as HDBSCAN condenses its tree, the fitted clusters marked
+        (:func:`~kernel_patterns.cluster.gp.condense`).
+        """
         return condense(self.hierarchy.linkage, self.equilibrium_variance, self.basin_sizes(),
                         self.min_cluster_size, self.level)
 
@@ -382,10 +366,10 @@ class GPLandscape:
     ) -> Any:
         """The variance of a 2-D landscape as a filled contour map (Figs 4 and 5 of the paper).
 
-        The level contour σ² = r (the cluster boundaries) is drawn solid, the SEPs as crosses
-        and the points ``X`` (if given) coloured by ``labels`` (default: :meth:`predict`).
-        Keyword arguments (``ax``, ``level``, ``resolution``, ``margin``, ``title``, ``cmap``)
-        are those of :func:`kernel_patterns.plotting.plot_variance_landscape`.
+        The level contour is solid, the SEPs crosses, and the points ``X`` (if given) coloured by
+        ``labels`` (default: :meth:`predict`). Keyword arguments (``ax``, ``level``, ``resolution``,
+        ``margin``, ``title``, ``cmap``) are those of
+        :func:`kernel_patterns.plotting.plot_variance_landscape`.
 
         Returns
         -------

@@ -1,10 +1,8 @@
 """Training points assigned by steps to lower training points (``approximation="inducing"``).
 
-Past ``subsample`` points the SEPs come from the full flows of a subsample; every other
-training point steps to a lower training point by a checked segment
-(:func:`step_to_lower_neighbours`) and takes the SEP its steps end at (:func:`follow_steps`).
-The points with no step go through :func:`~._assign.assign_to_equilibria`. Arrays in,
-arrays out.
+Every training point outside the subsample steps to a lower training point by a checked
+segment (:func:`step_to_lower_neighbours`) and takes the SEP its steps end at
+(:func:`follow_steps`); the rest go to :func:`~._assign.assign_to_equilibria`.
 """
 
 from __future__ import annotations
@@ -22,9 +20,8 @@ from ._variance import VarianceFunction
 N_NEIGHBOURS = 8
 #: points whose steps are looked for at once (:func:`step_to_lower_neighbours`).
 STEP_BLOCK = 2**14
-#: most features for which the training points step to each other: scikit-learn's bound for
-#: a tree in ``NearestNeighbors(algorithm="auto")``, beyond which its search is brute force
-#: (n² distances).
+#: most features for which the training points step to each other (scikit-learn's bound
+#: for a tree search in ``NearestNeighbors``).
 TREE_MAX_FEATURES = 15
 
 
@@ -40,20 +37,12 @@ def step_to_lower_neighbours(
     tol: float,
     n_check_points: int = N_CHECK_POINTS,
 ) -> NDArray[np.intp]:
-    """For every point ``X[todo]``, a lower training point it reaches by a checked segment:
-    its step (-1 where there is none).
+    """For every point ``X[todo]``, a lower training point it reaches by a checked segment
+    (-1 where there is none).
 
-    Of its ``N_NEIGHBOURS`` nearest rows of ``X`` (``neighbours``, fitted on ``X``), those
-    lower than it (σ², then the index: the steps make no cycle) are tried nearest first, at
-    most ``N_CANDIDATES``: the first whose segment from the point stays at most its σ² plus
-    ``tol × variance_scale`` (the check of :func:`~._assign.assign_to_equilibria`) is its step.
-    Following the steps from a point ends at a point whose SEP is known, and every step goes
-    down: the path stays in the level set ``{σ² ≤ σ²(x)}`` (up to the slack), so x is in
-    that SEP's part of it, as a segment check to the SEP itself would show. The path bends
-    with the data where a straight segment to the SEP crosses a ridge, so the SEP is more
-    often the one x's own flow reaches (``benchmarks/results/gp_design_notes.md``), and on
-    dense data the nearest lower point is closer than the check's spacing: one value, the
-    neighbour's, already known.
+    Of its ``N_NEIGHBOURS`` nearest rows of ``X``, those lower than it (by σ², then index: no
+    cycles) are tried nearest first, at most ``N_CANDIDATES``; the first whose segment keeps
+    σ² at most the point's own plus ``tol × variance_scale`` is its step.
 
     Parameters
     ----------
@@ -111,7 +100,7 @@ def _steps(model: VarianceFunction, X: FloatArray, variance: FloatArray,
 
 def follow_steps(step: NDArray[np.intp], basins: NDArray[np.intp]) -> NDArray[np.intp]:
     """The SEP of every point: its own (``basins``, -1 where unknown), or that of the point
-    its steps (``step``, -1: none; every step to a lower point) end at.
+    its steps (``step``, -1: none) end at.
 
     Examples
     --------

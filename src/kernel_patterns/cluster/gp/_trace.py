@@ -1,5 +1,6 @@
 """Why ``GPClustering()`` found its count: :class:`GPCountTrace`, the landscapes read on the
-ladder of length scales, the reading kept and the reason in one sentence."""
+ladder of length scales, the reading kept and the reason in one sentence.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
 
 
 def pandas_module() -> Any:
-    """pandas, for the ``to_pandas()`` of the GP result objects (a clear ImportError
-    without it)."""
+    """pandas, for ``to_pandas()`` (an ImportError naming the extra without it)."""
     try:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - pandas is in the "data" extra
@@ -73,19 +73,9 @@ class GPCountTrace:
 
     With ``kernel=None`` and neither ``level`` nor ``n_clusters``, the count comes from
     landscapes fitted at several multiples of the data-driven length scale ℓ₀
-    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`): the clusters of greatest excess
-    of mass at ℓ₀ (:func:`~kernel_patterns.cluster.gp.excess_of_mass`) where they are the
-    same at √2 ℓ₀ (or the modes at √2 ℓ₀ where they are more the same clusters as ℓ₀'s than
-    as those, and split a cluster of them that has two modes), else the paper's support at
-    ℓ₀ (or the modes at ℓ₀/√2 where they are more the same clusters as ℓ₀/2's than as its
-    pieces), else the shortest length scale whose
-    *modes* (basins of at least ``min_cluster_size`` points) stay the same clusters at the
-    next one, else the excess of mass at ℓ₀ or ℓ₀/√2, else, on data with two modes within
-    one piece of the support (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`),
-    the modes of the two neighbouring length scales that agree best. The trace
-    lists every landscape read, so a count that surprises can be checked, and a length
-    scale or ``n_clusters`` chosen from it (``GPClustering(n_clusters=...)``, or
-    ``kernel=GPCovariance(l=1 / length_scale**2)``).
+    (:func:`~kernel_patterns.cluster.gp.auto_length_scale`). The trace lists every landscape
+    read and the reading kept, so that a count that surprises can be checked and a length
+    scale or ``n_clusters`` chosen from it.
 
     Attributes
     ----------
@@ -96,30 +86,22 @@ class GPCountTrace:
     n_modes : ndarray of shape (n_read,)
         Modes at each length scale.
     agreement : ndarray of shape (n_read,)
-        Adjusted Rand index of each length scale's reading with the next one's: of the
-        clusters of greatest excess of mass where that reading was kept, else of the modes
-        (at ℓ₀/√2 with ℓ₀'s support pieces, where those were compared); NaN where the two
-        were not compared. A reading is stable where the count is the same and the
+        Adjusted Rand index of each length scale's reading with the next one's; NaN where
+        the two were not compared. A reading is stable where the count is the same and the
         agreement at least 0.9.
     reading : {"excess of mass", "modes", "support", "modes on the line"}
-        The reading kept: the clusters of greatest excess of mass, stable modes (or, on
-        data with two modes within one piece of the support where every other reading
-        gives one cluster, the modes of the two neighbouring length scales that agree
-        best; or the modes at ℓ₀/√2 that the support at ℓ₀ joins), or the support at ℓ₀
-        (also when it is one piece: one cluster). Data on a line (one feature, or every
-        point close to one straight line: :func:`~kernel_patterns.cluster.gp.principal_axis`)
-        are read apart: "modes on the line", the parts of one mode each of
-        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``) of the values
-        along it, every SEP of the landscape at ℓ₀ in the part it lies in.
+        The reading kept: the clusters of greatest excess of mass
+        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), stable modes, the support at
+        ℓ₀, or, for data on a line
+        (:func:`~kernel_patterns.cluster.gp.principal_axis`), the parts of one mode each of
+        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
     mode_test : DipPartition or None
-        Data on a line: the partition that gave the count (its cuts and the dip tests'
-        p-values); None otherwise.
+        Data on a line: the partition that gave the count; None otherwise.
     line_axis : ndarray of shape (n_features,) or None
-        Data on a line: its unit direction in the input's units (``[1.]`` for one
-        feature); the cuts of ``mode_test`` are values of ``X @ line_axis``. None
-        otherwise.
+        Data on a line: its unit direction in the input's units (``[1.]`` for one feature);
+        the cuts of ``mode_test`` are values of ``X @ line_axis``. None otherwise.
     n_clusters : int
         The clusters the fit found (-1: not recorded).
     deepest_split : float
@@ -172,9 +154,9 @@ class GPCountTrace:
 
     @property
     def reason(self) -> str:
-        """Why the fit found ``n_clusters`` clusters, in one sentence (what the command line
-        and its report print); for the excess of mass, whose splits are judged by their depth,
-        how deep the deepest split it did not make is."""
+        """Why the fit found ``n_clusters`` clusters, in one sentence (for the excess of mass,
+        with the depth of the deepest split it did not make).
+        """
         why = self._why()
         if (self.reading != "excess of mass" or self.step == "family-wise"
                 or np.isnan(self.deepest_split)):
@@ -231,8 +213,7 @@ class GPCountTrace:
 
     def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
         """The modes against the length scale (log axis), each step labelled with the
-        agreement of its two readings and the landscape kept circled (matplotlib, imported
-        lazily).
+        agreement of its two readings and the landscape kept circled.
 
         Returns
         -------
@@ -244,8 +225,8 @@ class GPCountTrace:
 
     def to_pandas(self) -> Any:
         """One row per length scale read: ``factor``, ``length_scale``, ``n_modes``,
-        ``agreement`` (with the next one) and ``kept`` (the landscape the labels come
-        from)."""
+        ``agreement`` (with the next one) and ``kept``.
+        """
         pd = pandas_module()
         return pd.DataFrame({
             "factor": self.factors, "length_scale": self.length_scales,

@@ -1,21 +1,11 @@
-"""Whether data are uniform on their bounding box: Hopkins' test, which gates the floor rule.
+"""Whether data are uniform on their bounding box: Hopkins' test, which gates the floor rule
+of :func:`~._cuts.data_level_components`.
 
-The floor rule of :func:`~._cuts.data_level_components` keeps apart two groups of SEPs whose
-saddle lies below the variance of every training point: no level set that holds a training
-point separates them, so the variance cannot judge the split. That is right for clusters in
-many dimensions, whose points lie on a shell far above their minima. It is wrong for data
-with no structure at all: the landscape of points uniform on a box in 5 to 10 dimensions has a
-flat bottom of ripples below every point, and the floor rule read 2 to 26 clusters there.
-
-Hopkins' test (Hopkins & Skellam, Annals of Botany 1954) compares the distances from ``m``
-points drawn uniformly on the box to their nearest data point (``u``) with the distances
-from ``m`` data points to their nearest other data point (``w``): when the data are uniform
-on the box, a probe and a data point are alike, and ``u`` is no larger than ``w``; when they
-gather, the probes fall in the gaps and ``u`` is larger. The statistic is Hopkins'
-``H = Σ u / (Σ u + Σ w)`` (about 1/2, or near 1); the p-value is the one-sided Mann-Whitney
-test of ``u`` against ``w``. Its null needs only that probes and data points be alike, so
-it holds near the box's faces too, where in many dimensions most points lie. Arrays in,
-arrays out.
+Hopkins' test (Hopkins & Skellam, Annals of Botany 1954) compares the distances ``u`` from
+``m`` points drawn uniformly on the box to their nearest data point with the distances
+``w`` from ``m`` data points to their nearest other one. The statistic is
+``H = Σ u / (Σ u + Σ w)`` (about 1/2 for uniform data, near 1 for gathered data); the
+p-value is the one-sided Mann-Whitney test of ``u`` against ``w``. Arrays in, arrays out.
 """
 
 from __future__ import annotations

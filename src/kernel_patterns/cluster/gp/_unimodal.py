@@ -1,30 +1,10 @@
-"""Whether data have one mode: the test behind the shoulder and the modes above a split.
+"""Whether data have one mode: the tests behind the shoulder and the modes above a split.
 
-Where every reading of the landscape gives one cluster, the data may still be two groups
-that overlap: a dense group with a diffuse one beside it (a *shoulder*) is one minimum of the
-variance at every length scale long enough to smooth its ripples. One cluster is the right
-answer only for data with one mode. In the same way, a cluster that a longer length scale's
-modes split is two groups only where it has two modes (:func:`some_group_has_two_modes`):
-a blob's ripples are not.
-
-The direction is G-means' (Hamerly & Elkan, "Learning the k in k-means", NIPS 2003): the
-difference of the two means that two-means finds. It comes from one half of the points and
-the other half is tested, so that the direction does not depend on the points tested. The
-test is Silverman's ("Using kernel density estimates to investigate multimodality", JRSS B
-1981): the critical bandwidth, the least at which the Gaussian kernel density estimate of the
-projections has one mode, and a smoothed bootstrap from the estimate at that bandwidth for
-its p-value. Modes are counted in the central 95 % of the projections only (Hall & York,
-"On the calibration of Silverman's test for multimodality", Statistica Sinica 2001): in the
-tails of a heavy-tailed cloud every outlier is a mode of its own. One mode, not one
-Gaussian, is one cluster: a normality test (G-means' own, Anderson-Darling) rejects heavy
-tails, skew and a bounded side.
-
-:func:`mode_count_test` counts the modes of one feature: one mode by Hartigan's dip test
-(:func:`dip_test`; Hartigan & Hartigan, "The dip test of unimodality", Ann. Statist. 1985,
-computed by Hartigan's algorithm AS 217), calibrated on the uniform where Silverman's
-bootstrap is liberal, then k = 2, 3, ... modes by Silverman's test of k modes.
-``GPClustering()`` divides data of one feature by the dip test alone
-(:func:`~._dip.dip_partition`). Arrays in, arrays out.
+:func:`unimodal_split_test` projects one half of the points on G-means' direction (the
+difference of the two-means means of the other half; Hamerly & Elkan, NIPS 2003) and applies
+Silverman's test (JRSS B 1981) with modes counted in the central 95 % (Hall & York 2001).
+:func:`mode_count_test` counts the modes of one feature: one mode by Hartigan's dip test,
+then k = 2, 3, ... by Silverman's test of k modes. Arrays in, arrays out.
 """
 
 from __future__ import annotations
@@ -108,7 +88,8 @@ def _critical_bandwidth(
     values: FloatArray, k: int, inner: tuple[float, float], lo: float, hi: float
 ) -> float:
     """The least bandwidth in ``[lo, hi]`` at which the estimate has at most ``k`` modes in
-    ``inner``, by bisection (the count does not grow with the bandwidth, Silverman 1981)."""
+    ``inner``, by bisection (the count does not grow with the bandwidth).
+    """
     if _n_modes(values, hi, inner) > k:  # pragma: no cover - a range-wide kernel is one bump
         return hi
     for _ in range(BISECTIONS):
@@ -124,8 +105,9 @@ def _bootstrap_pvalue(
     values: FloatArray, h: float, k: int, inner: tuple[float, float],
     rng: np.random.RandomState, n_bootstrap: int,
 ) -> float:
-    """The share of smoothed bootstrap samples, drawn from the estimate at ``h`` rescaled to
-    the data's variance, with more than ``k`` modes at ``h`` (``(m + 1) / (B + 1)``)."""
+    """The share of smoothed bootstrap samples (from the estimate at ``h``, rescaled to the
+    data's variance) with more than ``k`` modes at ``h``: ``(m + 1) / (B + 1)``.
+    """
     spread = float(values.std())
     mean, scale = values.mean(), np.sqrt(1.0 + h * h / spread**2)
     more = 0
@@ -141,12 +123,10 @@ def silverman_test(
 ) -> tuple[float, float]:
     """Silverman's test of one mode, with modes counted in the central 95 %.
 
-    The critical bandwidth ``h`` is found by bisection (the number of modes of a Gaussian
-    kernel estimate does not grow with the bandwidth, Silverman 1981); each bootstrap
-    sample is drawn from the estimate at ``h``, rescaled to the data's variance,
+    The critical bandwidth ``h`` is found by bisection; each bootstrap sample is drawn from
+    the estimate at ``h``, rescaled to the data's variance,
     ``ȳ + (y* − ȳ + h ε) / √(1 + h² / s²)``, and the p-value is the share of samples with
-    more than one mode at ``h`` (``(k + 1) / (B + 1)``). Uncalibrated, the test is
-    conservative (Hall & York 2001).
+    more than one mode at ``h`` (``(k + 1) / (B + 1)``).
 
     Parameters
     ----------
@@ -225,14 +205,10 @@ def mode_count_test(
     """The number of modes of a sample: one mode by Hartigan's dip test, then k = 2, 3, ...
     by Silverman's test of k modes, up to the first k not rejected.
 
-    One mode is tested by :func:`dip_test`: Silverman's bootstrap is liberal on flat
-    densities (the wiggles of a flat top need a wide kernel to become one mode, and the
-    bootstrap drawn from that rounded estimate rarely has them), the dip's uniform
-    reference is not (``benchmarks/results/gp_design_notes.md``). Each further test is
-    :func:`silverman_test`'s for k modes (Silverman 1981, section 3): the critical
-    bandwidth ``h_k``, the least at which the Gaussian kernel density estimate has at most
-    k modes in the central 95 % of the values (Hall & York 2001), and the share of smoothed
-    bootstrap samples from the estimate at ``h_k`` with more than k modes there.
+    One mode is tested by :func:`dip_test` (uniform reference); each further test is
+    :func:`silverman_test`'s for k modes: the critical bandwidth ``h_k`` with modes counted in
+    the central 95 % of the values, and the share of smoothed bootstrap samples from the
+    estimate at ``h_k`` with more than k modes there.
 
     Parameters
     ----------
@@ -241,11 +217,9 @@ def mode_count_test(
     random_state : int, RandomState instance or None, default=None
         The bootstraps.
     alpha : float, default=None
-        Level of each test; None: ``Φ(−2)`` (0.023), the level of every test of
-        ``GPClustering()``'s count.
+        Level of each test; None: ``Φ(−2)`` (0.023), the level of ``GPClustering()``'s tests.
     max_modes : int, default=None
-        The most modes tested; None: ``√(n/2)``, the most clusters ``GPClustering()``
-        reads.
+        The most modes tested; None: ``√(n/2)``.
     n_bootstrap : int, default=200
         Bootstrap samples per test (uniform samples for the dip test).
 
@@ -337,8 +311,8 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
     first, second = order[: n // 2], order[n // 2:]
     km = KMeans(n_clusters=2, n_init=10, random_state=rng.randint(np.iinfo(np.int32).max))
     with limit_threads(1, "openmp"), warnings.catch_warnings():
-        # one thread is faster on half a subsample; fewer distinct rows than two give two
-        # equal centres, whose projections are one value (p-value 1)
+        # one thread: faster on half a subsample; fewer than two distinct rows give equal
+        # centres, whose projections are one value (p-value 1)
         warnings.simplefilter("ignore", ConvergenceWarning)
         centres = km.fit(X[first]).cluster_centers_
     h, pvalue = silverman_test(X[second] @ (centres[1] - centres[0]), rng)
@@ -351,12 +325,10 @@ def some_group_has_two_modes(
 ) -> bool:
     """Whether a group of ``coarse`` that ``fine`` splits has two modes itself.
 
-    Every group of the labels ``coarse`` (of the rows of ``X``) that holds at least two of
-    ``fine``'s groups of ``min_size`` rows (a negative label of ``fine`` is noise, in no
-    group), and at least ``MIN_ROWS`` rows, is tested by
-    :func:`unimodal_split_test`; the answer is yes when the least p-value is below ``alpha``
-    divided by the number of groups tested (Bonferroni). A blob that a finer reading cuts
-    into ripples is one mode along G-means' direction; groups that overlap are two.
+    Every group of ``coarse`` holding at least two of ``fine``'s groups of ``min_size`` rows
+    (negative ``fine`` labels: noise) and at least ``MIN_ROWS`` rows is tested by
+    :func:`unimodal_split_test`; yes when the least p-value is below ``alpha`` divided by the
+    number tested (Bonferroni).
     """
     tested = []
     for g in np.unique(coarse):
@@ -368,19 +340,10 @@ def some_group_has_two_modes(
 
 
 def shoulder(X: FloatArray, fit: Landscape, n_points: int, random_state: Any) -> bool:
-    """Whether ``X`` (the points that shape the landscape ``fit``) is two groups within one
-    piece of the support: two modes along G-means' direction, by Silverman's test with the
-    halves apart (:func:`unimodal_split_test`) at the significance of the noise
-    tests, ``norm.sf(SIGNIFICANCE)``, and the segment between the two means in the support
-    (σ² ≤ r* at its ends and ``n_points`` points between, the paper's segment check,
-    :func:`~._graph.segment_levels`).
-
-    A curved band of even density (an annulus, a moon, a three-quarter ring) also has two
-    modes along a line, since an arc projected on its chord piles up at its ends; but the
-    segment between its two means crosses the hole it bends around (σ² 1.25 to 1.54 r*
-    there, against 0.71 to 0.96 r* for a dense group with a diffuse one beside it or for
-    overlapping blobs, ``benchmarks/results/gp_design_notes.md``). Fewer than ``MIN_ROWS``
-    points cannot be halved and tested: no.
+    """Whether ``X`` (the points that shape ``fit``) is two groups within one piece of the
+    support: two modes by :func:`unimodal_split_test` at level ``norm.sf(SIGNIFICANCE)``, and
+    the segment between its two means within the support (σ² ≤ r* at ``n_points`` points,
+    :func:`~._graph.segment_levels`). No for fewer than ``MIN_ROWS`` points.
     """
     if X.shape[0] < MIN_ROWS:
         return False
