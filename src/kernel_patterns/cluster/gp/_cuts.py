@@ -10,8 +10,10 @@ segment checks behind it, is built in :mod:`~._graph`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..._validation import FloatArray
 
@@ -79,21 +81,11 @@ def components_at(Z: FloatArray, p: int, level: float) -> NDArray[np.intp]:
     >>> components_at(Z, 3, 0.4), components_at(Z, 3, 0.7), components_at(Z, 3, 1.0)
     (array([0, 1, 2]), array([0, 0, 1]), array([0, 0, 0]))
     """
-    parent = np.arange(2 * p - 1 if p > 0 else 0)
-    for r in range(Z.shape[0]):
-        if Z[r, 2] > level:
-            break
-        parent[int(Z[r, 0])] = p + r
-        parent[int(Z[r, 1])] = p + r
-    roots = np.empty(p, dtype=np.intp)
-    for i in range(p):
-        a = i
-        while parent[a] != a:
-            a = parent[a]
-        roots[i] = a
-    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))
-    return order[inverse].astype(np.intp)
+    forest = MergeForest(np.ones(2 * p - 1 if p > 0 else 0))
+    for r, a, b, _ in forest.merges(Z, Z[:, :2].astype(np.intp), upto=level):
+        forest.join(p + r, a)
+        forest.join(p + r, b)
+    return forest.groups()[1][:p]
 
 
 def level_for_n_clusters(heights: FloatArray, sep_variance: FloatArray, n_clusters: int) -> float:
@@ -154,12 +146,65 @@ def find_root(parent: NDArray[np.intp], a: int) -> int:
     return a
 
 
-def _groups(parent: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """The root of every element and its group, numbered by smallest element index."""
-    roots = np.array([find_root(parent, i) for i in range(parent.size)], dtype=np.intp)
-    _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))
-    return roots, order[inverse].astype(np.intp)
+class MergeForest:
+    """The one merge replay of the GP package: a union-find over SEPs (or groups of them)
+    with the size of every component, whose readings of the saddle tree differ only in which
+    merges they make (:meth:`merges`).
+
+    Parameters
+    ----------
+    sizes : ndarray of shape (n,)
+        What every element counts (its training points, or their weight).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernel_patterns.cluster.gp._cuts import MergeForest
+    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
+    >>> forest = MergeForest(np.array([3.0, 3.0, 8.0]))
+    >>> for r, a, b, h in forest.merges(Z, Z[:, :2].astype(int), upto=0.7):
+    ...     forest.join(a, b)
+    >>> forest.groups()[1], float(forest.size[forest.find(0)])
+    (array([0, 0, 1]), 6.0)
+    """
+
+    def __init__(self, sizes: ArrayLike) -> None:
+        self.size = np.asarray(sizes, dtype=np.float64).copy()
+        self.parent = np.arange(self.size.size)
+
+    def find(self, a: int) -> int:
+        """The root of ``a``'s component."""
+        return find_root(self.parent, int(a))
+
+    def join(self, a: int, b: int) -> None:
+        """Join root ``b``'s component into root ``a``'s (``a`` stays the root)."""
+        self.parent[b] = a
+        self.size[a] += self.size[b]
+
+    def merges(
+        self, Z: FloatArray, edges: NDArray[np.intp], *, above: float = -np.inf,
+        upto: float = np.inf, of: NDArray[np.intp] | None = None,
+    ) -> Iterator[tuple[int, int, int, float]]:
+        """The merges of ``Z`` with height in (``above``, ``upto``], in order: their row,
+        the roots of their two sides now (each side the SEP of ``edges``, or its element
+        ``of[sep]``) and their height. The caller joins those it makes."""
+        for r in range(Z.shape[0]):
+            h = float(Z[r, 2])
+            if h > upto:
+                return
+            if h <= above:
+                continue
+            i, j = int(edges[r, 0]), int(edges[r, 1])
+            if of is not None:
+                i, j = int(of[i]), int(of[j])
+            yield r, self.find(i), self.find(j), h
+
+    def groups(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The root of every element and its component, numbered by smallest element."""
+        roots = np.array([self.find(i) for i in range(self.size.size)], dtype=np.intp)
+        _, first, inverse = np.unique(roots, return_index=True, return_inverse=True)
+        order = np.argsort(np.argsort(first))
+        return roots, order[inverse].astype(np.intp)
 
 
 def count_components(
@@ -194,21 +239,18 @@ def count_components(
         the cut.
     """
     p = Z.shape[0] + 1
-    parent = np.arange(p)
-    size = np.bincount(basins, minlength=p).astype(np.int64)
+    forest = MergeForest(np.bincount(basins, minlength=p))
+    size = forest.size
     n_big = int(np.sum(size >= min_cluster_size))
     level = float(sep_variance.min())  # nothing merged: every SEP its own group
-
-    for r in range(Z.shape[0]):
-        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
+    for _, ra, rb, h in forest.merges(Z, edges):
         big_a, big_b = size[ra] >= min_cluster_size, size[rb] >= min_cluster_size
         if big_a and big_b and n_big <= n_clusters:
             continue
-        parent[rb] = ra
-        size[ra] += size[rb]
+        forest.join(ra, rb)
         n_big += int(size[ra] >= min_cluster_size) - int(big_a) - int(big_b)
-        level = max(level, float(Z[r, 2]))
-    roots, groups = _groups(parent)
+        level = max(level, h)
+    roots, groups = forest.groups()
     groups = np.where(size[roots] >= min_cluster_size, groups, -1).astype(np.intp)
     return groups, n_big, level
 
@@ -285,25 +327,22 @@ def _deaths(
 ) -> tuple[FloatArray, NDArray[np.intp]]:
     """The persistences of :func:`group_persistence` (decreasing) and the merge (row of
     ``Z``) where each of those groups died; ties keep the earlier merge first."""
-    p = Z.shape[0] + 1
-    parent = np.arange(p)
-    size = np.bincount(basins, minlength=p).astype(np.int64)
+    forest = MergeForest(np.bincount(basins, minlength=Z.shape[0] + 1))
+    size = forest.size
     birth = np.asarray(sep_variance, dtype=np.float64).copy()
     dead: list[float] = []
     rows: list[int] = []
-    for r in range(Z.shape[0]):
-        a, b = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
+    for r, a, b, h in forest.merges(Z, edges):
         if birth[b] < birth[a]:
             a, b = b, a  # a: the elder
         if size[a] >= min_cluster_size and size[b] >= min_cluster_size:
             if not noise:  # None, or a kernel without noise: λ is not defined
-                dead.append(float(Z[r, 2]) - float(birth[b]))
+                dead.append(h - float(birth[b]))
             else:  # λ falls as σ² rises: the elder rule is the same in either
                 peak = float(effective_count(birth[b], noise))
-                dead.append(prominence_z(peak, float(Z[r, 2]), noise))
+                dead.append(prominence_z(peak, h, noise))
             rows.append(r)
-        parent[b] = a
-        size[a] += size[b]
+        forest.join(a, b)
     pers = np.asarray(dead, dtype=np.float64)
     order = np.argsort(-pers, kind="stable")
     return pers[order], np.asarray(rows, dtype=np.intp)[order]
@@ -383,16 +422,14 @@ def persistent_components(
     _, rows = _deaths(Z, edges, basins, sep_variance, min_cluster_size, noise)
     kept_apart = np.zeros(Z.shape[0], dtype=bool)
     kept_apart[rows[: max(int(n_clusters) - 1, 0)]] = True
-    parent = np.arange(p)
-    size = np.bincount(basins, minlength=p).astype(np.int64)
+    forest = MergeForest(np.bincount(basins, minlength=p))
     level = float(np.min(sep_variance))
-    for r in np.flatnonzero(~kept_apart):
-        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
-        parent[rb] = ra
-        size[ra] += size[rb]
-        level = max(level, float(Z[r, 2]))
-    roots, groups = _groups(parent)
-    big = size[roots] >= min_cluster_size
+    for r, ra, rb, h in forest.merges(Z, edges):
+        if not kept_apart[r]:
+            forest.join(ra, rb)
+            level = max(level, h)
+    roots, groups = forest.groups()
+    big = forest.size[roots] >= min_cluster_size
     n_big = int(np.unique(roots[big]).size)
     return np.where(big, groups, -1).astype(np.intp), n_big, level
 
@@ -464,18 +501,9 @@ def data_level_components(
     ...                       below_points=False)
     array([0, 0, 0])
     """
-    p = Z.shape[0] + 1
-    parent = np.arange(p)
-    size = np.bincount(basins, minlength=p).astype(np.int64)
+    forest = MergeForest(np.bincount(basins, minlength=Z.shape[0] + 1))
     floor = float(point_variance.min()) if point_variance.size and below_points else -np.inf
-
-    for r in range(Z.shape[0]):
-        h = float(Z[r, 2])
-        if h > level:
-            break
-        ra, rb = find_root(parent, int(edges[r, 0])), find_root(parent, int(edges[r, 1]))
-        if min(size[ra], size[rb]) >= min_cluster_size and h < floor:
-            continue
-        parent[rb] = ra
-        size[ra] += size[rb]
-    return _groups(parent)[1]
+    for _, ra, rb, h in forest.merges(Z, edges, upto=level):
+        if min(forest.size[ra], forest.size[rb]) < min_cluster_size or h >= floor:
+            forest.join(ra, rb)
+    return forest.groups()[1]

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from scipy.stats import norm
 
 from ..._validation import FloatArray
-from ._cuts import effective_count, find_root, prominence_z
+from ._cuts import MergeForest, effective_count, prominence_z
 
 #: Poisson standard deviations by which a branch's peak count must exceed its saddle's
 #: for the split to count (a two-sided 95 % test).
@@ -356,25 +356,19 @@ def join_within_noise(
     array([0, 1, 1])
     """
     n_groups = int(groups.max()) + 1 if groups.size else 0
-    parent = np.arange(n_groups)
-    size = np.asarray(counts, dtype=np.float64)[:n_groups].copy()
+    forest = MergeForest(np.asarray(counts, dtype=np.float64)[:n_groups])
+    size = forest.size
     peak = np.full(n_groups, -np.inf)
     np.maximum.at(peak, groups, effective_count(sep_variance, noise))
-    for r in range(Z.shape[0]):
-        h = float(Z[r, 2])
-        if h <= level:
-            continue
-        a = find_root(parent, int(groups[edges[r, 0]]))
-        b = find_root(parent, int(groups[edges[r, 1]]))
+    for _, a, b, h in forest.merges(Z, edges, above=level, of=groups):
         if a == b or min(size[a], size[b]) < min_cluster_size:
             continue
         if prominence_z(min(peak[a], peak[b]), h, noise, weight) >= significance:
             continue  # a split above the noise: apart
         a, b = min(a, b), max(a, b)
-        parent[b] = a
-        size[a] += size[b]
+        forest.join(a, b)
         peak[a] = max(peak[a], peak[b])
-    roots = np.array([find_root(parent, g) for g in range(n_groups)], dtype=np.intp)
+    roots = forest.groups()[0]
     _, first, out = np.unique(roots[groups], return_index=True, return_inverse=True)
     return np.argsort(np.argsort(first))[out].astype(np.intp)
 
@@ -388,14 +382,11 @@ def _join_unkept(
     merges are replayed in order of their saddle level, and a group with no cluster takes
     that of the SEP across the segment that joins it to one (in place)."""
     p = groups.size
-    root = np.arange(p)
+    forest = MergeForest(np.ones(p))
     members: list[list[int]] = [[i] for i in range(p)]
     label = groups.copy()  # of every component root: its cluster where known
-    for r in range(Z.shape[0]):
-        if Z[r, 2] > top_level:
-            break
+    for r, a, b, _ in forest.merges(Z, edges, upto=top_level):
         i, j = (int(e) for e in edges[r])
-        a, b = find_root(root, i), find_root(root, j)
         if label[a] < 0 and label[b] >= 0:
             a, b, i, j = b, a, j, i  # a: the side with a cluster
         if label[b] < 0 and label[a] >= 0:
@@ -405,7 +396,7 @@ def _join_unkept(
                     groups[s] = joined
         if len(members[a]) < len(members[b]):
             a, b = b, a
-        root[b] = a
+        forest.join(a, b)
         members[a].extend(members[b])
         members[b] = []
         if label[a] < 0:

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import FloatArray
-from ._cuts import find_root
+from ._cuts import MergeForest
 from ._graph import single_linkage
 
 #: how far above the level, as a share of the saddle heights' range, a merge the count rule
@@ -72,13 +72,12 @@ def fitted_tree(
     own[alone] = (own.max() if (~alone).any() else -1) + 1 + np.arange(int(alone.sum()))
     # inside every group: where two of its SEPs first meet in Z (small-to-large merging of
     # each component's {group: a SEP of it})
-    parent = np.arange(p)
+    forest = MergeForest(np.ones(p))
     members: list[dict[int, int] | None] = [{int(g): i} for i, g in enumerate(own)]
     I_in: list[int] = []
     J_in: list[int] = []
     h_in: list[float] = []
-    for (i, j), h in zip(edges, Z[:, 2], strict=True):
-        a, b = find_root(parent, int(i)), find_root(parent, int(j))
+    for _, a, b, h in forest.merges(Z, edges):
         small, big = members[a], members[b]
         assert small is not None and big is not None
         if len(small) > len(big):
@@ -90,8 +89,8 @@ def fitted_tree(
             else:
                 I_in.append(sep)
                 J_in.append(other)
-                h_in.append(float(h))
-        parent[a] = b
+                h_in.append(h)
+        forest.join(b, a)
         members[a] = None
     top = max(float(level), max(h_in, default=-np.inf))
     between = own[edges[:, 0]] != own[edges[:, 1]]
