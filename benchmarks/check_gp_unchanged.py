@@ -29,8 +29,10 @@ from kernel_patterns import GPClustering
 
 
 def save(out: str) -> None:
-    """Fit every set, print its count, time and whether its views agree; save the labels."""
+    """Fit every set, print its count, time, whether its views agree and the step of the
+    count rule that decided; save the labels."""
     res: dict[str, np.ndarray] = {}
+    steps: dict[str, int] = {}  # the step of the count rule that decided (count_trace_.step)
     agree = 0
     for name, load in sets(list(GROUPS), quick=False).items():
         X, _ = _load(load)
@@ -47,9 +49,12 @@ def save(out: str) -> None:
                                      gp.labels_))
             agree += ok
             views = f" views agree: {ok}"
-        print(f"{name}: {gp.n_clusters_} clusters, {dt:.1f} s{views}", flush=True)
+        step = getattr(gp.count_trace_, "step", "") or "line"
+        steps[step] = steps.get(step, 0) + 1
+        print(f"{name}: {gp.n_clusters_} clusters, {dt:.1f} s{views}, step {step}", flush=True)
     np.savez(out, **res)
     print(f"views agree on {agree} of {len(res) // 2}")
+    print("sets per step of the count rule:", steps)
 
 
 def compare(a_path: str, b_path: str) -> None:
