@@ -62,7 +62,7 @@ def main() -> None:
                      ""], rows)
             + f"\n\nSets whose count moves by more than one or ARI by more than 0.05: "
               f"{moved} of {len(rows)}.\n")
-    print(save("gp_seeds.md", text))
+    print(save("gp_seeds", text))
 
 
 if __name__ == "__main__":
