@@ -44,6 +44,12 @@ READ_TO = 2.0**1.5
 RIDGE_BASIN = 5
 
 
+def most_clusters(n: int) -> float:
+    """The most clusters a reading of ``n`` points may have, √(n/2) (the rule of thumb
+    k ≈ √(n/2); Mardia, Kent & Bibby 1979): more are a ridge's arcs or a sample's ripples."""
+    return float(np.sqrt(n / 2))
+
+
 @dataclass(frozen=True)
 class Partition:
     """What :func:`auto_partition` returns: the landscape kept, the basin (SEP) of every
@@ -212,7 +218,7 @@ def _read_ladder(
             ridge_counts[factor] = rung.n_modes if size == min_cluster_size else (
                 count_components(rung.fit.Z, rung.fit.edges, rung.own, rung.fit.S.shape[0],
                                  size, rung.fit.sep_var)[1])
-        return ridge_counts[factor] > np.sqrt(rung.own.size / 2)
+        return ridge_counts[factor] > most_clusters(rung.own.size)
 
     def coarser_than_modes(settled: Partition) -> Partition | None:
         """The modes at √2 ℓ₀ instead of ``settled`` (step 1's excess of mass) when they
@@ -289,7 +295,7 @@ def _read_ladder(
                                                  pieces[reading(1.0).own])
         return agreement(below[1], below[0]) > compared[below[0]]
 
-    if 2 <= np.sum(counts >= min_cluster_size) <= np.sqrt(fit.flow.assignment.size / 2):
+    if 2 <= np.sum(counts >= min_cluster_size) <= most_clusters(fit.flow.assignment.size):
         if finer(groups):
             return modes_at(below[0], "modes below the support", compared[below[1]])
         return traced(fit, basins, cut, groups, "support", 1.0, "support")
