@@ -88,7 +88,7 @@ def default_batch_size(n_landmarks: int, n_equilibria: int, n_check_points: int)
 
     Examples
     --------
-    >>> from kernel_patterns.cluster.gp import default_batch_size
+    >>> from kernel_patterns.cluster.gp._assign import default_batch_size
     >>> small, large = default_batch_size(100, 2, 8), default_batch_size(10_000, 2, 8)
     >>> small > large >= 1
     True
@@ -136,7 +136,7 @@ def assign_to_equilibria(
     max_iter : int
         Iterations of the fallback flow (at most ``FALLBACK_ITER``).
     batch_size : int, default=None
-        Points per batch (None: :func:`default_batch_size`).
+        Points per batch (None: as many as keep its temporaries under 64 MiB).
 
     Returns
     -------
@@ -332,7 +332,8 @@ def flow_assign(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_assign
+    >>> from kernel_patterns.cluster.gp import fit_variance_model
+    >>> from kernel_patterns.cluster.gp._assign import flow_assign
     >>> from kernel_patterns.kernels import GPCovariance
     >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
     >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)

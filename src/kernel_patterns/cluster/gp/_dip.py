@@ -135,7 +135,7 @@ def dip_statistic(values: FloatArray) -> float:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_statistic
+    >>> from kernel_patterns.cluster.gp._dip import dip_statistic
     >>> dip_statistic(np.r_[np.zeros(10), np.ones(10)])
     0.25
     >>> dip_statistic(np.linspace(0, 1, 101)) < 0.01
@@ -204,7 +204,7 @@ def dip_test(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_test
+    >>> from kernel_patterns.cluster.gp._dip import dip_test
     >>> rng = np.random.RandomState(0)
     >>> bool(dip_test(rng.uniform(size=500), random_state=0)[1] > 0.05)
     True
@@ -247,7 +247,7 @@ class DipPartition:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_partition
+    >>> from kernel_patterns.cluster.gp._dip import dip_partition
     >>> rng = np.random.RandomState(0)
     >>> found = dip_partition(np.r_[rng.normal(0, 1, 300), rng.normal(6, 1, 300)],
     ...                       random_state=0)
@@ -308,7 +308,7 @@ def dip_partition(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_partition
+    >>> from kernel_patterns.cluster.gp._dip import dip_partition
     >>> rng = np.random.RandomState(0)
     >>> dip_partition(rng.uniform(size=500), random_state=0).n_modes
     1

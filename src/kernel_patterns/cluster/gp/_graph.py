@@ -95,7 +95,8 @@ def segment_levels(
     The saddle level between the two blobs' SEPs is above the SEPs' own variance:
 
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_variance_model, segment_levels
+    >>> from kernel_patterns.cluster.gp import fit_variance_model
+    >>> from kernel_patterns.cluster.gp._graph import segment_levels
     >>> from kernel_patterns.kernels import GPCovariance
     >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
     >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)

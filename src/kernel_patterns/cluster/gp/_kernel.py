@@ -116,7 +116,7 @@ def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import kernel_length_scale
+    >>> from kernel_patterns.cluster.gp._kernel import kernel_length_scale
     >>> from kernel_patterns.kernels import RBF, GPCovariance
     >>> X = np.zeros((3, 2))
     >>> kernel_length_scale(GPCovariance(l=4.0), X), kernel_length_scale(RBF(gamma=2.0), X)

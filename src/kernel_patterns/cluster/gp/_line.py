@@ -52,7 +52,7 @@ def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import principal_axis
+    >>> from kernel_patterns.cluster.gp._line import principal_axis
     >>> t = np.linspace(0.0, 1.0, 50)
     >>> principal_axis(np.c_[t, 2 * t], length_scale=0.1).round(3) * np.sqrt(5)
     array([1., 2.])

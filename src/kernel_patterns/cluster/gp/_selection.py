@@ -58,7 +58,7 @@ class Selection:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import excess_of_mass
+    >>> from kernel_patterns.cluster.gp._selection import excess_of_mass
     >>> Z, edges = np.array([[0, 1, 1.4, 2]]), np.array([[0, 1]])
     >>> sel = excess_of_mass(Z, edges, np.repeat([0, 1], 10), np.full(20, 1.05),
     ...                      np.array([1.01, 1.01]), top_level=1.3, noise=1.0,
@@ -149,7 +149,7 @@ def excess_of_mass(
     a ripple of the second (its saddle within the noise):
 
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import excess_of_mass
+    >>> from kernel_patterns.cluster.gp._selection import excess_of_mass
     >>> Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]])
     >>> edges = np.array([[1, 2], [0, 1]])
     >>> basins = np.repeat([0, 1, 2], 30)
@@ -347,7 +347,7 @@ def join_within_noise(
     the noise of it, and joins the piece it meets:
 
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import join_within_noise
+    >>> from kernel_patterns.cluster.gp._selection import join_within_noise
     >>> Z = np.array([[0, 1, 2.0, 2], [2, 3, 2.0, 3]])
     >>> edges = np.array([[0, 1], [1, 2]])
     >>> sep_variance = np.array([1 + 1 / 9, 1.01, 1 + 1 / 1.5])

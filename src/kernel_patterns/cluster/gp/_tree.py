@@ -57,7 +57,8 @@ def fitted_tree(
     ``[0, 1, 1]`` the fit chose, SEP 1 is moved from 0 to 2, and the cut is raised to 0.9:
 
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fitted_tree, components_at
+    >>> from kernel_patterns.cluster.gp._tree import fitted_tree
+    >>> from kernel_patterns.cluster.gp import components_at
     >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
     >>> edges = np.array([[0, 1], [1, 2]])
     >>> tree, level = fitted_tree(Z, edges, np.array([0, 1, 1]), 0.7)
@@ -139,7 +140,7 @@ def replay_merges(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import replay_merges
+    >>> from kernel_patterns.cluster.gp._tree import replay_merges
     >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
     >>> replay_merges(Z, np.array([3.0, 3.0, 8.0]), 5)
     array([1, 2, 1])
@@ -195,7 +196,7 @@ def level_for_count(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import level_for_count
+    >>> from kernel_patterns.cluster.gp._tree import level_for_count
     >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
     >>> level_for_count(Z, np.array([3.0, 3.0, 8.0]), 5, 2, level=1.0)
     0.7
@@ -259,7 +260,7 @@ def membership(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import membership
+    >>> from kernel_patterns.cluster.gp._tree import membership
     >>> prob, out = membership(np.array([1.1, 1.3, 1.5, 1.9]), np.array([0, 0, 0, -1]),
     ...                        np.array([0, 0, 0, 1]), np.array([1.1, 1.8]), level=1.5)
     >>> prob.round(2), out.round(2)

@@ -42,7 +42,7 @@ class HopkinsTest:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import hopkins_test
+    >>> from kernel_patterns.cluster.gp._uniform import hopkins_test
     >>> X = np.random.RandomState(1).uniform(size=(500, 3))
     >>> test = hopkins_test(X, random_state=0)
     >>> test.n_probes, bool(0.4 < test.statistic < 0.6)
@@ -75,7 +75,7 @@ def hopkins_test(X: FloatArray, random_state: Any = None) -> HopkinsTest:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import hopkins_test
+    >>> from kernel_patterns.cluster.gp._uniform import hopkins_test
     >>> rng = np.random.RandomState(1)
     >>> bool(hopkins_test(rng.uniform(size=(1000, 5)), random_state=0).pvalue > 0.05)
     True

@@ -54,7 +54,7 @@ class UnimodalSplitTest:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import unimodal_split_test
+    >>> from kernel_patterns.cluster.gp._unimodal import unimodal_split_test
     >>> X = np.random.RandomState(0).standard_t(3, size=(400, 3))  # heavy tails, one mode
     >>> test = unimodal_split_test(X, random_state=0)
     >>> test.centres.shape, bool(test.pvalue > 0.05)
@@ -150,7 +150,7 @@ def silverman_test(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import silverman_test
+    >>> from kernel_patterns.cluster.gp._unimodal import silverman_test
     >>> rng = np.random.RandomState(0)
     >>> two = np.r_[rng.normal(0, 1, 300), rng.normal(4, 1, 300)]
     >>> bool(silverman_test(two, random_state=0)[1] < 0.01)
@@ -185,7 +185,7 @@ class ModeCount:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import mode_count_test
+    >>> from kernel_patterns.cluster.gp._unimodal import mode_count_test
     >>> rng = np.random.RandomState(0)
     >>> three = np.r_[rng.normal(0, 1, 200), rng.normal(6, 1, 200), rng.normal(12, 1, 200)]
     >>> found = mode_count_test(three, random_state=0)
@@ -235,7 +235,7 @@ def mode_count_test(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import mode_count_test
+    >>> from kernel_patterns.cluster.gp._unimodal import mode_count_test
     >>> rng = np.random.RandomState(0)
     >>> mode_count_test(rng.uniform(size=500), random_state=0).n_modes
     1
@@ -296,7 +296,7 @@ def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSpli
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import unimodal_split_test
+    >>> from kernel_patterns.cluster.gp._unimodal import unimodal_split_test
     >>> rng = np.random.RandomState(1)
     >>> bool(unimodal_split_test(rng.normal(size=(1000, 5)), random_state=0).pvalue > 0.05)
     True
