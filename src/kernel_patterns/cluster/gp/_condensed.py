@@ -87,40 +87,9 @@ def condense(
     Z: FloatArray, equilibrium_variance: FloatArray, sizes: FloatArray,
     min_cluster_size: float, level: float,
 ) -> CondensedTree:
-    """The condensed clusters of the linkage ``Z`` of SEPs whose basins hold ``sizes``
-    points, and which of them are alive at ``level`` (see :class:`CondensedTree`).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (p - 1, 4)
-        A linkage of p SEPs (``GPHierarchy.linkage``: the fitted tree).
-    equilibrium_variance : ndarray of shape (p,)
-        σ² at every SEP (where a cluster of one SEP ends).
-    sizes : ndarray of shape (p,)
-        The points of every SEP's basin (``GPLandscape.basin_sizes()``).
-    min_cluster_size : float
-        A group of fewer points falls out of its cluster instead of splitting it.
-    level : float
-        The fit's level: the clusters alive there are marked ``selected``.
-
-    Returns
-    -------
-    CondensedTree
-
-    Examples
-    --------
-    Four SEPs of 10 points: two pairs, each joined at 0.3, the pairs at 0.8. Cut at 0.5,
-    the two pairs are the clusters:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp._condensed import condense
-    >>> Z = np.array([[0, 1, 0.3, 2], [2, 3, 0.3, 2], [4, 5, 0.8, 4]], dtype=float)
-    >>> tree = condense(Z, np.full(4, 0.1), np.full(4, 10.0), 5, 0.5)
-    >>> tree.parent  # depth first: the root, a pair and its SEPs, the other pair and its
-    array([-1,  0,  1,  1,  0,  4,  4])
-    >>> tree.size[tree.selected], tree.birth[tree.selected]
-    (array([20., 20.]), array([0.8, 0.8]))
-    """
+    """The :class:`CondensedTree` of the linkage ``Z`` of SEPs whose basins hold ``sizes`` points
+    (a group below ``min_cluster_size`` falls out instead of splitting), the clusters alive at
+    ``level`` marked ``selected``."""
     p = sizes.size
     weight = np.zeros(2 * p - 1)
     weight[:p] = sizes
