@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import GPLandscape, flow_assign, gp_landscape
+from kernel_patterns.cluster.gp import GPLandscape, gp_landscape
 from kernel_patterns.cluster.gp._assign import (
     assign_to_equilibria,
     default_batch_size,
+    flow_assign,
 )
 from kernel_patterns.cluster.gp._cuts import components_at
 from kernel_patterns.cluster.gp._flow import flow_to_equilibria

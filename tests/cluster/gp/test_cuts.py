@@ -11,7 +11,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import data_level_components
+from kernel_patterns.cluster.gp._cuts import data_level_components
 from kernel_patterns.kernels import GPCovariance
 
 # four SEPs, merged 0-1 at 1.0, 2-3 at 2.0, {0,1}-{2,3} at 3.0 (scipy linkage + MST edges)
@@ -104,7 +104,7 @@ def _threshold_clustering(Z, edges, basins, births, min_size, k):
     """ToMATo's own second pass (Chazal et al. 2013, alg. 1): merge the younger root into the
     elder unless both hold ``min_size`` points and the younger has lived ≥ τ, with τ the
     (k−1)-th largest persistence: an independent computation of the same partition."""
-    from kernel_patterns.cluster.gp import group_persistence
+    from kernel_patterns.cluster.gp._cuts import group_persistence
 
     tau = group_persistence(Z, edges, basins, births, min_size)[k - 2]
     parent = np.arange(Z.shape[0] + 1)
@@ -127,7 +127,7 @@ def _threshold_clustering(Z, edges, basins, births, min_size, k):
 
 
 def test_persistent_components_equal_the_threshold_clustering() -> None:
-    from kernel_patterns.cluster.gp import group_persistence, persistent_components
+    from kernel_patterns.cluster.gp._cuts import group_persistence, persistent_components
 
     checked = 0
     for seed in range(60):
@@ -152,8 +152,7 @@ def test_persistent_components_equal_the_threshold_clustering() -> None:
 
 
 def test_persistent_components_keep_deep_groups_a_level_cut_splits() -> None:
-    from kernel_patterns.cluster.gp import persistent_components
-    from kernel_patterns.cluster.gp._cuts import count_components
+    from kernel_patterns.cluster.gp._cuts import count_components, persistent_components
 
     # {0, 1, 2} and {3, 4, 5} join at 0.9; the shallow SEPs 2 and 5 open into them at 1.1
     Z = np.array([[0, 1, 0.5, 2], [3, 4, 0.5, 2], [6, 7, 0.9, 4], [2, 8, 1.1, 5],
@@ -181,8 +180,8 @@ def test_persistence_in_the_effective_count_keeps_a_dense_split() -> None:
     split by a shallow saddle (σ² 1.02 against 1.03, λ 50 against 33) outlasts a sparse
     group deep in σ² (born at 1.5, λ 2, joined at 3.0, λ 0.5), which persists longest in
     σ²."""
-    from kernel_patterns.cluster.gp import effective_count, group_persistence
-    from kernel_patterns.cluster.gp import persistent_components as persistent
+    from kernel_patterns.cluster.gp._cuts import effective_count, group_persistence
+    from kernel_patterns.cluster.gp._cuts import persistent_components as persistent
 
     Z = np.array([[0, 1, 1.03, 2], [2, 3, 3.0, 3]])
     edges = np.array([[0, 1], [1, 2]])

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernel_patterns.cluster.gp import dip_partition, dip_statistic, dip_test
-from kernel_patterns.cluster.gp._dip import _two_means
+from kernel_patterns.cluster.gp._dip import _two_means, dip_partition, dip_statistic, dip_test
 
 
 def test_dip_statistic_matches_hartigans_values() -> None:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from kernel_patterns.cluster.gp import dip_partition, dip_test
+from kernel_patterns.cluster.gp._dip import dip_partition, dip_test
 from kernel_patterns.cluster.gp._dip_null import (
     NORMAL_C,
     beta_c,

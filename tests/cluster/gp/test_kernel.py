@@ -7,7 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
-from kernel_patterns.cluster.gp import auto_length_scale, default_kernel, kernel_length_scale
+from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp._kernel import kernel_length_scale
 from kernel_patterns.kernels import RBF, GPCovariance, Polynomial
 
 

@@ -19,16 +19,11 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import (
-    GPVarianceModel,
-    InducingVarianceModel,
-    assign_to_equilibria,
-    flow_assign,
-    flow_to_equilibria,
-)
+from kernel_patterns.cluster.gp import GPVarianceModel, assign_to_equilibria, flow_to_equilibria
+from kernel_patterns.cluster.gp._assign import flow_assign
 from kernel_patterns.cluster.gp._cuts import components_at
 from kernel_patterns.cluster.gp._graph import candidate_pairs, segment_levels, single_linkage
-from kernel_patterns.cluster.gp._inducing import choose_inducing_points
+from kernel_patterns.cluster.gp._inducing import InducingVarianceModel, choose_inducing_points
 from kernel_patterns.cluster.gp._landscape import (
     FlowOptions,
     InducingPlan,

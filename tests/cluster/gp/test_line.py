@@ -7,7 +7,8 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import LINE_WIDTH, auto_length_scale, principal_axis
+from kernel_patterns.cluster.gp import auto_length_scale
+from kernel_patterns.cluster.gp._line import LINE_WIDTH, principal_axis
 
 
 def test_principal_axis_of_a_line_and_of_what_is_not_one() -> None:

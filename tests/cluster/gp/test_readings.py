@@ -10,7 +10,8 @@ from sklearn.datasets import make_blobs, make_circles
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import InducingPlan, auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp import auto_length_scale, default_kernel
+from kernel_patterns.cluster.gp._landscape import InducingPlan
 from kernel_patterns.cluster.gp._readings import noise_groups, weighted_counts
 
 
@@ -78,7 +79,7 @@ def test_noisy_moons_whose_support_is_one_piece_are_two_clusters(n) -> None:
 
 
 def test_group_persistence_follows_the_elder_rule() -> None:
-    from kernel_patterns.cluster.gp import group_persistence
+    from kernel_patterns.cluster.gp._cuts import group_persistence
 
     # a chain of four SEPs (equal basins) merging at rising saddles; births 1.0 ... 1.3
     Z = np.array([[0, 1, 1.5, 2], [2, 4, 1.6, 3], [3, 5, 3.0, 4]], dtype=float)

@@ -10,12 +10,9 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
 from kernel_patterns import GPClustering, datasets
-from kernel_patterns.cluster.gp import (
-    auto_n_landmarks,
-    effective_count,
-    excess_of_mass,
-    join_within_noise,
-)
+from kernel_patterns.cluster.gp._cuts import effective_count
+from kernel_patterns.cluster.gp._inducing import auto_n_landmarks
+from kernel_patterns.cluster.gp._selection import excess_of_mass, join_within_noise
 
 # two deep basins (SEPs 0, 1) joined high, SEP 2 a ripple of SEP 1
 Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]], dtype=float)

@@ -10,8 +10,7 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import StandardScaler
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import flow_assign
-from kernel_patterns.cluster.gp._assign import CHECK_SPACING
+from kernel_patterns.cluster.gp._assign import CHECK_SPACING, flow_assign
 from kernel_patterns.cluster.gp._steps import (
     N_NEIGHBOURS,
     follow_steps,

@@ -14,13 +14,9 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import (
-    components_at,
-    fitted_tree,
-    level_for_count,
-    replay_merges,
-)
+from kernel_patterns.cluster.gp import components_at
 from kernel_patterns.cluster.gp._graph import single_linkage
+from kernel_patterns.cluster.gp._tree import fitted_tree, level_for_count, replay_merges
 
 
 def _random_tree(p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

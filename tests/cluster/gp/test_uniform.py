@@ -11,7 +11,7 @@ from scipy.stats import mannwhitneyu
 from sklearn.preprocessing import StandardScaler
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import hopkins_test
+from kernel_patterns.cluster.gp._uniform import hopkins_test
 
 
 def test_hopkins_test_equals_a_brute_force_computation() -> None:

@@ -12,15 +12,16 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from kernel_patterns import GPClustering
-from kernel_patterns.cluster.gp import (
-    default_kernel,
-    dip_test,
+from kernel_patterns.cluster.gp import default_kernel
+from kernel_patterns.cluster.gp._dip import dip_test
+from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
+from kernel_patterns.cluster.gp._unimodal import (
     mode_count_test,
+    shoulder,
     silverman_test,
+    some_group_has_two_modes,
     unimodal_split_test,
 )
-from kernel_patterns.cluster.gp._landscape import FlowOptions, fit_landscape
-from kernel_patterns.cluster.gp._unimodal import shoulder, some_group_has_two_modes
 
 OPTS = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
 

@@ -70,29 +70,8 @@ class Assignment:
 
 
 def default_batch_size(n_landmarks: int, n_equilibria: int, n_check_points: int) -> int:
-    """Points per batch so that the per-batch temporaries stay under ``BLOCK_BYTES``.
-
-    Parameters
-    ----------
-    n_landmarks : int
-        Columns of the model (training or inducing points).
-    n_equilibria : int
-        Known SEPs.
-    n_check_points : int
-        Points checked on each segment.
-
-    Returns
-    -------
-    int
-        At least 1.
-
-    Examples
-    --------
-    >>> from kernel_patterns.cluster.gp import default_batch_size
-    >>> small, large = default_batch_size(100, 2, 8), default_batch_size(10_000, 2, 8)
-    >>> small > large >= 1
-    True
-    """
+    """Points per batch (at least 1) so that the per-batch temporaries stay under
+    ``BLOCK_BYTES``."""
     width = max(n_landmarks, n_equilibria, 1) * (n_check_points + 1) * 8
     return int(np.clip(BLOCK_BYTES // width, 64, 16_384))
 
@@ -136,7 +115,7 @@ def assign_to_equilibria(
     max_iter : int
         Iterations of the fallback flow (at most ``FALLBACK_ITER``).
     batch_size : int, default=None
-        Points per batch (None: :func:`default_batch_size`).
+        Points per batch (None: as many as keep its temporaries under 64 MiB).
 
     Returns
     -------
@@ -302,46 +281,11 @@ def flow_assign(
     capture: float = 2.0,
     n_nearest: int | None = None,
 ) -> NDArray[np.intp]:
-    """The SEP of every row of ``X`` by its full flow (Corollary 1).
+    """The SEP (row of ``S``) of every row of ``X`` by its full flow (Corollary 1).
 
-    A point whose flow reaches a SEP of ``S`` takes it; one that stops elsewhere takes, among
-    its ``n_nearest`` nearest SEPs (None: all), the one whose segment to its end point has the
-    lowest largest σ². This is the exact method's ``predict`` and the fallback of
-    :func:`assign_to_equilibria`.
-
-    Parameters
-    ----------
-    model : VarianceFunction
-        The fitted variance.
-    X : ndarray of shape (n_points, n_features)
-        Points to assign (in the landscape's features).
-    S : ndarray of shape (n_equilibria, n_features)
-        The known SEPs.
-    length_scale, variance_scale, tol, max_iter, merge_radius, capture : float or int
-        As in :func:`~._flow.flow_to_equilibria`.
-    n_points : int
-        Points checked on each segment.
-    n_nearest : int or None, default=None
-        SEPs compared for a point that stops elsewhere (None: every SEP).
-
-    Returns
-    -------
-    ndarray of shape (n_points,)
-        Row of ``S`` of every point.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_variance_model, flow_assign
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
-    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
-    >>> flow_assign(model, np.array([[0.3, 0.0], [2.9, 3.2]]), seps, length_scale=1.0,
-    ...             variance_scale=1.3, tol=1e-4, max_iter=500, merge_radius=0.1,
-    ...             n_points=20)
-    array([0, 1])
-    """
+    A flow that stops off ``S`` takes, among its ``n_nearest`` nearest SEPs (None: all), the one
+    whose segment from its end has the lowest largest σ². The exact method's ``predict`` and the
+    fallback of :func:`assign_to_equilibria`."""
     p = S.shape[0]
     flow = flow_to_equilibria(
         model, X, length_scale=length_scale, variance_scale=variance_scale, tol=tol,

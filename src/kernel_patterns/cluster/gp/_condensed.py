@@ -22,7 +22,7 @@ class CondensedTree:
     Parameters
     ----------
     parent, birth, death, size, left, selected, sep, peak : ndarray of shape (n_nodes,)
-        The attributes below (:func:`condense` computes them).
+        The attributes below (``GPLandscape.condensed_tree()`` computes them).
 
     Attributes
     ----------
@@ -46,11 +46,13 @@ class CondensedTree:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import condense
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> tree = condense(Z, np.array([0.1, 0.2, 0.3]), np.array([10.0, 10.0, 2.0]), 5, 0.7)
-    >>> tree.size, tree.selected  # SEP 2's 2 points fall out; 0 and 1 split at 0.5
-    (array([22., 10., 10.]), array([ True, False, False]))
+    >>> from kernel_patterns.cluster.gp import gp_landscape
+    >>> from kernel_patterns.kernels import GPCovariance
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
+    >>> land = gp_landscape(X, GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), min_cluster_size=2)
+    >>> tree = land.condensed_tree()
+    >>> tree.parent, tree.size, tree.selected  # the root splits into the two fitted clusters
+    (array([-1,  0,  0]), array([6., 3., 3.]), array([False,  True,  True]))
     """
 
     parent: NDArray[np.intp]
@@ -85,40 +87,9 @@ def condense(
     Z: FloatArray, equilibrium_variance: FloatArray, sizes: FloatArray,
     min_cluster_size: float, level: float,
 ) -> CondensedTree:
-    """The condensed clusters of the linkage ``Z`` of SEPs whose basins hold ``sizes``
-    points, and which of them are alive at ``level`` (see :class:`CondensedTree`).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (p - 1, 4)
-        A linkage of p SEPs (``GPHierarchy.linkage``: the fitted tree).
-    equilibrium_variance : ndarray of shape (p,)
-        σ² at every SEP (where a cluster of one SEP ends).
-    sizes : ndarray of shape (p,)
-        The points of every SEP's basin (``GPLandscape.basin_sizes()``).
-    min_cluster_size : float
-        A group of fewer points falls out of its cluster instead of splitting it.
-    level : float
-        The fit's level: the clusters alive there are marked ``selected``.
-
-    Returns
-    -------
-    CondensedTree
-
-    Examples
-    --------
-    Four SEPs of 10 points: two pairs, each joined at 0.3, the pairs at 0.8. Cut at 0.5,
-    the two pairs are the clusters:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import condense
-    >>> Z = np.array([[0, 1, 0.3, 2], [2, 3, 0.3, 2], [4, 5, 0.8, 4]], dtype=float)
-    >>> tree = condense(Z, np.full(4, 0.1), np.full(4, 10.0), 5, 0.5)
-    >>> tree.parent  # depth first: the root, a pair and its SEPs, the other pair and its
-    array([-1,  0,  1,  1,  0,  4,  4])
-    >>> tree.size[tree.selected], tree.birth[tree.selected]
-    (array([20., 20.]), array([0.8, 0.8]))
-    """
+    """The :class:`CondensedTree` of the linkage ``Z`` of SEPs whose basins hold ``sizes`` points
+    (a group below ``min_cluster_size`` falls out instead of splitting), the clusters alive at
+    ``level`` marked ``selected``."""
     p = sizes.size
     weight = np.zeros(2 * p - 1)
     weight[:p] = sizes

@@ -21,25 +21,8 @@ from ..._validation import FloatArray
 def effective_count(variance: FloatArray, noise: float) -> FloatArray:
     """The GP's effective count of points within a length scale, ``v2 / (σ² − v2)``.
 
-    Parameters
-    ----------
-    variance : ndarray
-        Predictive variances σ² (the noise ``v2`` included, as :class:`GPClustering` uses).
-    noise : float
-        The kernel's noise variance ``v2`` (> 0).
-
-    Returns
-    -------
-    ndarray
-        λ, of the shape of ``variance`` (large where the data are dense).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import effective_count
-    >>> effective_count(np.array([1.5, 1.1, 1.01]), 1.0)
-    array([  2.,  10., 100.])
-    """
+    ``variance`` holds σ² with the noise ``v2`` included; λ has its shape (large where the data
+    are dense)."""
     excess = np.asarray(variance, dtype=np.float64) - noise
     return noise / np.maximum(excess, noise * 1e-12)
 
@@ -148,25 +131,8 @@ def find_root(parent: NDArray[np.intp], a: int) -> int:
 
 class MergeForest:
     """The one merge replay of the GP package: a union-find over SEPs (or groups of them)
-    with the size of every component, whose readings of the saddle tree differ only in which
-    merges they make (:meth:`merges`).
-
-    Parameters
-    ----------
-    sizes : ndarray of shape (n,)
-        What every element counts (its training points, or their weight).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp._cuts import MergeForest
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> forest = MergeForest(np.array([3.0, 3.0, 8.0]))
-    >>> for r, a, b, h in forest.merges(Z, Z[:, :2].astype(int), upto=0.7):
-    ...     forest.join(a, b)
-    >>> forest.groups()[1], float(forest.size[forest.find(0)])
-    (array([0, 0, 1]), 6.0)
-    """
+    with the ``size`` of every component; its readings of the saddle tree differ only in which
+    merges they make (:meth:`merges`)."""
 
     def __init__(self, sizes: ArrayLike) -> None:
         self.size = np.asarray(sizes, dtype=np.float64).copy()
@@ -215,29 +181,11 @@ def count_components(
     min_cluster_size: int,
     sep_variance: FloatArray,
 ) -> tuple[NDArray[np.intp], int, float]:
-    """The modes of the hierarchy: groups of at least ``min_cluster_size`` points, at most
-    ``n_clusters`` of them.
+    """The modes: groups of at least ``min_cluster_size`` points, at most ``n_clusters``.
 
-    The merges of the hierarchy are taken in order of their saddle level, each by the edge
-    that made it. A group with fewer than ``min_cluster_size`` training points always merges
-    (a tiny basin is part of the group it opens into, or noise); two groups that both hold
-    at least that many stay apart once only ``n_clusters`` such groups are left. With
-    ``n_clusters`` = the number of SEPs, every basin of ``min_cluster_size`` points is its own
-    group: the *modes* reading of ``GPClustering()``. (A requested count,
-    ``GPClustering(n_clusters=k)``, is :func:`persistent_components`.)
-
-    Returns
-    -------
-    groups : ndarray of shape (n_equilibria,)
-        Group of every SEP, numbered by smallest SEP index; groups that stay smaller than
-        ``min_cluster_size`` are -1 (noise).
-    n_big : int
-        Number of groups with at least ``min_cluster_size`` points (< ``n_clusters`` when the
-        landscape has too few basins of that size).
-    level : float
-        The highest saddle merged (the lowest SEP variance when nothing merged): the level of
-        the cut.
-    """
+    Merges in saddle order; a group below ``min_cluster_size`` always merges, two big groups stay
+    apart once only ``n_clusters`` are left. Returns (group of every SEP, -1 for small groups;
+    the number of big groups; the highest saddle merged, or the lowest SEP variance)."""
     p = Z.shape[0] + 1
     forest = MergeForest(np.bincount(basins, minlength=p))
     size = forest.size
@@ -263,57 +211,12 @@ def group_persistence(
     min_cluster_size: int,
     noise: float | None = None,
 ) -> FloatArray:
-    """Persistence of every group of SEPs that dies in the saddle hierarchy, largest first.
+    """Persistence of every group of SEPs that dies in the saddle tree, decreasing (ToMATo).
 
-    The saddle hierarchy is the 0-dimensional persistence of the sublevel sets of σ²: a
-    group is born at its lowest SEP variance, and when two groups of at least
-    ``min_cluster_size`` points meet at saddle level h, the younger (higher minimum) dies
-    (the elder rule; groups smaller than that are absorbed without a record, as HDBSCAN
-    condenses its tree). Its persistence is h − its birth, or, with the kernel's ``noise``
-    variance v2, the prominence of its peak in the effective count of points λ
-    (:func:`effective_count`, the density the excess of mass reads), in Poisson standard
-    deviations: ``(λ(birth) − λ(h)) / √λ(birth)``, the statistic of the excess of mass's
-    noise test. That is ToMATo's prominence of a density peak, on the scale of its noise
-    (a group of the densest region does not outlast the gap between two sparser ones by
-    the count's larger fluctuations there). The oldest group never dies, so k
-    clusters are the oldest and the k − 1 most persistent (persistence-based clustering,
-    ToMATo: Chazal, Guibas, Oudot & Skraba, J. ACM 2013).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_equilibria - 1, 4)
-        The saddle-level linkage (``single_linkage``).
-    edges : ndarray of shape (n_equilibria - 1, 2)
-        The SEP pair whose segment made each merge of ``Z``.
-    basins : ndarray of shape (n_samples,)
-        The SEP of every training point.
-    sep_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP.
-    min_cluster_size : int
-        Groups with fewer training points merge without a record.
-    noise : float or None, default=None
-        The kernel's noise variance v2: persistence in Poisson standard deviations of the
-        effective count λ; None or 0 (a kernel without noise): in σ².
-
-    Returns
-    -------
-    ndarray of shape (n_records,)
-        The persistence of every group that died, in decreasing order.
-
-    Examples
-    --------
-    Two groups of three SEPs, each joined inside at 1.1, and to each other at 2.0:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import group_persistence
-    >>> Z = np.array([[0, 1, 1.1, 2], [3, 4, 1.1, 2], [2, 6, 1.1, 3], [5, 7, 1.1, 3],
-    ...               [8, 9, 2.0, 6]])
-    >>> edges = np.array([[0, 1], [3, 4], [1, 2], [4, 5], [2, 3]])
-    >>> basins = np.repeat(np.arange(6), 10)
-    >>> sep_variance = np.array([1.0, 1.05, 1.08, 1.01, 1.06, 1.09])
-    >>> np.round(group_persistence(Z, edges, basins, sep_variance, 5), 2)
-    array([0.99, 0.05, 0.04, 0.02, 0.01])
-    """
+    Elder rule over groups of at least ``min_cluster_size`` points (smaller ones absorbed
+    unrecorded). Persistence is h − birth in σ², or with ``noise`` v2 the prominence of the
+    peak in the effective count λ in Poisson standard deviations,
+    ``(λ(birth) − λ(h)) / √λ(birth)``."""
     return _deaths(Z, edges, basins, sep_variance, min_cluster_size, noise)[0]
 
 
@@ -357,67 +260,11 @@ def persistent_components(
     sep_variance: FloatArray,
     noise: float | None = None,
 ) -> tuple[NDArray[np.intp], int, float]:
-    """Clusters of the SEPs for a requested count: the ``n_clusters`` most persistent groups.
+    """Clusters for a requested count: the ``n_clusters`` most persistent groups (ToMATo).
 
-    The merges of the saddle hierarchy form a spanning tree of the SEPs. Leaving out the
-    ``n_clusters − 1`` merges where the most persistent groups died
-    (:func:`group_persistence`, the elder rule, groups of fewer than ``min_cluster_size``
-    training points absorbed without a record) leaves ``n_clusters`` trees: the oldest
-    group and the ``n_clusters − 1`` most persistent ones, each with the shallow groups that
-    opened into it. This is persistence-based clustering (ToMATo: Chazal, Guibas, Oudot &
-    Skraba, J. ACM 2013) read at a count instead of a persistence threshold.
-
-    Unlike a cut of the hierarchy at one level (``count_components``), it does not keep
-    apart whatever meets last, however shallow (the user guide compares the two).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_equilibria - 1, 4)
-        The saddle-level linkage (``single_linkage``).
-    edges : ndarray of shape (n_equilibria - 1, 2)
-        The SEP pair whose segment made each merge of ``Z``.
-    basins : ndarray of shape (n_samples,)
-        The SEP of every training point.
-    n_clusters : int
-        Clusters wanted (≥ 1).
-    min_cluster_size : int
-        Groups with fewer training points merge without a record; trees left with fewer
-        points are noise.
-    sep_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP.
-    noise : float or None, default=None
-        The kernel's noise variance v2: persistence is the prominence of a group's peak in
-        Poisson standard deviations of the effective count λ (:func:`group_persistence`);
-        None or 0 (a kernel without noise): its depth in σ².
-
-    Returns
-    -------
-    groups : ndarray of shape (n_equilibria,)
-        Group of every SEP, numbered by smallest SEP index; groups smaller than
-        ``min_cluster_size`` are -1 (noise).
-    n_big : int
-        Number of groups with at least ``min_cluster_size`` points (< ``n_clusters`` when
-        the hierarchy has fewer groups of that size).
-    level : float
-        The highest saddle merged (the lowest SEP variance when nothing merged).
-
-    Examples
-    --------
-    Two groups of SEPs, {0, 1, 2} and {3, 4, 5}, join at 0.9; SEPs 2 and 5 are shallow
-    (born at 1.05 and 1.08) and open into them only at 1.1. A cut at one level into two
-    clusters splits off SEP 5; the two most persistent groups are the two deep ones.
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import persistent_components
-    >>> Z = np.array([[0, 1, 0.5, 2], [3, 4, 0.5, 2], [6, 7, 0.9, 4], [2, 8, 1.1, 5],
-    ...               [5, 9, 1.1, 6]])
-    >>> edges = np.array([[0, 1], [3, 4], [1, 3], [2, 0], [5, 3]])
-    >>> basins = np.repeat(np.arange(6), 10)
-    >>> sep_variance = np.array([0.0, 0.1, 1.05, 0.2, 0.3, 1.08])
-    >>> groups, n_big, level = persistent_components(Z, edges, basins, 2, 5, sep_variance)
-    >>> groups, n_big
-    (array([0, 0, 0, 1, 1, 1]), 2)
-    """
+    The tree of merges without the ``n_clusters − 1`` merges where the most persistent groups
+    died (:func:`group_persistence`, same ``noise``). Returns (group of every SEP, -1 below
+    ``min_cluster_size``; number of big groups; the highest saddle merged)."""
     p = Z.shape[0] + 1
     _, rows = _deaths(Z, edges, basins, sep_variance, min_cluster_size, noise)
     kept_apart = np.zeros(Z.shape[0], dtype=bool)
@@ -445,62 +292,10 @@ def data_level_components(
 ) -> NDArray[np.intp]:
     """Clusters of the SEPs chosen from the data (``GPClustering`` with ``level=None``).
 
-    The merges of the hierarchy are taken in order of their saddle level h, each by the edge
-    (SEP pair) that made it:
-
-    * ``h > level`` (r*): not merged, as in the paper (eq. 4.3);
-    * a side with fewer than ``min_cluster_size`` training points in its basins: merged (a
-      tiny basin is part of the cluster it opens into below r*);
-    * ``h`` below the variance of *every* training point: not merged (unless
-      ``below_points=False``). No level set that holds a single training point separates
-      the two groups, so the level cannot judge them; their basins stay apart, as the modes
-      of mean shift do.
-
-    The last rule is ours, not the paper's. In two dimensions some training points lie on
-    the low-variance ridges, so every saddle between equilibria of one ring or moon is
-    above the lowest point variance and this is the paper's cut at r*. In many dimensions
-    the points lie far from the minima (on a shell around each cluster's centre), the
-    variance at every training point is above the saddles between the centres, and the cut
-    at r* joins every cluster. The measurements behind this rule, and the per-group rule it
-    was preferred to, are in ``benchmarks/results/gp_design_notes.md``.
-
-    Parameters
-    ----------
-    Z, edges : the linkage and its merge edges (``single_linkage``).
-    level : float
-        r*: no merge above it.
-    basins : ndarray of shape (n_samples,)
-        SEP of every training point.
-    point_variance : ndarray of shape (n_samples,)
-        σ² of every training point.
-    min_cluster_size : int
-        Groups with fewer training points always merge into their neighbour.
-    below_points : bool, default=True
-        Whether the last rule applies. The data-driven readings turn it off for data
-        uniform on their box (:func:`~kernel_patterns.cluster.gp.hopkins_test`), whose
-        landscape has a flat bottom of ripples below every point.
-
-    Returns
-    -------
-    ndarray of shape (n_equilibria,)
-        Group of every SEP, numbered by smallest SEP index.
-
-    Examples
-    --------
-    Three SEPs with two training points each, every point at variance 0.7: the merge at 0.5
-    lies below every point's variance and stays split, the one at 0.9 is made.
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import data_level_components
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> edges = np.array([[0, 1], [1, 2]])
-    >>> basins = np.array([0, 0, 1, 1, 2, 2])
-    >>> data_level_components(Z, edges, 1.0, basins, np.full(6, 0.7), min_cluster_size=2)
-    array([0, 1, 1])
-    >>> data_level_components(Z, edges, 1.0, basins, np.full(6, 0.7), min_cluster_size=2,
-    ...                       below_points=False)
-    array([0, 0, 0])
-    """
+    Merges in saddle order up to ``level`` (r*); a side below ``min_cluster_size`` points always
+    merges; a saddle below the variance of every training point stays split unless
+    ``below_points=False`` (the rule is ours: see gp_design_notes.md). Returns the group of
+    every SEP, numbered by smallest SEP index."""
     forest = MergeForest(np.bincount(basins, minlength=Z.shape[0] + 1))
     floor = float(point_variance.min()) if point_variance.size and below_points else -np.inf
     for _, ra, rb, h in forest.merges(Z, edges, upto=level):

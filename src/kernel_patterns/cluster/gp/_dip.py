@@ -117,30 +117,8 @@ def _fit_distance(x: FloatArray, vertices: list[int], start: int, convex: bool) 
 
 
 def dip_statistic(values: FloatArray) -> float:
-    """Hartigan's dip: the distance from the empirical distribution function to the nearest
-    unimodal one.
-
-    Computed by Hartigan's algorithm (AS 217, 1985). 0 for a sample of one value, at most 1/4
-    (two equal point masses).
-
-    Parameters
-    ----------
-    values : array-like of shape (n_values,)
-        The sample (finite, at least two values).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_statistic
-    >>> dip_statistic(np.r_[np.zeros(10), np.ones(10)])
-    0.25
-    >>> dip_statistic(np.linspace(0, 1, 101)) < 0.01
-    True
-    """
+    """Hartigan's dip (AS 217): the distance from the empirical distribution function of
+    ``values`` (finite, at least two) to the nearest unimodal one; 0 for one value, at most 1/4."""
     return _sorted_dip(np.sort(_column(values)))
 
 
@@ -176,45 +154,10 @@ def dip_test(
     values: FloatArray, random_state: Any = None, n_samples: int = 200,
     calibration: str = "uniform",
 ) -> tuple[float, float]:
-    """Hartigan's dip test of one mode.
-
-    The p-value is ``(m + 1) / (B + 1)``, ``m`` the number of the ``B = n_samples`` reference
-    samples of as many values whose dip is at least the data's. ``"uniform"``: the reference is
-    the uniform, the least favourable unimodal density (conservative except on flat ones).
-    ``"shape"``: a symmetric density with the data's ``c = |f''(m)| / f(m)³`` at the mode,
-    estimated cautiously on halves of the data (Cheng & Hall, JRSS B 1998).
-
-    Parameters
-    ----------
-    values : array-like of shape (n_values,)
-        The sample (finite, at least two values).
-    random_state : int, RandomState instance or None, default=None
-        The reference samples (and, with ``"shape"``, the halves).
-    n_samples : int, default=200
-        Reference samples.
-    calibration : {"uniform", "shape"}, default="uniform"
-        The reference density.
-
-    Returns
-    -------
-    dip : float
-        :func:`dip_statistic` of the values.
-    pvalue : float
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_test
-    >>> rng = np.random.RandomState(0)
-    >>> bool(dip_test(rng.uniform(size=500), random_state=0)[1] > 0.05)
-    True
-    >>> two = np.r_[rng.normal(0, 1, 250), rng.normal(4, 1, 250)]
-    >>> bool(dip_test(two, random_state=0)[1] < 0.01)
-    True
-    >>> overlapping = np.r_[rng.normal(0, 1, 700), rng.normal(3.5, 1, 300)]
-    >>> bool(dip_test(overlapping, random_state=0, calibration="shape")[1] < 0.05)
-    True
-    """
+    """Hartigan's dip test of one mode: (dip, p-value ``(m + 1) / (B + 1)``), ``m`` of the
+    ``B = n_samples`` reference samples with a dip at least the data's. ``calibration``
+    ``"uniform"``: the least favourable unimodal reference; ``"shape"``: a symmetric density with
+    the data's ``|f''(m)| / f(m)³`` at the mode, estimated on halves (Cheng & Hall 1998)."""
     values = _column(values, n_samples, "n_samples")
     _check_calibration(calibration)
     x = np.sort(values)
@@ -233,27 +176,8 @@ def _check_calibration(calibration: str) -> None:
 
 @dataclass(frozen=True)
 class DipPartition:
-    """What :func:`dip_partition` returns (its fields, also its attributes).
-
-    Parameters
-    ----------
-    cuts : ndarray of shape (n_modes - 1,)
-        The cuts between the parts, ascending: part ``i`` holds the values ``v`` with
-        ``cuts[i - 1] < v <= cuts[i]`` (``np.searchsorted(cuts, v)``).
-    pvalues : ndarray of shape (n_tested,)
-        The dip test's p-value of each part tested, the whole sample first (small: more
-        than one mode).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_partition
-    >>> rng = np.random.RandomState(0)
-    >>> found = dip_partition(np.r_[rng.normal(0, 1, 300), rng.normal(6, 1, 300)],
-    ...                       random_state=0)
-    >>> found.n_modes, bool(2 < found.cuts[0] < 4)
-    (2, True)
-    """
+    """What :func:`dip_partition` returns: the ``cuts`` between the parts, ascending (part i
+    holds ``cuts[i - 1] < v <= cuts[i]``), and the ``pvalues`` of the parts tested, whole first."""
 
     cuts: FloatArray
     pvalues: FloatArray
@@ -269,53 +193,12 @@ def dip_partition(
     min_size: int = 8, n_samples: int = 200, n_parts: int | None = None,
     calibration: str = "shape",
 ) -> DipPartition:
-    """Divide a sample of one feature into parts of one mode each by Hartigan's dip test.
+    """Divide one feature into parts of one mode each by the dip test (as dip-means does).
 
-    A part is kept whole where :func:`dip_test` does not reject one mode at level ``alpha``;
-    otherwise it is cut at the lowest point of its Gaussian kernel density estimate between the
-    two means that two-means finds on its central 95 %, and each side is tested again. With
-    ``n_parts`` no test is made: the part of largest ``√n · dip`` is cut, the same way, until
-    there are ``n_parts`` parts or none can be cut.
-
-    Parameters
-    ----------
-    values : array-like of shape (n_values,)
-        The sample (finite, at least two values).
-    random_state : int, RandomState instance or None, default=None
-        The reference samples of the dip tests.
-    alpha : float, default=None
-        Level of each test; None: ``Φ(−2)`` (0.023), the level of ``GPClustering()``'s tests.
-    min_size : int, default=8
-        The fewest values of a part: a part of fewer than ``2 * min_size`` is not tested,
-        and a cut that leaves fewer on one side is not made.
-    n_samples : int, default=200
-        Reference samples per dip test.
-    n_parts : int, default=None
-        The number of parts wanted; None: as many as the tests find. With it ``pvalues`` is
-        empty.
-    calibration : {"shape", "uniform"}, default="shape"
-        The reference density of each dip test (:func:`dip_test`).
-
-    Returns
-    -------
-    DipPartition
-
-    See Also
-    --------
-    dip_test : The test of one mode.
-    mode_count_test : The number of modes by the dip test and Silverman's test of k modes.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import dip_partition
-    >>> rng = np.random.RandomState(0)
-    >>> dip_partition(rng.uniform(size=500), random_state=0).n_modes
-    1
-    >>> three = np.r_[rng.normal(0, 0.5, 200), rng.normal(4, 0.5, 200), rng.normal(8, 0.5, 50)]
-    >>> np.round(dip_partition(three, random_state=0).cuts)
-    array([2., 6.])
-    """
+    A part that :func:`dip_test` rejects at ``alpha`` (None: Φ(−2)) is cut at its density's valley
+    between the two means of its central 95 %, and each side tested again; parts below
+    ``2 * min_size`` are not tested. With ``n_parts`` no test: the largest ``√n · dip`` is cut
+    until there are ``n_parts``."""
     values = _column(values, n_samples, "n_samples")
     alpha = _level(alpha)
     _check_calibration(calibration)

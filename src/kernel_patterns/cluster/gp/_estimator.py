@@ -45,18 +45,18 @@ class GPClustering(ClusterMixin, BaseEstimator):
         The cutting level r (> 0): SEPs whose segment stays at or below r are one cluster.
         None chooses from the data: with a kernel, the support r* (the largest variance of a
         training point) without the merges below every training point
-        (:func:`~kernel_patterns.cluster.gp.data_level_components`); with ``kernel=None``,
+        (``data_level_components``); with ``kernel=None``,
         the clusters of greatest excess of mass read along a ladder of length scales
-        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`, ``count_trace_``).
+        (``excess_of_mass``, ``count_trace_``).
     n_clusters : int, default=None
         The ``n_clusters`` most persistent groups of the saddle hierarchy
-        (:func:`~kernel_patterns.cluster.gp.persistent_components`), each of at least
+        (``persistent_components``), each of at least
         ``max(min_cluster_size, N / (10 n_clusters))`` points; smaller basins merge into the
         cluster they open into, or are noise (-1). Too few such groups: a warning and fewer
         clusters (a ``ValueError`` when a given kernel has fewer SEPs). With
         ``kernel=None``, data on a line
-        (:func:`~kernel_patterns.cluster.gp.principal_axis`) are cut at the valleys of
-        largest dip (:func:`~kernel_patterns.cluster.gp.dip_partition`). Give ``level`` or
+        (``principal_axis``) are cut at the valleys of
+        largest dip (``dip_partition``). Give ``level`` or
         ``n_clusters``, not both.
     n_segment_points : int, default=20
         Points checked on each segment between two SEPs (the paper checks 10 to 20).
@@ -78,7 +78,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
     n_landmarks : int, default=None
         ``approximation="inducing"``: number m of inducing points (at most N). None: as many
         as resolve the length scale, from 300 to 1,000
-        (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`).
+        (``auto_n_landmarks``).
     landmarks : {"kmeans", "kmeans++", "uniform"}, default="kmeans"
         ``approximation="inducing"``: how the inducing points are chosen: k-means centres,
         data points by k-means++ D² sampling, or data points uniformly at random.
@@ -90,7 +90,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         fail the first segment check.
     batch_size : int, default=None
         ``approximation="inducing"``: points assigned per batch (None: as many as keep the
-        temporaries under ``kernel_patterns.cluster.gp.BLOCK_BYTES``), and subsample points
+        temporaries under 64 MiB), and subsample points
         flowed together (None: 4,096).
     min_cluster_size : int, default=5
         Clusters with fewer training points are noise (label -1, as in HDBSCAN). With
@@ -106,8 +106,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         centred instead, and that centring is ``feature_transform_``.
     random_state : int, RandomState instance or None, default=None
         Seeds the subsample and the inducing points, and, with neither ``level`` nor
-        ``n_clusters``, Hopkins' test (:func:`~kernel_patterns.cluster.gp.hopkins_test`) and
-        the test of two modes (:func:`~kernel_patterns.cluster.gp.unimodal_split_test`).
+        ``n_clusters``, Hopkins' test (``hopkins_test``) and
+        the test of two modes (``unimodal_split_test``).
 
     Attributes
     ----------
@@ -144,7 +144,7 @@ class GPClustering(ClusterMixin, BaseEstimator):
         None): :class:`~kernel_patterns.cluster.gp.GPCountTrace`.
     probabilities_ : ndarray of shape (n_samples,)
         Membership strength in [0, 1]: 1 at the cluster's lowest SEP, 0 at ``level_`` and
-        for noise (:func:`~kernel_patterns.cluster.gp.membership`).
+        for noise (``membership``).
     outlier_scores_ : ndarray of shape (n_samples,)
         In [0, 1]: 0 at the cluster's peak, 1 at the training point of largest variance.
     n_features_in_ : int

@@ -62,49 +62,9 @@ def segment_levels(
 ) -> FloatArray:
     """Largest σ² on the segment ``[S[I[k]], S[J[k]]]`` for every pair k (merge levels).
 
-    ``n_points`` evenly spaced interior points are checked, plus both ends; with ``refine``,
-    ``_REFINE_ROUNDS`` rounds of ``_REFINE_POINTS`` points zoom in on the largest sample.
-    With ``lazy``, only the merge levels that the single linkage (Kruskal) reads are
-    computed: each pair's weight starts as a lower bound and is raised in stages
-    (``_STAGES`` segment points, then all, then the refinement) only when Kruskal would merge
-    it. The linkage is that of the full merge levels.
-
-    Parameters
-    ----------
-    model : GPVarianceModel or InducingVarianceModel
-        Anything with ``variance(Q)``.
-    S : ndarray of shape (p, n_features)
-        The SEPs.
-    I, J : ndarray of int of shape (n_pairs,)
-        The pairs of rows of ``S`` whose segments are checked.
-    n_points : int, default=20
-        Interior points checked on each segment.
-    refine : bool, default=True
-        Whether to zoom in on each segment's largest sample (``lazy`` needs it).
-    lazy : bool, default=False
-        Whether to compute only the merge levels the fit's single linkage reads.
-
-    Returns
-    -------
-    ndarray of shape (n_pairs,)
-        Largest σ² found on each segment; with ``lazy``, on the pairs the linkage merges,
-        and a lower bound of it on the others.
-
-    Examples
-    --------
-    The saddle level between the two blobs' SEPs is above the SEPs' own variance:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_variance_model, segment_levels
-    >>> from kernel_patterns.kernels import GPCovariance
-    >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
-    >>> model = fit_variance_model(GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0), X)
-    >>> seps = np.array([[0.1, 0.13], [3.1, 2.97]])
-    >>> np.round(segment_levels(model, seps, np.array([0]), np.array([1])), 2)
-    array([2.38])
-    >>> np.round(model.variance(seps), 2)
-    array([1.29, 1.29])
-    """
+    ``n_points`` interior points plus both ends; ``refine`` zooms in on the largest sample
+    (``_REFINE_ROUNDS`` × ``_REFINE_POINTS``). With ``lazy`` only the levels the single linkage
+    (Kruskal) reads are computed exactly, raised in ``_STAGES``; the others stay lower bounds."""
     if lazy and not refine:
         raise ValueError("segment_levels(lazy=True) computes the refined merge levels; "
                          "use refine=True with it.")

@@ -96,32 +96,10 @@ def kernel_at(length_scale: float) -> GPCovariance:
 
 
 def kernel_length_scale(kernel: Kernel, X: FloatArray) -> float:
-    """The length scale used for steps, merge radii and the convergence test.
+    """The length scale (units of ``X``) of steps, merge radii and the convergence test.
 
-    GPCovariance: the smallest ``1/√l_m``; RBF: ``1/√(2γ)``; any other differentiable kernel:
-    5 % of the largest feature range.
-
-    Parameters
-    ----------
-    kernel : Kernel
-        The covariance.
-    X : ndarray of shape (n_samples, n_features)
-        Training points (a data-driven RBF width and the fallback come from them).
-
-    Returns
-    -------
-    float
-        The length scale, in the units of ``X``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import kernel_length_scale
-    >>> from kernel_patterns.kernels import RBF, GPCovariance
-    >>> X = np.zeros((3, 2))
-    >>> kernel_length_scale(GPCovariance(l=4.0), X), kernel_length_scale(RBF(gamma=2.0), X)
-    (0.5, 0.5)
-    """
+    GPCovariance: the smallest ``1/√l_m``; RBF: ``1/√(2γ)`` (γ from ``X`` if data-driven); any
+    other differentiable kernel: 5 % of the largest feature range."""
     if isinstance(kernel, GPCovariance):
         return float(np.min(kernel.length_scale()))
     if isinstance(kernel, RBF):

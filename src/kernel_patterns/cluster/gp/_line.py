@@ -32,33 +32,9 @@ LINE_WIDTH = 0.5
 def principal_axis(X: FloatArray, length_scale: float) -> FloatArray | None:
     """The unit direction of the straight line the points ``X`` lie on, or None.
 
-    The first principal axis of ``X`` (through their mean), when every point lies within
-    ``LINE_WIDTH * length_scale`` of it; ``[1.0]`` for one feature. The values along the
-    line are ``X @ axis``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Finite points.
-    length_scale : float
-        The length scale that decides how close is on the line (ℓ₀,
-        :func:`~kernel_patterns.cluster.gp.auto_length_scale`), in the units of ``X``.
-
-    Returns
-    -------
-    ndarray of shape (n_features,) or None
-        The axis, or None when some point lies farther from it.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import principal_axis
-    >>> t = np.linspace(0.0, 1.0, 50)
-    >>> principal_axis(np.c_[t, 2 * t], length_scale=0.1).round(3) * np.sqrt(5)
-    array([1., 2.])
-    >>> principal_axis(np.c_[t, t ** 2], length_scale=0.01) is None
-    True
-    """
+    The first principal axis of ``X`` (through their mean, largest entry positive) when every
+    point lies within ``LINE_WIDTH * length_scale`` of it; ``[1.0]`` for one feature. The values
+    along the line are ``X @ axis``."""
     if X.shape[1] == 1:
         return np.ones(1)
     Xc = X - X.mean(axis=0)

@@ -60,7 +60,7 @@ class GPHierarchy:
         σ² at every SEP.
     level : float
         The level the fit was cut at: the cut there gives the fit's clusters. Where the count
-        rule (:func:`~kernel_patterns.cluster.gp.fitted_tree`) kept two groups apart they
+        rule (``fitted_tree``) kept two groups apart they
         merge just above it; it rises to the highest merge inside a cluster kept whole.
     equilibrium_labels : ndarray of shape (n_equilibria,) or None
         The fit's cluster of every SEP (-1: noise), which the dendrogram colours.
@@ -343,7 +343,7 @@ class GPLandscape:
 
     def condensed_tree(self) -> CondensedTree:
         """``hierarchy`` condensed as HDBSCAN condenses its tree, the fitted clusters marked
-        (:func:`~kernel_patterns.cluster.gp.condense`).
+        (a :class:`CondensedTree`).
         """
         return condense(self.hierarchy.linkage, self.equilibrium_variance, self.basin_sizes(),
                         self.min_cluster_size, self.level)

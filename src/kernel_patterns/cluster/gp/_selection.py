@@ -43,29 +43,8 @@ SIGNIFICANCE = 2.0
 
 @dataclass
 class Selection:
-    """The clusters :func:`excess_of_mass` selected.
-
-    Attributes
-    ----------
-    groups : ndarray of shape (n_equilibria,)
-        Cluster of every SEP (0, 1, ...; -1: in no cluster, a group smaller than
-        ``min_cluster_size`` apart from every cluster at the top level).
-    n_clusters : int
-        Clusters selected.
-    stability : ndarray of shape (n_clusters,)
-        Excess of mass of every selected cluster.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import excess_of_mass
-    >>> Z, edges = np.array([[0, 1, 1.4, 2]]), np.array([[0, 1]])
-    >>> sel = excess_of_mass(Z, edges, np.repeat([0, 1], 10), np.full(20, 1.05),
-    ...                      np.array([1.01, 1.01]), top_level=1.3, noise=1.0,
-    ...                      min_cluster_size=5)
-    >>> sel.n_clusters, sel.groups  # joined only above r*: apart from the start
-    (2, array([0, 1]))
-    """
+    """The clusters :func:`excess_of_mass` selected: ``groups`` (cluster of every SEP, -1: in
+    none), ``n_clusters`` and the ``stability`` (excess of mass) of every cluster."""
 
     groups: NDArray[np.intp]
     n_clusters: int
@@ -85,81 +64,12 @@ def excess_of_mass(
     weight: float = 1.0,
     family_wise: bool = False,
 ) -> Selection:
-    """The clusters of the saddle tree of greatest total excess of mass.
+    """The clusters of the saddle tree of greatest total excess of mass (HDBSCAN's eom).
 
-    The tree is condensed top-down from ``top_level`` (r*: every training point is in the
-    level set there; its pieces, joined only above it, are apart from the start, except
-    those whose split is within the noise by the test below, which start as one cluster:
-    :func:`join_within_noise`). At each merge, read downwards as a split, a branch with
-    fewer than ``min_cluster_size`` points falls out of its cluster, and a split whose
-    younger branch is not ``significance`` Poisson standard deviations above the saddle
-    (in the effective count λ of :func:`effective_count`) is no split: the cluster goes on
-    through both branches. A real split ends its cluster and starts two. Every cluster's
-    stability is
-    ``Σ (λ(max(σ²_i, d_i)) − λ(b))`` over its points i with ``σ²_i < b``, ``b`` its birth
-    level and ``d_i`` the level where point i leaves it. A cluster at the top is born, as
-    in HDBSCAN, where it parts from the other large groups (the lowest merge joining one of
-    its pieces to another's): the mass it holds above r* counts, so a ring far from the
-    rest is not outweighed by its arcs (the whole data, one piece, is born at r*). The
-    clusters kept are the non-nested ones of greatest total stability, chosen bottom-up
-    (HDBSCAN's ``eom``, the root allowed), except that a cluster other than the whole
-    data whose split clears the family-wise level of the m splits tested,
-    ``z ≥ Φ⁻¹(1 − Φ(−significance) / m)`` (Bonferroni), is never kept over its children:
-    such a split is real beyond the multiple testing of the tree, and the mass does not
-    undo it. A group of a cluster not kept that is in none of the kept clusters
-    below it joins the kept cluster it opens into (across the segment of its merge).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_equilibria - 1, 4)
-        The saddle-level linkage (``single_linkage``).
-    edges : ndarray of shape (n_equilibria - 1, 2)
-        The SEP pair whose segment made each merge of ``Z``.
-    basins : ndarray of shape (n_points,)
-        The SEP of every point that shapes the landscape.
-    point_variance : ndarray of shape (n_points,)
-        σ² at those points.
-    sep_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP.
-    top_level : float
-        The level the tree is read from (r*).
-    noise : float
-        The kernel's noise variance v2 (> 0).
-    min_cluster_size : int
-        Branches with fewer points fall out instead of splitting.
-    significance : float, default=2.0
-        Poisson standard deviations a split must clear (0: every split of two branches of
-        ``min_cluster_size`` points counts, HDBSCAN's rule).
-    weight : float, default=1.0
-        What one training point counts in λ (``InducingPlan.weight``: ``s / n`` when the
-        landscape of an ``s``-point subsample averages all ``n`` points). A count of
-        points of weight ``w`` has the Poisson variance ``w λ``, not ``λ``.
-    family_wise : bool, default=False
-        When True, the whole data (the only piece at the top) is not a cluster either, whatever
-        its mass, once the largest split of the tree clears the family-wise level above:
-        "no structure" is then rejected, and the clusters below it are read.
-
-    Returns
-    -------
-    Selection
-
-    Examples
-    --------
-    Two deep basins of 30 points each, joined at a high saddle, and a third that is only
-    a ripple of the second (its saddle within the noise):
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import excess_of_mass
-    >>> Z = np.array([[1, 2, 1.02, 2], [0, 3, 1.4, 3]])
-    >>> edges = np.array([[1, 2], [0, 1]])
-    >>> basins = np.repeat([0, 1, 2], 30)
-    >>> sep_variance = np.array([1.01, 1.01, 1 + 1 / 55])  # λ 100, 100, 55
-    >>> point_variance = sep_variance[basins] + 0.05
-    >>> sel = excess_of_mass(Z, edges, basins, point_variance, sep_variance,
-    ...                      top_level=1.3, noise=1.0, min_cluster_size=5)
-    >>> sel.n_clusters, sel.groups
-    (2, array([0, 1, 1]))
-    """
+    The tree is condensed top-down from ``top_level`` (r*); branches below ``min_cluster_size``
+    points fall out, a split whose younger peak is within ``significance`` Poisson standard
+    deviations of the saddle (λ, each point counting ``weight``) is no split, and a split that
+    clears the tree's Bonferroni level is kept over its parent (``family_wise``: the root too)."""
     p = Z.shape[0] + 1
     lam_pts = effective_count(point_variance, noise)
     tree = _Tree(Z, basins, sep_variance, p)
@@ -302,59 +212,10 @@ def join_within_noise(
     significance: float = SIGNIFICANCE,
     weight: float = 1.0,
 ) -> NDArray[np.intp]:
-    """``groups``, the pieces of a cut at ``level``, with every two pieces whose split is
-    within the noise joined: the test of :func:`excess_of_mass` applied to the merges above
-    ``level``.
-
-    The merges are replayed in order of their saddle level ``h > level``. Two pieces of at
-    least ``min_cluster_size`` points (``counts``) stay apart when the younger one's peak
-    count clears the saddle's by ``significance`` Poisson standard deviations,
-    ``λ_peak − λ_h ≥ z √λ_peak``; otherwise they are one piece. Smaller pieces are left as
-    they are (noise, by size).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_equilibria - 1, 4)
-        The saddle-level linkage (``single_linkage``).
-    edges : ndarray of shape (n_equilibria - 1, 2)
-        The SEP pair whose segment made each merge of ``Z``.
-    groups : ndarray of shape (n_equilibria,)
-        Piece of every SEP at ``level`` (0, 1, ...).
-    counts : ndarray of shape (n_groups,)
-        Size of every piece, in training points (as the landscape counts them).
-    sep_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP.
-    level : float
-        The level of the cut that made ``groups``.
-    noise : float
-        The kernel's noise variance v2 (> 0).
-    min_cluster_size : int
-        Smaller pieces are never joined here.
-    significance : float, default=2.0
-        Poisson standard deviations a split must clear.
-    weight : float, default=1.0
-        What one training point counts in λ (as in :func:`excess_of_mass`).
-
-    Returns
-    -------
-    ndarray of shape (n_equilibria,)
-        Group of every SEP, numbered by smallest SEP index.
-
-    Examples
-    --------
-    Three pieces of 20 points apart above the cut at 1.5, joined at σ² = 2 (λ 1). The
-    first two peak at λ 9 and 100, far above that saddle; the third peaks at λ 1.5, within
-    the noise of it, and joins the piece it meets:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import join_within_noise
-    >>> Z = np.array([[0, 1, 2.0, 2], [2, 3, 2.0, 3]])
-    >>> edges = np.array([[0, 1], [1, 2]])
-    >>> sep_variance = np.array([1 + 1 / 9, 1.01, 1 + 1 / 1.5])
-    >>> join_within_noise(Z, edges, np.array([0, 1, 2]), np.array([20, 20, 20]),
-    ...                   sep_variance, level=1.5, noise=1.0, min_cluster_size=5)
-    array([0, 1, 1])
-    """
+    """``groups`` (the pieces of a cut at ``level``, ``counts`` points each) with every two
+    pieces whose split above ``level`` is within the noise joined (the test of
+    :func:`excess_of_mass`); pieces below ``min_cluster_size`` are left as they are. Returns the
+    group of every SEP, numbered by smallest SEP index."""
     n_groups = int(groups.max()) + 1 if groups.size else 0
     forest = MergeForest(np.asarray(counts, dtype=np.float64)[:n_groups])
     size = forest.size

@@ -90,15 +90,14 @@ class GPCountTrace:
         the two were not compared. A reading is stable where the count is the same and the
         agreement at least 0.9.
     reading : {"excess of mass", "modes", "support", "modes on the line"}
-        The reading kept: the clusters of greatest excess of mass
-        (:func:`~kernel_patterns.cluster.gp.excess_of_mass`), stable modes, the support at
-        ℓ₀, or, for data on a line
-        (:func:`~kernel_patterns.cluster.gp.principal_axis`), the parts of one mode each of
-        :func:`~kernel_patterns.cluster.gp.dip_partition` (``mode_test``).
+        The reading kept: the clusters of greatest excess of mass, stable modes, the support
+        at ℓ₀, or, for data on a line, the parts of one mode each by Hartigan's dip test
+        (``mode_test``).
     factor : float
         The multiple of ℓ₀ of the landscape kept.
     mode_test : DipPartition or None
-        Data on a line: the partition that gave the count; None otherwise.
+        Data on a line: the partition that gave the count (its ``cuts`` and the ``pvalues``
+        of the parts tested); None otherwise.
     line_axis : ndarray of shape (n_features,) or None
         Data on a line: its unit direction in the input's units (``[1.]`` for one feature);
         the cuts of ``mode_test`` are values of ``X @ line_axis``. None otherwise.

@@ -30,40 +30,9 @@ def fitted_tree(
 ) -> tuple[FloatArray, float]:
     """The saddle linkage ``Z`` rewritten so that its cut at the returned level is ``groups``.
 
-    Parameters
-    ----------
-    Z : ndarray of shape (p - 1, 4)
-        The saddle-level linkage of the p SEPs (:func:`~._graph.single_linkage`).
-    edges : ndarray of shape (p - 1, 2)
-        The SEP pair whose segment made each merge of ``Z``.
-    groups : ndarray of shape (p,)
-        The group of every SEP the fit chose (-1: a SEP in no group, a group of its own).
-    level : float
-        The level the fit was cut at.
-
-    Returns
-    -------
-    linkage : ndarray of shape (p - 1, 4)
-        Inside every group, the merges of ``Z`` among its SEPs at their own heights (the
-        height where two of its SEPs first meet in ``Z``); between groups, the merges of
-        ``Z``, those at or below the level moved, in their order, just above it (by at
-        most ``RAISE`` of the range of heights, and below every merge of ``Z`` above it).
-    level : float
-        ``level``, or the highest merge inside a group where that is higher.
-
-    Examples
-    --------
-    Three SEPs: 0 and 1 meet at 0.5, 2 joins at 0.9. Cut at 0.7 with the groups
-    ``[0, 1, 1]`` the fit chose, SEP 1 is moved from 0 to 2, and the cut is raised to 0.9:
-
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fitted_tree, components_at
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> edges = np.array([[0, 1], [1, 2]])
-    >>> tree, level = fitted_tree(Z, edges, np.array([0, 1, 1]), 0.7)
-    >>> level, components_at(tree, 3, level)
-    (0.9, array([0, 1, 1]))
-    """
+    Inside a group (-1: a group of its own) its merges keep their heights; merges between groups
+    at or below ``level`` move, in order, just above it (by at most ``RAISE`` of the heights'
+    range). Returns (that linkage, ``level`` or the highest merge inside a group if higher)."""
     p = groups.size
     if p < 2:
         return Z.copy(), float(level)
@@ -119,31 +88,8 @@ def fitted_tree(
 def replay_merges(
     Z: FloatArray, sizes: FloatArray, min_cluster_size: float
 ) -> NDArray[np.intp]:
-    """The clusters of at least ``min_cluster_size`` points after each merge of ``Z``.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (p - 1, 4)
-        A linkage of p SEPs.
-    sizes : ndarray of shape (p,)
-        What the points of every SEP's basin count (their number, or their weight).
-    min_cluster_size : float
-        The least size of a cluster; smaller components are noise.
-
-    Returns
-    -------
-    ndarray of shape (p,)
-        Entry r: the number of components of at least ``min_cluster_size`` once the first r
-        merges are made (entry 0: none made; entry p - 1: the root).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import replay_merges
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> replay_merges(Z, np.array([3.0, 3.0, 8.0]), 5)
-    array([1, 2, 1])
-    """
+    """The clusters of at least ``min_cluster_size`` points (``sizes`` per SEP) after each merge
+    of ``Z``: entry r once the first r merges are made (0: none; p - 1: the root)."""
     p = sizes.size
     size = np.zeros(2 * p - 1 if p else 0, dtype=np.float64)
     size[:p] = sizes
@@ -163,43 +109,9 @@ def level_for_count(
     Z: FloatArray, sizes: FloatArray, min_cluster_size: float, n_clusters: int, level: float
 ) -> float:
     """The level nearest ``level`` (in merges) whose cut of ``Z`` has exactly ``n_clusters``
-    components of at least ``min_cluster_size``; the others are noise.
-
-    A level between two merge heights stands for the state after the lower one; tied
-    heights are made together.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (p - 1, 4)
-        A linkage of p SEPs.
-    sizes : ndarray of shape (p,)
-        What the points of every SEP's basin count.
-    min_cluster_size : float
-        The least size of a cluster.
-    n_clusters : int
-        The clusters wanted.
-    level : float
-        The fit's level: of the cuts with ``n_clusters``, the nearest to it in merges.
-
-    Returns
-    -------
-    float
-        ``level`` itself when its cut has ``n_clusters``; else the middle between the two
-        merge heights around the cut chosen (the top merge for the root).
-
-    Raises
-    ------
-    ValueError
-        When no level gives ``n_clusters``; the message names the counts there are.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import level_for_count
-    >>> Z = np.array([[0.0, 1.0, 0.5, 2.0], [2.0, 3.0, 0.9, 3.0]])
-    >>> level_for_count(Z, np.array([3.0, 3.0, 8.0]), 5, 2, level=1.0)
-    0.7
-    """
+    components of at least ``min_cluster_size``; ``level`` itself when its cut has them, else the
+    middle of the two merge heights around it (tied heights made together). ``ValueError``
+    naming the counts there are when no level gives ``n_clusters``."""
     counts = replay_merges(Z, sizes, min_cluster_size)
     h = Z[:, 2]
     # a state r (first r merges made) is a cut only where no later merge ties the r-th
@@ -229,42 +141,11 @@ def membership(
     variance: FloatArray, labels: NDArray[np.intp], basins: NDArray[np.intp],
     equilibrium_variance: FloatArray, level: float,
 ) -> tuple[FloatArray, FloatArray]:
-    """How strongly every training point belongs to its cluster, and how much of an outlier
-    it is, read from its variance (HDBSCAN's ``probabilities_`` and ``outlier_scores_``).
+    """HDBSCAN's ``probabilities_`` and ``outlier_scores_`` read from every point's variance.
 
-    Parameters
-    ----------
-    variance : ndarray of shape (n_samples,)
-        σ² at every training point.
-    labels : ndarray of shape (n_samples,)
-        The cluster of every point (-1: noise).
-    basins : ndarray of shape (n_samples,)
-        The SEP of every point.
-    equilibrium_variance : ndarray of shape (n_equilibria,)
-        σ² at every SEP.
-    level : float
-        The level the clusters are cut at.
-
-    Returns
-    -------
-    probabilities : ndarray of shape (n_samples,)
-        ``(level − σ²) / (level − σ²_peak)`` clipped to [0, 1], ``σ²_peak`` the lowest
-        SEP variance of the point's cluster: 1 at the cluster's peak, 0 at or beyond the
-        level; 0 for noise.
-    outlier_scores : ndarray of shape (n_samples,)
-        ``(σ² − σ²_peak) / (σ²_max − σ²_peak)`` clipped to [0, 1], ``σ²_max`` the largest
-        variance of a training point, ``σ²_peak`` the peak of the point's cluster (of its
-        own SEP, for noise): 0 at a peak, 1 at the loneliest point.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import membership
-    >>> prob, out = membership(np.array([1.1, 1.3, 1.5, 1.9]), np.array([0, 0, 0, -1]),
-    ...                        np.array([0, 0, 0, 1]), np.array([1.1, 1.8]), level=1.5)
-    >>> prob.round(2), out.round(2)
-    (array([1. , 0.5, 0. , 0. ]), array([0.  , 0.25, 0.5 , 1.  ]))
-    """
+    probability ``(level − σ²) / (level − σ²_peak)`` (0 for noise), outlier score
+    ``(σ² − σ²_peak) / (σ²_max − σ²_peak)``, both clipped to [0, 1]; ``σ²_peak`` is the lowest
+    SEP variance of the point's cluster (of its own SEP, for noise)."""
     seps = np.asarray(equilibrium_variance, dtype=np.float64)
     peak = seps[basins].copy()  # noise: its own SEP's
     inside = labels >= 0

@@ -26,28 +26,9 @@ MIN_PROBES, MAX_PROBES = 10, 200
 
 @dataclass(frozen=True)
 class HopkinsTest:
-    """What :func:`hopkins_test` returns (its fields, also its attributes).
-
-    Parameters
-    ----------
-    statistic : float
-        Hopkins' H, in [0, 1]: about 1/2 for data uniform on their box, near 1 when they
-        gather.
-    pvalue : float
-        The one-sided Mann-Whitney p-value of the probes' distances against the data
-        points' (small: the data are not uniform on their box).
-    n_probes : int
-        ``m``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import hopkins_test
-    >>> X = np.random.RandomState(1).uniform(size=(500, 3))
-    >>> test = hopkins_test(X, random_state=0)
-    >>> test.n_probes, bool(0.4 < test.statistic < 0.6)
-    (50, True)
-    """
+    """What :func:`hopkins_test` returns: Hopkins' ``statistic`` H in [0, 1] (about 1/2 for
+    uniform data, near 1 when they gather), the one-sided Mann-Whitney ``pvalue`` and
+    ``n_probes`` m."""
 
     statistic: float
     pvalue: float
@@ -55,34 +36,10 @@ class HopkinsTest:
 
 
 def hopkins_test(X: FloatArray, random_state: Any = None) -> HopkinsTest:
-    """Hopkins' test of the hypothesis that ``X`` is uniform on its bounding box.
+    """Hopkins' test of the hypothesis that ``X`` (at least two rows) is uniform on its box.
 
-    ``m`` (a tenth of the points, from ``MIN_PROBES`` to ``MAX_PROBES``, at most all of them)
-    points drawn uniformly on the box of ``X`` and ``m`` rows of ``X`` drawn without
-    replacement; distances to the nearest row of ``X`` (another row, for the rows drawn).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        The data (finite, at least two rows).
-    random_state : int, RandomState instance or None, default=None
-        The probes and the rows drawn.
-
-    Returns
-    -------
-    HopkinsTest
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import hopkins_test
-    >>> rng = np.random.RandomState(1)
-    >>> bool(hopkins_test(rng.uniform(size=(1000, 5)), random_state=0).pvalue > 0.05)
-    True
-    >>> blobs = np.r_[rng.normal(0, 0.1, (500, 5)), rng.normal(1, 0.1, (500, 5))]
-    >>> bool(hopkins_test(blobs, random_state=0).pvalue < 1e-6)
-    True
-    """
+    m probes (a tenth of the rows, ``MIN_PROBES`` to ``MAX_PROBES``) drawn uniformly on the box and
+    m rows drawn without replacement; distances to the nearest (other) row of ``X``."""
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     if n < 2:

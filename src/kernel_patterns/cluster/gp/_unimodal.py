@@ -38,28 +38,10 @@ BISECTIONS = 24
 
 @dataclass(frozen=True)
 class UnimodalSplitTest:
-    """What :func:`unimodal_split_test` returns (its fields, also its attributes).
-
-    Parameters
-    ----------
-    critical_bandwidth : float
-        Silverman's critical bandwidth of the held-out projections, in units of their
-        standard deviation: large when the modes are far apart.
-    pvalue : float
-        The smoothed bootstrap's p-value: small when the data have more than one mode.
-    centres : ndarray of shape (2, n_features)
-        The two means that two-means finds on the first half of the points; the direction
-        of the projection is their difference.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import unimodal_split_test
-    >>> X = np.random.RandomState(0).standard_t(3, size=(400, 3))  # heavy tails, one mode
-    >>> test = unimodal_split_test(X, random_state=0)
-    >>> test.centres.shape, bool(test.pvalue > 0.05)
-    ((2, 3), True)
-    """
+    """What :func:`unimodal_split_test` returns: Silverman's ``critical_bandwidth`` of the
+    held-out projections (in their standard deviations), the bootstrap ``pvalue`` (small: more
+    than one mode) and the two-means ``centres`` (2, n_features), whose difference is the
+    direction."""
 
     critical_bandwidth: float
     pvalue: float
@@ -121,41 +103,11 @@ def _bootstrap_pvalue(
 def silverman_test(
     values: FloatArray, random_state: Any = None, n_bootstrap: int = 200
 ) -> tuple[float, float]:
-    """Silverman's test of one mode, with modes counted in the central 95 %.
+    """Silverman's test of one mode, modes counted in the central 95 % (Hall & York 2001).
 
-    The critical bandwidth ``h`` is found by bisection; each bootstrap sample is drawn from
-    the estimate at ``h``, rescaled to the data's variance,
-    ``ȳ + (y* − ȳ + h ε) / √(1 + h² / s²)``, and the p-value is the share of samples with
-    more than one mode at ``h`` (``(k + 1) / (B + 1)``).
-
-    Parameters
-    ----------
-    values : array-like of shape (n_values,)
-        The sample (finite, at least two values).
-    random_state : int, RandomState instance or None, default=None
-        The bootstrap.
-    n_bootstrap : int, default=200
-        Bootstrap samples.
-
-    Returns
-    -------
-    critical_bandwidth : float
-        In units of the sample's standard deviation (0 when all values are equal).
-    pvalue : float
-
-    See Also
-    --------
-    mode_count_test : The same test for k modes, k = 1, 2, ... until one is not rejected.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import silverman_test
-    >>> rng = np.random.RandomState(0)
-    >>> two = np.r_[rng.normal(0, 1, 300), rng.normal(4, 1, 300)]
-    >>> bool(silverman_test(two, random_state=0)[1] < 0.01)
-    True
-    """
+    Returns (critical bandwidth in the sample's standard deviations, 0 for equal values;
+    p-value ``(k + 1) / (B + 1)`` of bootstrap samples ``ȳ + (y* − ȳ + h ε) / √(1 + h² / s²)``
+    with more than one mode at ``h``)."""
     values = _column(values, n_bootstrap)
     spread = float(values.std())
     if spread == 0.0:
@@ -169,29 +121,9 @@ def silverman_test(
 
 @dataclass(frozen=True)
 class ModeCount:
-    """What :func:`mode_count_test` returns (its fields, also its attributes).
-
-    Parameters
-    ----------
-    n_modes : int
-        The least k whose test was not rejected (``max_modes`` when every test was).
-    critical_bandwidths : ndarray of shape (n_tested,)
-        Silverman's critical bandwidth for 1, 2, ... modes, in the units of the values: the
-        least bandwidth at which the kernel density estimate has at most that many modes.
-    pvalues : ndarray of shape (n_tested,)
-        The p-value of each test (small: more modes than that): the dip test's for one
-        mode, the smoothed bootstrap's for more.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import mode_count_test
-    >>> rng = np.random.RandomState(0)
-    >>> three = np.r_[rng.normal(0, 1, 200), rng.normal(6, 1, 200), rng.normal(12, 1, 200)]
-    >>> found = mode_count_test(three, random_state=0)
-    >>> found.n_modes, found.pvalues.size
-    (3, 3)
-    """
+    """What :func:`mode_count_test` returns: ``n_modes`` (the least k not rejected, or
+    ``max_modes``), the ``critical_bandwidths`` for 1, 2, ... modes (in the values' units) and the
+    ``pvalues`` of the tests made (the dip test's for one mode)."""
 
     n_modes: int
     critical_bandwidths: FloatArray
@@ -202,47 +134,9 @@ def mode_count_test(
     values: FloatArray, random_state: Any = None, alpha: float | None = None,
     max_modes: int | None = None, n_bootstrap: int = 200,
 ) -> ModeCount:
-    """The number of modes of a sample: one mode by Hartigan's dip test, then k = 2, 3, ...
-    by Silverman's test of k modes, up to the first k not rejected.
-
-    One mode is tested by :func:`dip_test` (uniform reference); each further test is
-    :func:`silverman_test`'s for k modes: the critical bandwidth ``h_k`` with modes counted in
-    the central 95 % of the values, and the share of smoothed bootstrap samples from the
-    estimate at ``h_k`` with more than k modes there.
-
-    Parameters
-    ----------
-    values : array-like of shape (n_values,)
-        The sample (finite, at least two values).
-    random_state : int, RandomState instance or None, default=None
-        The bootstraps.
-    alpha : float, default=None
-        Level of each test; None: ``Φ(−2)`` (0.023), the level of ``GPClustering()``'s tests.
-    max_modes : int, default=None
-        The most modes tested; None: ``√(n/2)``.
-    n_bootstrap : int, default=200
-        Bootstrap samples per test (uniform samples for the dip test).
-
-    Returns
-    -------
-    ModeCount
-
-    See Also
-    --------
-    dip_test : The test of one mode.
-    silverman_test : Silverman's test of one mode.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import mode_count_test
-    >>> rng = np.random.RandomState(0)
-    >>> mode_count_test(rng.uniform(size=500), random_state=0).n_modes
-    1
-    >>> mode_count_test(np.r_[rng.normal(0, 1, 300), rng.normal(5, 1, 300)],
-    ...                 random_state=0).n_modes
-    2
-    """
+    """The number of modes of one feature: one by :func:`dip_test` (uniform reference), then
+    k = 2, 3, ... by Silverman's test of k modes (central 95 %), up to the first k not rejected
+    at ``alpha`` (None: Φ(−2)) or ``max_modes`` (None: ``√(n/2)``)."""
     values = _column(values, n_bootstrap)
     alpha = _level(alpha)
     top = max(1, int(np.sqrt(values.size / 2))) if max_modes is None else int(max_modes)
@@ -277,33 +171,10 @@ def _inner(values: FloatArray) -> tuple[float, float]:
 
 
 def unimodal_split_test(X: FloatArray, random_state: Any = None) -> UnimodalSplitTest:
-    """The test that ``X`` has one mode, along G-means' direction, with the halves apart.
+    """The test that ``X`` (at least ``MIN_ROWS`` rows) has one mode along G-means' direction.
 
-    The rows are shuffled and halved; two-means (10 starts) on the first half gives the
-    direction, and the second half's projections on it go to :func:`silverman_test`.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        The data (finite, at least ``MIN_ROWS`` = 8 rows).
-    random_state : int, RandomState instance or None, default=None
-        The halves, two-means' starts and the bootstrap.
-
-    Returns
-    -------
-    UnimodalSplitTest
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import unimodal_split_test
-    >>> rng = np.random.RandomState(1)
-    >>> bool(unimodal_split_test(rng.normal(size=(1000, 5)), random_state=0).pvalue > 0.05)
-    True
-    >>> two = np.r_[rng.normal(0, 0.5, (600, 2)), rng.normal(3, 1.0, (400, 2))]
-    >>> bool(unimodal_split_test(two, random_state=0).pvalue < 0.01)
-    True
-    """
+    Rows shuffled and halved; two-means (10 starts) on the first half gives the direction, and
+    the second half's projections go to :func:`silverman_test`."""
     X = check_matrix(X, "X", dtype=np.float64, min_samples=MIN_ROWS)
     n = X.shape[0]
     rng = check_random_state(random_state)
