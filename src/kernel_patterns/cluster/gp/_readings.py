@@ -347,10 +347,6 @@ def bridged(X: FloatArray, labels: NDArray[np.intp], coarse: NDArray[np.intp], f
     check, as in :func:`~._unimodal.shoulder`): in every such group, the top merge of their
     single linkage over those segments (:func:`~._graph.single_linkage`, as the SEPs are joined)
     lies at or below r*. Clusters of fewer than ``min_size`` points are left out.
-
-    The two rings of ``bench_defaults_time.py`` at 5,000 points (draw 1): the excess of mass
-    at ℓ₀ is the two rings, at √2 ℓ₀ and 2 ℓ₀ the inner ring and 8 or 6 arcs of the outer
-    one, which agree; no chord between two arcs' means stays in the band.
     """
     sizes = np.bincount(labels)
     big = np.flatnonzero(sizes >= min_size)

@@ -1,26 +1,10 @@
-"""The one solver of GP variance clustering: :func:`gp_landscape`.
-
-It runs the whole method of Kim & Lee (2007) on validated data and returns a
-:class:`~._results.GPLandscape`:
-
-1. the random choices of ``approximation="inducing"`` (inducing points, the subsample whose
-   flows give the SEPs), made once;
-2. the kernel: the one given, or with ``kernel=None`` the data-driven
-   :func:`~._kernel.default_kernel`, and with ``n_clusters`` too the length-scale search
-   (down the ladder of :mod:`~._ladder`) until the landscape has a level that gives
-   ``n_clusters`` clusters;
-3. one landscape fit per kernel tried (:func:`~._landscape.fit_landscape`: variance model,
-   flow of every point to its SEP, segment checks, single-linkage hierarchy);
-4. the basins of all training points and the clusters: at the level given, at the level for
-   ``n_clusters``, with ``kernel=None`` and neither of them the support or the modes of
-   the landscape, whichever the data bear out (:func:`~._readings.auto_partition`), or,
-   with a kernel and neither, the support chosen from the data (``data_level``: r* over the
-   points of basins of at least ``min_cluster_size`` points, with
-   :func:`~._cuts.data_level_components` keeping apart groups whose saddle is below every
-   training point, unless the data are uniform on their box:
-   :func:`~._readings.floor_rule_applies`, the one random choice outside the plan);
-   clusters smaller than ``min_cluster_size`` are noise (-1), and a fit with fewer than two
-   clusters warns, naming what to change.
+"""The one solver of GP variance clustering, :func:`gp_landscape`: the inducing plan (the
+random choices, made once), the kernel (given, or data-driven with the length-scale search
+for ``n_clusters``), one landscape fit per kernel tried, then the basins of all training
+points and their clusters, at the level given, for ``n_clusters``, by the count rule
+(:func:`~._readings.auto_partition`) or, with a kernel, at the support. Clusters smaller
+than ``min_cluster_size`` are noise (-1); the chosen clusters are written into the tree
+(:func:`~._tree.fitted_tree`).
 """
 
 from __future__ import annotations
