@@ -43,12 +43,13 @@ REASONS = {
     "three touching blobs 5,000": TOUCHING,
     "three touching blobs 5,000, draw 1": TOUCHING,
     "digits": ("the modes at ℓ₀/√2 (step \"modes below the support\") of the inducing "
-               "landscape: 19 to 24 basins of 5 points with the subsample of 2,000 points"),
-    "cells": ("the support at ℓ₀ of the inducing landscape, 3 to 8 pieces with the subsample; "
-              "the ARI stays near 0 (0.07 to 0.10): the two classes are not the density's "
-              "groups"),
-    "leaf": ("the support at ℓ₀ of the inducing landscape, 13 to 16 pieces with the "
-             "subsample; the ARI moves by 0.03"),
+               "landscape, whose inducing points (k-means) are drawn with the seed: 19 to 24 "
+               "basins of 5 points"),
+    "cells": ("the support at ℓ₀ of the inducing landscape, 3 to 8 pieces as the inducing "
+              "points move; the ARI stays near 0 (0.07 to 0.10): the two classes are not the "
+              "density's groups"),
+    "leaf": ("the support at ℓ₀ of the inducing landscape, 13 to 16 pieces as the inducing "
+             "points move; the ARI moves by 0.03"),
 }
 
 
