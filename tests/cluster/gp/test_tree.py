@@ -230,3 +230,19 @@ def test_the_trace_names_the_step_of_the_rule_that_decided() -> None:
         assert trace.reason.startswith(f"{k} cluster{'s' if k > 1 else ''}: {head}")
     for template in DECISIONS.values():  # every step's sentence formats
         assert "{" not in template.format(ell="1.2", a="0.95", k=3, n=7)
+
+
+def test_n_clusters_is_the_count_rule_where_it_finds_that_count() -> None:
+    """``GPClustering(n_clusters=k)`` with ``kernel=None`` is ``GPClustering()`` where the
+    count rule finds k itself, and ``labels_at(n_clusters=k)`` of either is those labels
+    (issue 61: on penguins the two had disagreed); where it does not, the length scale is
+    searched and k clusters come back."""
+    X, _ = make_blobs(400, centers=[[0, 0], [5, 0], [0, 5]], cluster_std=1.0, random_state=3)
+    auto = GPClustering(random_state=0).fit(X)
+    k = auto.n_clusters_
+    given = GPClustering(n_clusters=k, random_state=0).fit(X)
+    assert k == 3 and np.array_equal(given.labels_, auto.labels_)
+    assert np.array_equal(auto.labels_at(n_clusters=k), given.labels_)
+    assert np.array_equal(given.labels_at(n_clusters=k), given.labels_)
+    more = GPClustering(n_clusters=k + 1, random_state=0).fit(X)  # the search
+    assert more.n_clusters_ == k + 1

@@ -54,7 +54,8 @@ class GPClustering(ClusterMixin, BaseEstimator):
         ``max(min_cluster_size, N / (10 n_clusters))`` points; smaller basins merge into the
         cluster they open into, or are noise (-1). Too few such groups: a warning and fewer
         clusters (a ``ValueError`` when a given kernel has fewer SEPs). With
-        ``kernel=None``, data on a line
+        ``kernel=None``, the clusters of ``GPClustering()`` where its count rule finds
+        ``n_clusters`` itself (else the length scale is searched); data on a line
         (``principal_axis``) are cut at the valleys of
         largest dip (``dip_partition``). Give ``level`` or
         ``n_clusters``, not both.

@@ -53,14 +53,15 @@ def most_clusters(n: int) -> float:
 @dataclass(frozen=True)
 class Partition:
     """What :func:`auto_partition` returns: the landscape kept, the basin (SEP) of every
-    training point, the level of the cut, the group of every SEP and the trace of the
-    ladder read."""
+    training point, the level of the cut, the group of every SEP, the trace of the ladder
+    read and every landscape fitted on it, by factor of ℓ₀."""
 
     fit: Landscape
     basins: NDArray[np.intp]
     level: float
     groups: NDArray[np.intp]
     trace: GPCountTrace
+    fits: dict[float, Landscape]
 
 
 def auto_partition(
@@ -111,7 +112,8 @@ def _read_ladder(
                groups: NDArray[np.intp], how: str, factor: float, step: str,
                evidence: float = np.nan) -> Partition:
         return Partition(fit, basins, level, groups,
-                         _trace(rungs.done, compared, how, factor, step, evidence))
+                         _trace(rungs.done, compared, how, factor, step, evidence),
+                         {f: rung.fit for f, rung in rungs.done.items()})
 
     def by_mass(factor: float, family_wise: bool = False) -> NDArray[np.intp]:
         """The group of every SEP of the excess of mass at ``factor`` ℓ₀."""

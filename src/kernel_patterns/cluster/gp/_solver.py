@@ -185,7 +185,16 @@ feature_transform, random_state
     plan = None if sub is None else _plan(Xv, sub, kernel, ell, n_landmarks, landmarks, rng)
     # data on a line (kernel=None, no level): counted along it by line_partition
     line = _on_line(X_input, transform, sub, ell) if kernel is None and level is None else None
-    if n_clusters is not None:
+    # kernel=None with n_clusters=k: the count rule's clusters when it finds k itself (so
+    # that GPClustering(n_clusters=k) is GPClustering() where that found k), else the
+    # length-scale search, on the landscapes the rule fitted where it reaches them
+    found_k, fitted = None, None
+    if n_clusters is not None and kernel is None and line is None:
+        found_k, fitted = _count_rule_for(Xv, Xl, ell, opts, plan, min_cluster_size,
+                                          int(n_clusters), random_state)
+    if found_k is not None:
+        fit, basins, groups, cut = found_k
+    elif n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
         if line is not None:  # on a line: cut at the k - 1 valleys of largest dip
@@ -194,7 +203,7 @@ feature_transform, random_state
                 Xv, ell, line, opts, plan, min_cluster_size, random_state, n_parts=k,
                 shortfall=count_shortfall(Xl, k, min_cluster_size))
         elif kernel is None:
-            found = _search_length_scale(Xv, ell, k, opts, plan, min_count)
+            found = _search_length_scale(Xv, ell, k, opts, plan, min_count, fitted)
             fit, groups, cut = found.fit, found.modes, found.level
         else:
             fit = fit_landscape(kernel, Xv, opts, plan)
@@ -257,6 +266,24 @@ feature_transform, random_state
     return land
 
 
+def _count_rule_for(
+    X: FloatArray, X_scale: FloatArray, ell0: float, opts: FlowOptions,
+    plan: InducingPlan | None, min_cluster_size: int, k: int, random_state: Any,
+) -> tuple[tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float] | None,
+           dict[float, Landscape]]:
+    """``n_clusters=k`` with ``kernel=None``: the count rule's landscape, basins, SEP groups
+    (small ones noise) and level when it finds ``k`` clusters, else None; and every
+    landscape it fitted, by factor of ℓ₀."""
+    gathered = floor_rule_applies(X_scale, random_state)
+    part = auto_partition(X, X_scale, ell0, opts, plan, min_cluster_size, gathered,
+                          split_shoulders=gathered, random_state=random_state)
+    groups = noise_groups(part.groups, part.basins, min_cluster_size, plan)
+    found = np.unique(groups[part.basins][groups[part.basins] >= 0]).size
+    if found != k:
+        return None, part.fits
+    return (part.fit, part.basins, groups, part.level), part.fits
+
+
 def _min_count(min_cluster_size: int, n: int, k: int) -> int:
     """The fewest points of a cluster when ``k`` are asked of ``n``: at least a tenth of the
     mean cluster size. The saddle hierarchy is a single linkage, whose top cut on touching
@@ -305,6 +332,7 @@ def _on_line(
 def _search_length_scale(
     X: FloatArray, ell0: float, n_clusters: int, opts: FlowOptions,
     plan: InducingPlan | None, min_cluster_size: int,
+    fitted: dict[float, Landscape] | None = None,
 ) -> Rung:
     """kernel=None with n_clusters: the data-driven length scale ``ell0``, shrunk
     step by step down the ladder to ``SHRINK_TO`` ℓ₀ (at most 6 fits) until the hierarchy
@@ -320,6 +348,8 @@ def _search_length_scale(
                                      min_cluster_size, fit.sep_var, fit.noise)
 
     rungs = Ladder(X, ell0, opts, plan, persistent)
+    for factor, fit in (fitted or {}).items():  # landscapes the count rule fitted: read again
+        rungs.done[factor] = Rung(fit, *persistent(fit))
     shrinking = factors_between(1.0, SHRINK_TO)
     best: Rung | None = None
     for k, factor in enumerate(shrinking):
