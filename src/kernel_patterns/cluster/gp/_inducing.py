@@ -54,6 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import LinAlgError, cholesky, eigh, solve_triangular
 
+from ..._parallel import check_cancelled
 from ..._validation import FloatArray
 from ..._warnings import user_stacklevel
 from ...kernels import Kernel
@@ -352,6 +353,7 @@ def fit_inducing_model(
     basis = inducing_basis(kernel, U, form)
     P = np.zeros((U.shape[0], U.shape[0]))
     for s in range(0, X.shape[0], block):
+        check_cancelled()  # a ladder's rung not needed any more stops here too
         P += inducing_statistics(basis, X[s : s + block])
     return finish_inducing_model(basis, weight * P)
 
