@@ -262,7 +262,10 @@ class GPCovariance(StationaryKernel):
 
     def _scales(self, n_features: int) -> FloatArray:
         self._check()
-        lv = np.atleast_1d(np.asarray(self.l, dtype=np.float64))
+        l = self.l
+        if isinstance(l, float) and 0.0 < l < np.inf:  # one positive scale (and np.float64)
+            return np.full(n_features, l, dtype=np.float64)  # the common case, without arrays
+        lv = np.atleast_1d(np.asarray(l, dtype=np.float64))
         if lv.ndim != 1 or not np.all(np.isfinite(lv)) or np.any(lv <= 0):
             raise ValueError(
                 f"l must be positive and finite (scalar or one per feature); got {self.l!r}."
@@ -304,6 +307,3 @@ class GPCovariance(StationaryKernel):
         self._check()
         return float(self.v2)
 
-    def prepare(self, X: FloatArray, center: FloatArray | None = None) -> Any:
-        self._scales(X.shape[1])  # validate l against the data before any work
-        return super().prepare(X, center)

@@ -6,7 +6,7 @@ data-driven ℓ₀ (:func:`~._kernel.auto_length_scale`): the count of clusters
 (:func:`~._solver.gp_landscape`) shrinks ℓ from ℓ₀ down. :class:`Ladder` is the rungs they
 share: one factor list (:data:`FACTORS`), every landscape fitted once and read into groups
 of SEPs by the caller's rule, the training points' basins assigned once, and the rung above
-the one asked for fitted meanwhile on a thread pool when one is given
+one asked for (and not started before) fitted meanwhile on a thread pool when one is given
 (:func:`ladder_pool`).
 """
 
@@ -129,11 +129,19 @@ class Ladder:
             self._made[factor] = self._pool.submit(self._fit_ahead, self._pool.closing, factor)
 
     def rung(self, factor: float) -> Rung:
-        """The rung at ``factor`` (the one above it started meanwhile: it is nearly always
-        read next)."""
+        """The rung at ``factor``; when it was not started before, the one above it is
+        started meanwhile (the readings climb: it is usually read next).
+
+        A rung started ahead of need starts none itself: on the toy grid at 10,000 points
+        7 of 8 fits read ℓ₀ and √2 ℓ₀ only, and a rung at 2 ℓ₀ started when √2 ℓ₀ was read
+        took a core from the basins' assignment, to be cancelled or dropped unread
+        (``benchmarks/results/gp_speed.md``).
+        """
         if factor not in self.done:
+            ahead = factor in self._made
             self.start(factor)
-            self.start(step_up(factor))
+            if not ahead:
+                self.start(step_up(factor))
             made = self._made.get(factor)
             self.done[factor] = made.result() if made is not None else self._fit(factor)
         return self.done[factor]

@@ -228,6 +228,11 @@ def fit_landscape(
     else:
         model = fit_inducing_model(kernel, X, plan.U, form=INDUCING_FORM, weight=plan.weight)
         X_flow = X[plan.subsample]
+    chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
+    if start is None and X_flow.shape[0] <= chunk:
+        # one chunk: the flow's first σ², ∇σ² (the same blocks) give r* too, the σ² of
+        # the subsample computed once, not twice
+        start = model.value_and_gradient(X_flow)
     # r* (the support level) is the largest variance over the points that shape the landscape:
     # all of them (exact, the paper's definition), or the subsample whose flows give the SEPs
     # (inducing). Over all of very many points r* is set by the rarest outliers: with a short
@@ -237,7 +242,6 @@ def fit_landscape(
     point_variance = model.variance(X_flow) if start is None else start[0]
     r_star = float(point_variance.max())
     ell = kernel_length_scale(kernel, X)
-    chunk = X_flow.shape[0] if plan is None else max(opts.batch_size or FLOW_CHUNK, 1)
     flow = _chunked_flow(model, X_flow, chunk, start, length_scale=ell,
                          variance_scale=max(r_star, 1e-300), tol=opts.tol,
                          max_iter=opts.max_iter, merge_radius=opts.merge_radius)
