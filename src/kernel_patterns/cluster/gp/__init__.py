@@ -30,16 +30,7 @@ from ._condensed import CondensedTree
 from ._cuts import components_at, level_for_n_clusters
 from ._estimator import GPClustering
 from ._flow import FlowResult, flow_to_equilibria
-
-# Not public: still imported here only because the doctests of _inducing, _landscape and
-# _variance import them from the package (to move to their private modules).
-from ._inducing import (  # noqa: F401
-    auto_n_landmarks,
-    choose_inducing_points,
-    fit_inducing_model,
-)
 from ._kernel import auto_length_scale, default_kernel
-from ._landscape import FlowOptions, InducingPlan  # noqa: F401
 from ._results import GPHierarchy, GPLandscape
 from ._solver import gp_landscape
 from ._trace import GPCountTrace

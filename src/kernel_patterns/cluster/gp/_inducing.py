@@ -105,7 +105,8 @@ class InducingVarianceModel(BlockedVariance):
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import choose_inducing_points, fit_inducing_model
+    >>> from kernel_patterns.cluster.gp._inducing import (
+    ...     choose_inducing_points, fit_inducing_model)
     >>> from kernel_patterns.kernels import GPCovariance
     >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
     >>> U = choose_inducing_points(X, 3, "kmeans", np.random.RandomState(0))
@@ -175,7 +176,7 @@ def choose_inducing_points(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import choose_inducing_points
+    >>> from kernel_patterns.cluster.gp._inducing import choose_inducing_points
     >>> X = np.random.RandomState(0).normal(size=(50, 2))
     >>> choose_inducing_points(X, 5, "kmeans", np.random.RandomState(0)).shape
     (5, 2)
@@ -233,7 +234,7 @@ def auto_n_landmarks(X: FloatArray, length_scale: float, low: int = 300,
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import auto_n_landmarks
+    >>> from kernel_patterns.cluster.gp._inducing import auto_n_landmarks
     >>> X = np.linspace(0, 100, 1001).reshape(-1, 1)
     >>> auto_n_landmarks(X, 10.0, low=1)  # a cover within 5 of every row of [0, 100]
     17
@@ -340,7 +341,7 @@ def fit_inducing_model(
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import fit_inducing_model
+    >>> from kernel_patterns.cluster.gp._inducing import fit_inducing_model
     >>> from kernel_patterns.kernels import GPCovariance
     >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
     >>> kernel = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0)

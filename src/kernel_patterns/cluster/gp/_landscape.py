@@ -59,7 +59,7 @@ class InducingPlan:
         the landscape of the subsample, whose ℓ₀ it is, with the noise of all points).
     low : int or None, default=None
         When set, the count of ``U`` followed the length scale
-        (:func:`~kernel_patterns.cluster.gp.auto_n_landmarks`, at least ``low``), and a
+        (:func:`~._inducing.auto_n_landmarks`, at least ``low``), and a
         landscape at a longer length scale uses fewer of them (``at_length_scale``).
 
     See Also
@@ -69,7 +69,7 @@ class InducingPlan:
     Examples
     --------
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import InducingPlan
+    >>> from kernel_patterns.cluster.gp._landscape import InducingPlan
     >>> plan = InducingPlan(U=np.array([[0.0, 0.0], [1.0, 1.0]]), subsample=np.arange(4))
     >>> plan.U.shape[0], plan.subsample.size, plan.weight
     (2, 4, 1.0)
@@ -85,7 +85,7 @@ class InducingPlan:
 
         With a count that follows the length scale (``low`` set), the inducing points are a
         farthest-point cover of ``U`` by as many as
-        :func:`~kernel_patterns.cluster.gp.auto_n_landmarks` gives for the subsample there:
+        :func:`~._inducing.auto_n_landmarks` gives for the subsample there:
         fewer at a longer length scale, never more than ``U``. Otherwise this plan.
 
         Parameters
@@ -103,7 +103,7 @@ class InducingPlan:
         Examples
         --------
         >>> import numpy as np
-        >>> from kernel_patterns.cluster.gp import InducingPlan
+        >>> from kernel_patterns.cluster.gp._landscape import InducingPlan
         >>> X = np.linspace(0, 100, 201).reshape(-1, 1)
         >>> plan = InducingPlan(U=X[::4], subsample=np.arange(201), low=5)
         >>> len(plan.U), len(plan.at_length_scale(X, 20.0).U)
@@ -143,7 +143,7 @@ class FlowOptions:
 
     Examples
     --------
-    >>> from kernel_patterns.cluster.gp import FlowOptions
+    >>> from kernel_patterns.cluster.gp._landscape import FlowOptions
     >>> opts = FlowOptions(tol=1e-4, max_iter=500, merge_radius=0.1, n_segment_points=20)
     >>> opts.assign_steps, opts.batch_size
     (10, None)

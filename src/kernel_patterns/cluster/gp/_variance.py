@@ -52,8 +52,9 @@ class VarianceFunction(Protocol):
     Both fitted models satisfy it, so the flow and the segment checks take either:
 
     >>> import numpy as np
-    >>> from kernel_patterns.cluster.gp import (
-    ...     choose_inducing_points, fit_inducing_model, fit_variance_model)
+    >>> from kernel_patterns.cluster.gp import fit_variance_model
+    >>> from kernel_patterns.cluster.gp._inducing import (
+    ...     choose_inducing_points, fit_inducing_model)
     >>> from kernel_patterns.kernels import GPCovariance
     >>> X = np.array([[0.0, 0.0], [0.2, 0.1], [0.1, 0.3], [3.0, 3.0], [3.2, 3.1], [3.1, 2.8]])
     >>> kernel = GPCovariance(v0=1.0, v1=10.0, v2=1.0, l=1.0)
