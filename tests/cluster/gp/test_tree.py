@@ -108,12 +108,15 @@ def _check_views(gp: GPClustering) -> None:
        std=st.floats(0.3, 2.0))
 def test_views_of_a_fit_agree_on_mixtures(seed, centers, n, std) -> None:
     """On any Gaussian mixture, GPClustering()'s labels, its cuts and its hierarchy agree
-    (``_check_views``)."""
+    (``_check_views``), and ``GPClustering(n_clusters=k)`` for the count it found is it."""
     X, _ = make_blobs(n, centers=centers, cluster_std=std, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         gp = GPClustering(random_state=0).fit(X)
-    _check_views(gp)
+        _check_views(gp)
+        if gp.n_clusters_ >= 1:
+            given = GPClustering(n_clusters=gp.n_clusters_, random_state=0).fit(X)
+            assert np.array_equal(given.labels_, gp.labels_)
 
 
 def _sets() -> dict[str, np.ndarray]:
