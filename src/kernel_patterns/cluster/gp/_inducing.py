@@ -1,47 +1,8 @@
-"""An inducing-point GP variance (DTC or FITC) with a closed-form gradient, for N ≫ 10⁴.
-
-The exact variance of eq. 3.1, ``σ²(x) = κ(x) − k(x)ᵀ C⁻¹ k(x)``, needs the Cholesky factor of
-the N × N matrix C (O(N³)) and costs O(N) per query point and O(N²) per descent step of one
-point. With ``m`` inducing points ``U`` (pseudo-inputs of the latent function), the
-*deterministic training conditional* (DTC) and the *fully independent training conditional*
-(FITC) approximations (Quiñonero-Candela & Rasmussen, "A unifying view of sparse approximate
-Gaussian process regression", JMLR 2005: their predictive variances) give, with
-``k_u(x) = K(U, x)``, ``K_uu = K(U, U)`` *without* the noise and
-``Q(x, y) = k_u(x)ᵀ K_uu⁻¹ k_u(y)``::
-
-    σ²(x) = κ(x) − Q(x, x) + k_u(x)ᵀ Σ k_u(x),   Σ = (K_uu + K_uf Λ⁻¹ K_fu)⁻¹,
-
-where κ(x) is the prior variance *with* the noise v2 (as in the exact model), and
-``Λ = v2·I`` (DTC) or ``Λ = diag(K_ff − Q_ff) + v2·I`` (FITC). Far from ``U`` the variance goes
-back up to the far-field value of the exact model (the prior κ, minus what the constant bias
-v1 of eq. 2.7 explains; tested), so the level set {σ² ≤ r*} still estimates the support of
-the data. The *subset of regressors* (SoR) form is deliberately NOT offered: its
-predictive variance is ``k_uᵀ Σ k_u + v2`` only, which vanishes (down to the noise) away from
-the inducing points and the data, so far-away regions would fall *inside* every level set
-and break the support estimate.
-
-Computation, all O(m²) per query point after an O(N m²) fit (and never an N × N matrix):
-``L_u = chol(K_uu)``, ``a(x) = L_u⁻¹ k_u(x)``, ``A = L_u⁻¹ K_uf Λ^{-½}``, ``B = I + A Aᵀ`` and
-``W = I − B⁻¹`` (symmetric, eigenvalues in [0, 1)). Then ``Q(x, x) = aᵀa`` and
-``k_uᵀ Σ k_u = aᵀ B⁻¹ a``, so
-
-    σ²(x) = κ(x) − a(x)ᵀ W a(x),     ∇σ²(x) = ∇κ(x) − 2 Σ_j β_j(x) ∇_x k(x, u_j),
-    β(x) = L_u⁻ᵀ W a(x) = (K_uu⁻¹ − Σ) k_u(x),
-
-the same shape of formula as the exact gradient (``C⁻¹k`` replaced by β). With the
-eigendecomposition ``A Aᵀ = V diag(p) Vᵀ``, ``W = V diag(p / (1 + p)) Vᵀ``, so with the m × r
-factor ``G = L_u⁻ᵀ V diag(√(p / (1 + p)))`` (directions with ``p/(1+p) ≤ _RANK_TOL`` dropped,
-which moves σ² by less than ``_RANK_TOL · κ``), ``σ² = κ − ‖Gᵀ k_u‖²`` and
-``β = G (Gᵀ k_u)``: two GEMMs of m × r per block of query points, plus the kernel block and
-the contraction of the kernel gradient with β (the kernel's ``contract_gradient``; for
-stationary kernels the same two GEMMs computed from the kernel block already in hand; never
-an n × m × d array).
-
-With ``U = X`` (m = N) both forms are exact: ``K_uu = K`` (noise-free) gives
-``Q_ff = K``, ``Λ = v2·I`` in both, and ``K⁻¹ − v2 (K + v2 I)⁻¹ K⁻¹ = (K + v2 I)⁻¹``, i.e.
-``σ² = κ − kᵀ (K + v2 I)⁻¹ k``, eq. 3.1. This is why ``K_uu`` must be built *without* the
-noise v2 (the inducing points are latent function values, not noisy observations): adding
-v2 to ``K_uu`` as well would count the noise twice.
+"""An inducing-point GP variance (DTC or FITC) with a closed-form gradient, for N ≫ 10⁴:
+``σ²(x) = κ(x) − a(x)ᵀ W a(x)`` with ``a(x) = L_u⁻¹ k_u(x)``, O(m²) per query point after an
+O(N m²) fit, never an N × N matrix; exact when ``U = X``. The derivation (Quiñonero-Candela
+& Rasmussen, JMLR 2005), why ``K_uu`` is noise-free and why the subset-of-regressors form is
+not offered: the user guide, "The inducing-point variance".
 """
 
 from __future__ import annotations
