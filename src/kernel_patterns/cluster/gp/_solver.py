@@ -185,15 +185,21 @@ feature_transform, random_state
     plan = None if sub is None else _plan(Xv, sub, kernel, ell, n_landmarks, landmarks, rng)
     # data on a line (kernel=None, no level): counted along it by line_partition
     line = _on_line(X_input, transform, sub, ell) if kernel is None and level is None else None
-    # kernel=None with n_clusters=k: the count rule's clusters when it finds k itself (so
-    # that GPClustering(n_clusters=k) is GPClustering() where that found k), else the
+    # kernel=None, no level, not on a line: the count rule. With n_clusters=k its clusters
+    # where it finds k itself (GPClustering(n_clusters=k) is GPClustering() there), else the
     # length-scale search, on the landscapes the rule fitted where it reaches them
-    found_k, fitted = None, None
-    if n_clusters is not None and kernel is None and line is None:
-        found_k, fitted = _count_rule_for(Xv, Xl, ell, opts, plan, min_cluster_size,
-                                          int(n_clusters), random_state)
-    if found_k is not None:
-        fit, basins, groups, cut = found_k
+    part = None
+    if kernel is None and level is None and line is None:
+        # data uniform on their box have no structure; any others may be a shoulder, which
+        # is asked only where every reading gives one cluster
+        gathered = floor_rule_applies(Xl, random_state)
+        part = auto_partition(Xv, Xl, ell, opts, plan, min_cluster_size, gathered,
+                              split_shoulders=gathered, random_state=random_state)
+        groups = noise_groups(part.groups, part.basins, min_cluster_size, plan)
+        found = np.unique(groups[part.basins][groups[part.basins] >= 0]).size
+    if part is not None and (n_clusters is None or found == n_clusters):
+        fit, basins, cut = part.fit, part.basins, part.level
+        trace = part.trace if n_clusters is None else None
     elif n_clusters is not None:
         k = int(n_clusters)
         min_count = _min_count(min_cluster_size, Xl.shape[0], k)
@@ -203,8 +209,9 @@ feature_transform, random_state
                 Xv, ell, line, opts, plan, min_cluster_size, random_state, n_parts=k,
                 shortfall=count_shortfall(Xl, k, min_cluster_size))
         elif kernel is None:
-            found = _search_length_scale(Xv, ell, k, opts, plan, min_count, fitted)
-            fit, groups, cut = found.fit, found.modes, found.level
+            searched = _search_length_scale(Xv, ell, k, opts, plan, min_count,
+                                            None if part is None else part.fits)
+            fit, groups, cut = searched.fit, searched.modes, searched.level
         else:
             fit = fit_landscape(kernel, Xv, opts, plan)
             if k > fit.S.shape[0]:  # the message of the plain cut: too few SEPs at this l
@@ -221,14 +228,6 @@ feature_transform, random_state
                                                  min_cluster_size, random_state)
         basins = landscape_basins(fit, Xv, opts)
         groups = noise_groups(groups, basins, min_cluster_size, plan)
-    elif kernel is None and level is None:
-        # data uniform on their box have no structure; any others may be a shoulder, which
-        # is asked only where every reading gives one cluster
-        gathered = floor_rule_applies(Xl, random_state)
-        part = auto_partition(Xv, Xl, ell, opts, plan, min_cluster_size, gathered,
-                              split_shoulders=gathered, random_state=random_state)
-        fit, basins, cut, trace = part.fit, part.basins, part.level, part.trace
-        groups = noise_groups(part.groups, basins, min_cluster_size, plan)
     else:
         fit = fit_landscape(kernel_at(ell) if kernel is None else kernel, Xv, opts, plan)
         basins = landscape_basins(fit, Xv, opts)
@@ -264,24 +263,6 @@ feature_transform, random_state
         deep = land.condensed_tree().deepest_split(fit.noise, 1.0 if plan is None else plan.weight)
         land.count_trace = replace(trace, n_clusters=land.n_clusters, deepest_split=deep)
     return land
-
-
-def _count_rule_for(
-    X: FloatArray, X_scale: FloatArray, ell0: float, opts: FlowOptions,
-    plan: InducingPlan | None, min_cluster_size: int, k: int, random_state: Any,
-) -> tuple[tuple[Landscape, NDArray[np.intp], NDArray[np.intp], float] | None,
-           dict[float, Landscape]]:
-    """``n_clusters=k`` with ``kernel=None``: the count rule's landscape, basins, SEP groups
-    (small ones noise) and level when it finds ``k`` clusters, else None; and every
-    landscape it fitted, by factor of ℓ₀."""
-    gathered = floor_rule_applies(X_scale, random_state)
-    part = auto_partition(X, X_scale, ell0, opts, plan, min_cluster_size, gathered,
-                          split_shoulders=gathered, random_state=random_state)
-    groups = noise_groups(part.groups, part.basins, min_cluster_size, plan)
-    found = np.unique(groups[part.basins][groups[part.basins] >= 0]).size
-    if found != k:
-        return None, part.fits
-    return (part.fit, part.basins, groups, part.level), part.fits
 
 
 def _min_count(min_cluster_size: int, n: int, k: int) -> int:
