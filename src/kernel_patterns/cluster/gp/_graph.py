@@ -11,6 +11,7 @@ spanning tree of the SEPs (the graph stays connected).
 from __future__ import annotations
 
 import heapq
+import itertools
 
 import numpy as np
 from numpy.typing import NDArray
@@ -120,33 +121,19 @@ def _probe_order(n: int) -> NDArray[np.intp]:
 
 def _lazy_levels(model: VarianceFunction, S: FloatArray, I: NDArray[np.intp],
                  J: NDArray[np.intp], n_points: int) -> FloatArray:
-    """:func:`segment_levels` with ``lazy=True`` (at least one pair)."""
+    """:func:`segment_levels` with ``lazy=True`` (at least one pair).
+
+    A pair's stages are its ``_STAGES`` of segment points, then its ``_REFINE_ROUNDS``
+    refinement rounds (as :func:`_refined`, one round a stage); each batch of pairs advances
+    one stage in one variance evaluation (:func:`_advance`). Kruskal takes a pair once all its
+    stages are done; one whose ends are joined when it comes up is skipped (its bound stays)."""
     m = I.size
     p = S.shape[0]
     vS = model.variance(S)
-    A, B = S[I], S[J] - S[I]
-    ts = np.arange(1, n_points + 1) / (n_points + 1)
-    seq = _probe_order(n_points)
-    stops = [k for k in _STAGES if k < n_points] + [n_points]
-    vals = np.full((m, n_points), -np.inf)
-    w = np.maximum(vS[I], vS[J])
-    stage = np.zeros(m, dtype=np.intp)  # stages done; len(stops) + 1: exact
-
-    def advance(idx: NDArray[np.intp]) -> None:
-        for st in np.unique(stage[idx]):
-            sel = idx[stage[idx] == st]
-            if st < len(stops):
-                cols = seq[(stops[st - 1] if st else 0) : stops[st]]
-                vals[np.ix_(sel, cols)] = _on_segments(
-                    model, A[sel], B[sel], np.broadcast_to(ts[cols], (sel.size, cols.size)))
-                w[sel] = np.maximum(w[sel], vals[sel].max(axis=1))
-            else:
-                w[sel] = np.maximum(w[sel], _refined(model, A[sel], B[sel], vals[sel], ts))
-            stage[sel] += 1
-
+    state = _LazyState(S[I], S[J] - S[I], n_points, np.maximum(vS[I], vS[J]))
     parent = np.arange(p)
 
-    heap = [(float(w[e]), e) for e in range(m)]
+    heap = [(float(state.w[e]), e) for e in range(m)]
     heapq.heapify(heap)
     batch = _LAZY_BATCH + p // 4
     merged = 0
@@ -157,7 +144,7 @@ def _lazy_levels(model: VarianceFunction, S: FloatArray, I: NDArray[np.intp],
             ra, rb = find_root(parent, int(I[e])), find_root(parent, int(J[e]))
             if ra == rb:
                 continue  # its ends joined below its bound: skipped at its merge level too
-            if stage[e] <= len(stops):
+            if state.stage[e] < state.n_stages:
                 need.append(e)
             elif need:  # a merge level: taken once the bounds below it are raised
                 heapq.heappush(heap, (key, e))
@@ -168,11 +155,66 @@ def _lazy_levels(model: VarianceFunction, S: FloatArray, I: NDArray[np.intp],
                 if merged == p - 1:
                     break
         if need:
-            idx = np.asarray(need, dtype=np.intp)
-            advance(idx)
+            _advance(model, state, need)
             for e in need:
-                heapq.heappush(heap, (float(w[e]), e))
-    return w
+                heapq.heappush(heap, (float(state.w[e]), e))
+    return state.w
+
+
+class _LazyState:
+    """The bounds of :func:`_lazy_levels`: per pair its stage, samples and refinement."""
+
+    def __init__(self, A: FloatArray, B: FloatArray, n_points: int, w: FloatArray) -> None:
+        m = A.shape[0]
+        self.A, self.B, self.w = A, B, w
+        self.ts = np.arange(1, n_points + 1) / (n_points + 1)
+        seq = _probe_order(n_points)
+        stops = [0] + [k for k in _STAGES if k < n_points] + [n_points]
+        self.cols = [seq[a:b] for a, b in itertools.pairwise(stops)]
+        self.n_stages = len(self.cols) + _REFINE_ROUNDS  # stage == n_stages: exact
+        self.stage = np.zeros(m, dtype=np.intp)
+        self.vals = np.full((m, n_points), -np.inf)
+        self.top = np.full(m, -np.inf)  # the refinement's best value and where it is
+        self.centre = np.zeros(m)
+        self.offsets = np.linspace(-1.0, 1.0, _REFINE_POINTS + 2)[1:-1]
+
+    def positions(self, e: int) -> FloatArray:
+        """The segment positions t of pair e's next stage."""
+        st = int(self.stage[e]) - len(self.cols)
+        if st < 0:
+            return self.ts[self.cols[st + len(self.cols)]]
+        if st == 0:  # as _refined: from the largest of the n_points samples
+            k = int(np.argmax(self.vals[e]))
+            self.top[e], self.centre[e] = self.vals[e, k], self.ts[k]
+        half = 1.0 / (self.ts.size + 1)
+        for _ in range(st):
+            half *= 2.0 / (_REFINE_POINTS + 1)
+        return np.clip(self.centre[e] + half * self.offsets, 0.0, 1.0)
+
+    def record(self, e: int, t: FloatArray, v: FloatArray) -> None:
+        """Pair e's values ``v`` at the positions ``t`` of its next stage."""
+        st = int(self.stage[e]) - len(self.cols)
+        if st < 0:
+            self.vals[e, self.cols[st + len(self.cols)]] = v
+            self.w[e] = max(self.w[e], v.max())
+        else:
+            k = int(np.argmax(v))
+            if v[k] > self.top[e]:
+                self.top[e], self.centre[e] = v[k], t[k]
+            self.w[e] = max(self.w[e], self.top[e])
+        self.stage[e] += 1
+
+
+def _advance(model: VarianceFunction, state: _LazyState, need: list[int]) -> None:
+    """Every pair of ``need`` one stage on: all their segment points in one evaluation."""
+    ts = [state.positions(e) for e in need]
+    sizes = [t.size for t in ts]
+    rows = np.repeat(np.asarray(need, dtype=np.intp), sizes)
+    T = np.concatenate(ts)
+    v = model.variance(state.A[rows] + T[:, None] * state.B[rows])
+    ends = np.cumsum(sizes)
+    for e, t, b in zip(need, ts, ends, strict=True):
+        state.record(e, t, v[b - t.size : b])
 
 
 def _on_segments(
