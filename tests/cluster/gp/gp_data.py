@@ -13,6 +13,27 @@ PAPER = {"v0": 1.0, "v1": 10.0, "v2": 1.0}
 KERNEL = GPCovariance(**PAPER, l=400)
 
 
+def lazy_against_full(model, S: np.ndarray, n_points: int = 20) -> tuple[np.ndarray, ...]:
+    """Check that the lazy saddle levels of the SEPs ``S`` give the single linkage of every
+    segment evaluated (the same merges, heights up to round-off), each a lower bound of its
+    full level and exact on the merges; the lazy and full levels, by candidate pair."""
+    from kernel_patterns.cluster.gp._graph import candidate_pairs, segment_levels, single_linkage
+
+    I, J = candidate_pairs(S)
+    full = segment_levels(model, S, I, J, n_points=n_points)
+    lazy = segment_levels(model, S, I, J, n_points=n_points, lazy=True)
+    Z_full, e_full = single_linkage(S.shape[0], I, J, full)
+    Z_lazy, e_lazy = single_linkage(S.shape[0], I, J, lazy)
+    np.testing.assert_array_equal(e_lazy, e_full)
+    np.testing.assert_array_equal(Z_lazy[:, [0, 1, 3]], Z_full[:, [0, 1, 3]])
+    np.testing.assert_allclose(Z_lazy[:, 2], Z_full[:, 2], rtol=1e-12)
+    assert np.all(lazy <= full * (1 + 1e-12))
+    pair = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(I, J, strict=True))}
+    used = [pair[(int(a), int(b))] for a, b in np.sort(e_full, axis=1)]
+    np.testing.assert_allclose(lazy[used], full[used], rtol=1e-12)
+    return lazy, full
+
+
 def finite_difference_gradient(f, Q: np.ndarray, h: float = 1e-6) -> np.ndarray:
     """Central finite differences of ``f`` (rows in, values out) at every row of ``Q``."""
     fd = np.empty_like(Q)
