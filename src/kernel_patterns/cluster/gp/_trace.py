@@ -169,8 +169,6 @@ class GPCountTrace:
         k, i = self.n_clusters, self.kept
         head = f"{k} cluster{'' if k == 1 else 's'}"
         ell = float(self.length_scales[i]) if self.length_scales.size else float("nan")
-        ahead = self.agreement[i] if i < self.agreement.size else np.nan
-        behind = self.agreement[i - 1] if i > 0 else np.nan
         if self.mode_test is not None:
             test, where = self.mode_test, ("the one feature" if self.one_feature
                                            else "the line the data lie on")
@@ -183,32 +181,10 @@ class GPCountTrace:
             cuts = ", ".join(f"{c:.3g}" for c in test.cuts)
             return (f"{head}: the density along {where} has {test.n_modes} modes by "
                     f"Hartigan's dip test (cut at {cuts}).")
-        if self.step in DECISIONS:
-            ell_s = f"{ell:.3g}"
-            return f"{head}: " + DECISIONS[self.step].format(
-                ell=ell_s, a=f"{self.evidence:.2f}", k=k, n=self.factors.size) + "."
-        if self.reading == "excess of mass":
-            agree = ahead if not np.isnan(ahead) else behind
-            same = ("" if np.isnan(agree) else
-                    f", and the same clusters at the neighbouring length scale (agreement "
-                    f"{agree:.2f})")
-            return (f"{head}: the clusters of greatest excess of mass in the variance's tree "
-                    f"at length scale {ell:.3g}, each split deeper than the noise of the "
-                    f"effective count{same}.")
-        if self.reading == "modes":
-            agree = max(float(np.nan_to_num(ahead, nan=-1.0)),
-                        float(np.nan_to_num(behind, nan=-1.0)))
-            same = ("" if agree < -0.5 else
-                    f", the same clusters at the neighbouring length scale (agreement "
-                    f"{agree:.2f})")
-            return (f"{head}: the basins of at least min_cluster_size points at length scale "
-                    f"{ell:.3g}{same}.")
-        if k <= 1:
-            return (f"{head}: the support of the variance at length scale {ell:.3g} is one "
-                    "piece, and no reading of the {n} length scales read is stable.".format(
-                        n=self.factors.size))
-        return (f"{head}: the support of the variance at length scale {ell:.3g} is {k} "
-                "pieces, each apart by more than the noise of the effective count.")
+        if self.step not in DECISIONS:  # a trace made by hand, without the rule's step
+            return f"{head}: the {self.reading} at length scale {ell:.3g}."
+        return f"{head}: " + DECISIONS[self.step].format(
+            ell=f"{ell:.3g}", a=f"{self.evidence:.2f}", k=k, n=self.factors.size) + "."
 
     def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
         """The modes against the length scale (log axis), each step labelled with the
