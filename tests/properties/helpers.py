@@ -38,3 +38,23 @@ def assert_same_state(a: dict[str, Any], b: dict[str, Any]) -> None:
 def vandalise(X: np.ndarray) -> None:
     """Edit the caller's array in place, as a user may after ``fit``: every value changed."""
     X[...] = np.asarray(X)[::-1] * -2.0 + 1.0
+
+
+def assert_ignores_later_edits(
+    make: Callable[[], Any], X: np.ndarray, y: np.ndarray | None = None,
+    output: str | None = "predict",
+) -> None:
+    """Editing the caller's ``X`` (and ``y``) in place after ``fit`` changes neither the
+    fitted attributes nor ``output`` (a method, None: none compared) of (a copy of) the
+    training rows."""
+    X, keep = X.copy(), X.copy()
+    args = () if y is None else (y.copy(),)
+    model = quiet_fit(make, X, *args)
+    before = fitted_state(model)
+    out = None if output is None else getattr(model, output)(keep)
+    vandalise(X)
+    for target in args:
+        target[:] = target[::-1]
+    assert_same_state(before, fitted_state(model))
+    if output is not None:
+        np.testing.assert_array_equal(getattr(model, output)(keep), out)
