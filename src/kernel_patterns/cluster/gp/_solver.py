@@ -196,7 +196,8 @@ feature_transform, random_state
         part = auto_partition(Xv, Xl, ell, opts, plan, min_cluster_size, gathered,
                               split_shoulders=gathered, random_state=random_state)
         groups = noise_groups(part.groups, part.basins, min_cluster_size, plan)
-        found = np.unique(groups[part.basins][groups[part.basins] >= 0]).size
+        point_groups = groups[part.basins]
+        found = np.unique(point_groups[point_groups >= 0]).size
     if part is not None and (n_clusters is None or found == n_clusters):
         fit, basins, cut = part.fit, part.basins, part.level
         trace = part.trace if n_clusters is None else None
